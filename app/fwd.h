@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * fwd.h - the forwarding loop
+ */
+#ifndef XC_FWD_H
+#define XC_FWD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cable.h"
+
+#define XC_MAX_DIRS_PER_LCORE	(2 * XC_MAX_CABLES)
+
+/**
+ * struct xc_fwd_lcore - what one lcore forwards
+ * @quit:	set by the main thread to stop the loop
+ * @dirs:	directions this lcore owns
+ * @n_dirs:	number of @dirs
+ * @hk:		housekeeping to run every @hk_period TSC cycles, or NULL
+ * @hk_arg:	argument of @hk
+ * @hk_period:	cycles between two housekeeping runs
+ */
+struct xc_fwd_lcore {
+	const volatile bool *quit;
+	struct xc_dir *dirs[XC_MAX_DIRS_PER_LCORE];
+	unsigned int n_dirs;
+	void (*hk)(void *arg);
+	void *hk_arg;
+	uint64_t hk_period;
+};
+
+unsigned int xc_dir_poll(struct xc_dir *d);
+void xc_dir_flush(struct xc_dir *d, enum xc_drop why);
+int xc_fwd_loop(void *arg);
+
+#endif /* XC_FWD_H */

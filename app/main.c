@@ -1,0 +1,483 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * main.c - xcable: a vhost-user cross cable between two VMs
+ *
+ * Start-up order matters: options are checked and socket paths probed
+ * before the EAL starts, so that usage errors come out as one line with
+ * exit status 2 and nothing is left behind. Then ports are described,
+ * paired into cables, configured (which creates the vhost sockets),
+ * started, and the forwarding lcores launched. The main lcore keeps house:
+ * counters, link polling, signals. On SIGINT/SIGTERM everything is undone
+ * in reverse and the final counters printed.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_ethdev.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+#include <rte_log.h>
+#include <rte_mbuf.h>
+#include <rte_version.h>
+
+#include "cable.h"
+#include "fwd.h"
+#include "log.h"
+#include "options.h"
+#include "ports.h"
+#include "simple.h"
+#include "sockpath.h"
+
+#ifndef XC_VERSION
+#define XC_VERSION "unknown"
+#endif
+
+#define XC_EXIT_USAGE		2
+#define XC_POOL_MBUFS		8191
+#define XC_POOL_CACHE		256
+#define XC_HK_MS		100
+
+RTE_LOG_REGISTER(xc_logtype_main, xcable.main, INFO);
+RTE_LOG_REGISTER(xc_logtype_stats, xcable.stats, INFO);
+
+/**
+ * struct xc_ctx - everything xcable runs on, passed explicitly
+ * @opts:	parsed options
+ * @simple:	started in the simple mode
+ * @n_ports:	number of ports in @ports
+ * @ports:	all ethdev ports, indexed by port id
+ * @n_cables:	number of cables
+ * @cables:	the cables
+ * @lcores:	per-lcore forwarding work, indexed by lcore id
+ * @quit:	set by the signal handler
+ * @next_stats:	TSC value at which the counters are printed next
+ */
+struct xc_ctx {
+	struct xc_opts opts;
+	bool simple;
+	uint16_t n_ports;
+	struct xc_port *ports;
+	unsigned int n_cables;
+	struct xc_cable cables[XC_MAX_CABLES];
+	struct xc_fwd_lcore lcores[RTE_MAX_LCORE];
+	volatile bool quit;
+	uint64_t next_stats;
+};
+
+/* the one piece of state a signal handler cannot be given as an argument */
+static volatile bool *xc_quit_flag;
+
+/**
+ * on_signal() - SIGINT/SIGTERM handler: ask every loop to stop
+ * @sig:	signal number
+ */
+static void on_signal(int sig)
+{
+	(void)sig;
+	if (xc_quit_flag)
+		*xc_quit_flag = true;
+}
+
+/**
+ * die_usage() - print a one-line error and exit with status 2
+ * @fmt:	printf format
+ */
+__attribute__((format(printf, 1, 2), noreturn))
+static void die_usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("xcable: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(XC_EXIT_USAGE);
+}
+
+/**
+ * print_dir() - print the counters of one direction on one line
+ * @c:		cable
+ * @d:		direction
+ */
+static void print_dir(const struct xc_cable *c, const struct xc_dir *d)
+{
+	struct xc_dir_stats s;
+	int i;
+
+	xc_stats_snapshot(&d->st, &s);
+	printf("%s %s: rx %" PRIu64 " pkts %" PRIu64 " bytes, tx %" PRIu64
+	       " pkts %" PRIu64 " bytes, dropped %" PRIu64 " (",
+	       c->name, d->label, s.rx_pkts, s.rx_bytes, s.tx_pkts,
+	       s.tx_bytes, xc_stats_drops(&s));
+	for (i = 0; i < XC_DROP__MAX; i++)
+		printf("%s%s %" PRIu64, i ? ", " : "",
+		       xc_drop_name((enum xc_drop)i), s.drop[i]);
+	printf(")\n");
+}
+
+/**
+ * print_stats() - print the counters of every cable
+ * @ctx:	context
+ * @final:	this is the print at exit
+ */
+static void print_stats(struct xc_ctx *ctx, bool final)
+{
+	unsigned int i;
+
+	printf("%s\n", final ? "xcable: final counters" : "xcable: counters");
+	for (i = 0; i < ctx->n_cables; i++) {
+		print_dir(&ctx->cables[i], &ctx->cables[i].dir[0]);
+		print_dir(&ctx->cables[i], &ctx->cables[i].dir[1]);
+	}
+	fflush(stdout);
+}
+
+/**
+ * housekeeping() - periodic work of the main lcore: counters and link
+ *		    polling for ports without link events
+ * @arg:	struct xc_ctx
+ */
+static void housekeeping(void *arg)
+{
+	struct xc_ctx *ctx = arg;
+	unsigned int i;
+
+	for (i = 0; i < ctx->n_cables; i++) {
+		xc_port_poll_link(ctx->cables[i].end[0]);
+		xc_port_poll_link(ctx->cables[i].end[1]);
+	}
+	if (ctx->opts.stats_interval && rte_rdtsc() >= ctx->next_stats) {
+		print_stats(ctx, false);
+		ctx->next_stats = rte_rdtsc() +
+			rte_get_tsc_hz() * ctx->opts.stats_interval;
+	}
+}
+
+/**
+ * parse_cmdline() - split and parse the command line, exiting on a usage
+ *		     error, and build the EAL argv
+ * @ctx:	context, whose options are filled
+ * @argc:	argument count
+ * @argv:	argument vector
+ * @ea:		the EAL argv to use
+ */
+static void parse_cmdline(struct xc_ctx *ctx, int argc, char **argv,
+			  struct xc_eal_argv *ea)
+{
+	struct xc_argsplit s;
+	struct xc_host host;
+	char err[XC_ERR_LEN];
+	int i;
+
+	xc_args_split(argc, argv, &s);
+	if (!s.has_sep) {
+		/* no "--": everything is an xcable option */
+		s.app_argc = argc - 1;
+		s.app_argv = argv + 1;
+		s.eal_argc = 1;
+	}
+	if (xc_opts_parse(&ctx->opts, s.app_argc, s.app_argv, err,
+			  sizeof(err)))
+		die_usage("%s", err);
+	if (ctx->opts.help) {
+		xc_opts_usage(argv[0]);
+		exit(0);
+	}
+	if (ctx->opts.version) {
+		printf("xcable %s (%s)\n", XC_VERSION, rte_version());
+		exit(0);
+	}
+	ctx->simple = xc_opts_simple(&ctx->opts);
+	if (!ctx->simple && !s.has_sep)
+		die_usage("nothing to connect: give --left SOCK --right SOCK, or EAL options and ports before '--' (see --help)");
+	if (!ctx->simple && ctx->opts.n_log_levels)
+		die_usage("--log-level is an EAL option here: put it before '--'");
+
+	if (!ctx->simple) {
+		ea->argc = s.eal_argc;
+		for (i = 0; i < s.eal_argc; i++)
+			ea->argv[i] = argv[i];
+		ea->argv[s.eal_argc] = NULL;
+		if (s.eal_argc > XC_SIMPLE_MAX_ARGS)
+			die_usage("too many EAL arguments");
+		return;
+	}
+	if (xc_sock_prepare(ctx->opts.left, ctx->opts.client, err,
+			    sizeof(err)) ||
+	    xc_sock_prepare(ctx->opts.right, ctx->opts.client, err,
+			    sizeof(err)))
+		die_usage("%s", err);
+	xc_host_probe(&host);
+	if (xc_simple_eal_args(ea, argv[0], s.eal_argc - 1, argv + 1,
+			       &ctx->opts, &host))
+		die_usage("too many EAL arguments");
+}
+
+/**
+ * build_cables() - pair ports into cables, from --cable or in order
+ * @ctx:	context with ports described
+ */
+static void build_cables(struct xc_ctx *ctx)
+{
+	const struct xc_opts *o = &ctx->opts;
+	unsigned int i, j;
+	bool *used;
+
+	if (o->n_cables == 0) {
+		if (ctx->n_ports % 2)
+			die_usage("%u ports cannot be paired: give an even number of ports, or name the pairs with --cable A:B",
+				  ctx->n_ports);
+		if (ctx->n_ports / 2 > XC_MAX_CABLES)
+			die_usage("%u ports make more than %d cables",
+				  ctx->n_ports, XC_MAX_CABLES);
+		ctx->n_cables = ctx->n_ports / 2;
+	} else {
+		ctx->n_cables = o->n_cables;
+	}
+
+	used = calloc(ctx->n_ports, sizeof(*used));
+	if (used == NULL)
+		rte_exit(EXIT_FAILURE, "out of memory\n");
+	for (i = 0; i < ctx->n_cables; i++) {
+		struct xc_cable *c = &ctx->cables[i];
+		uint16_t p[2] = { (uint16_t)(2 * i), (uint16_t)(2 * i + 1) };
+
+		if (o->n_cables) {
+			p[0] = o->cables[i].port[0];
+			p[1] = o->cables[i].port[1];
+		}
+		for (j = 0; j < 2; j++) {
+			if (p[j] >= ctx->n_ports)
+				die_usage("--cable %u:%u: there is no port %u (ports are 0 to %d)",
+					  p[0], p[1], p[j], ctx->n_ports - 1);
+			if (used[p[j]])
+				die_usage("port %u is an end of two cables",
+					  p[j]);
+			used[p[j]] = true;
+			c->end[j] = &ctx->ports[p[j]];
+		}
+		snprintf(c->name, sizeof(c->name), "cable%u", i);
+		for (j = 0; j < 2; j++) {
+			struct xc_dir *d = &c->dir[j];
+
+			d->rx = c->end[j];
+			d->tx = c->end[1 - j];
+			d->rxq = d->txq = 0;
+			snprintf(d->label, sizeof(d->label), "%s->%s",
+				 d->rx->label, d->tx->label);
+		}
+	}
+	for (i = 0; i < ctx->n_ports; i++)
+		if (!used[i])
+			XC_LOG(main, WARNING,
+			       "port %u (%s) is on no cable and stays unused",
+			       i, ctx->ports[i].name);
+	free(used);
+}
+
+/**
+ * setup_ports() - describe every port and check vhost socket paths
+ * @ctx:	context
+ */
+static void setup_ports(struct xc_ctx *ctx)
+{
+	char err[XC_ERR_LEN];
+	uint16_t id;
+
+	ctx->n_ports = rte_eth_dev_count_avail();
+	if (ctx->n_ports == 0)
+		die_usage("no ports: add them with --vdev net_vhost0,iface=PATH (or use --left/--right)");
+	ctx->ports = calloc(ctx->n_ports, sizeof(*ctx->ports));
+	if (ctx->ports == NULL)
+		rte_exit(EXIT_FAILURE, "out of memory\n");
+	RTE_ETH_FOREACH_DEV(id) {
+		struct xc_port *p;
+
+		if (id >= ctx->n_ports)
+			die_usage("port ids are not contiguous");
+		p = &ctx->ports[id];
+		if (xc_port_init(p, id, err, sizeof(err)))
+			die_usage("%s", err);
+		if (ctx->simple)
+			snprintf(p->label, sizeof(p->label), "%s",
+				 id == 0 ? "left" : "right");
+		if (p->is_vhost &&
+		    xc_sock_prepare(p->iface, p->client, err, sizeof(err)))
+			die_usage("%s", err);
+	}
+}
+
+/**
+ * start_cables() - create mempools, configure and start the cable ports
+ * @ctx:	context
+ */
+static void start_cables(struct xc_ctx *ctx)
+{
+	char err[XC_ERR_LEN], name[RTE_MEMPOOL_NAMESIZE];
+	unsigned int i, j;
+
+	for (i = 0; i < ctx->n_cables; i++) {
+		struct xc_cable *c = &ctx->cables[i];
+		int socket = rte_eth_dev_socket_id(c->end[0]->id);
+
+		snprintf(name, sizeof(name), "xc_pool%u", i);
+		c->pool = rte_pktmbuf_pool_create(name, XC_POOL_MBUFS,
+						  XC_POOL_CACHE, 0,
+						  RTE_MBUF_DEFAULT_BUF_SIZE,
+						  socket < 0 ? 0 : socket);
+		if (c->pool == NULL)
+			rte_exit(EXIT_FAILURE,
+				 "%s: cannot create mbuf pool: %s\n", c->name,
+				 rte_strerror(rte_errno));
+		for (j = 0; j < 2; j++)
+			if (xc_port_configure(c->end[j], c->pool, err,
+					      sizeof(err)))
+				goto fail;
+	}
+	for (i = 0; i < ctx->n_cables; i++)
+		for (j = 0; j < 2; j++)
+			if (xc_port_start(ctx->cables[i].end[j], err,
+					  sizeof(err)))
+				goto fail;
+	return;
+fail:
+	fprintf(stderr, "xcable: %s\n", err);
+	for (i = 0; i < ctx->n_ports; i++)
+		if (ctx->ports[i].configured)
+			xc_port_close(&ctx->ports[i]);
+	rte_eal_cleanup();
+	exit(XC_EXIT_USAGE);
+}
+
+/**
+ * assign_lcores() - spread cable directions over the worker lcores; with
+ *		     no worker, the main lcore forwards too
+ * @ctx:	context
+ *
+ * Return: true if the main lcore forwards
+ */
+static bool assign_lcores(struct xc_ctx *ctx)
+{
+	unsigned int main_id = rte_get_main_lcore(), lcore, i, j;
+	unsigned int workers[RTE_MAX_LCORE], n_workers = 0;
+
+	RTE_LCORE_FOREACH_WORKER(lcore)
+		workers[n_workers++] = lcore;
+	for (lcore = 0; lcore < RTE_MAX_LCORE; lcore++)
+		ctx->lcores[lcore].quit = &ctx->quit;
+	for (i = 0; i < ctx->n_cables; i++) {
+		for (j = 0; j < 2; j++) {
+			unsigned int k = 2 * i + j;
+			struct xc_fwd_lcore *lc;
+
+			lc = &ctx->lcores[n_workers ? workers[k % n_workers] :
+					  main_id];
+			lc->dirs[lc->n_dirs++] = &ctx->cables[i].dir[j];
+		}
+	}
+	ctx->lcores[main_id].hk = housekeeping;
+	ctx->lcores[main_id].hk_arg = ctx;
+	ctx->lcores[main_id].hk_period = rte_get_tsc_hz() / 1000 * XC_HK_MS;
+	return n_workers == 0;
+}
+
+/**
+ * run() - launch the lcores and keep house until a signal arrives
+ * @ctx:	context
+ */
+static void run(struct xc_ctx *ctx)
+{
+	unsigned int main_id = rte_get_main_lcore(), lcore;
+	bool main_fwd = assign_lcores(ctx);
+
+	ctx->next_stats = rte_rdtsc() +
+		rte_get_tsc_hz() * ctx->opts.stats_interval;
+	RTE_LCORE_FOREACH_WORKER(lcore)
+		if (ctx->lcores[lcore].n_dirs)
+			rte_eal_remote_launch(xc_fwd_loop, &ctx->lcores[lcore],
+					      lcore);
+	if (main_fwd) {
+		xc_fwd_loop(&ctx->lcores[main_id]);
+	} else {
+		while (!ctx->quit) {
+			housekeeping(ctx);
+			usleep(XC_HK_MS * 1000);
+		}
+	}
+	rte_eal_mp_wait_lcore();
+}
+
+/**
+ * shutdown_all() - drop held frames, print counters, close every port
+ * @ctx:	context
+ */
+static void shutdown_all(struct xc_ctx *ctx)
+{
+	unsigned int i;
+
+	for (i = 0; i < ctx->n_cables; i++) {
+		xc_dir_flush(&ctx->cables[i].dir[0], XC_DROP_SHUTDOWN);
+		xc_dir_flush(&ctx->cables[i].dir[1], XC_DROP_SHUTDOWN);
+	}
+	print_stats(ctx, true);
+	for (i = 0; i < ctx->n_ports; i++)
+		if (ctx->ports[i].configured)
+			xc_port_close(&ctx->ports[i]);
+	for (i = 0; i < ctx->n_cables; i++)
+		rte_mempool_free(ctx->cables[i].pool);
+}
+
+int main(int argc, char **argv)
+{
+	static struct xc_eal_argv ea;
+	struct xc_ctx *ctx;
+	unsigned int i;
+	int rc;
+
+	ctx = calloc(1, sizeof(*ctx));
+	if (ctx == NULL) {
+		fprintf(stderr, "xcable: out of memory\n");
+		return EXIT_FAILURE;
+	}
+	parse_cmdline(ctx, argc, argv, &ea);
+
+	rc = rte_eal_init(ea.argc, ea.argv);
+	if (rc < 0)
+		die_usage("cannot start DPDK's EAL: %s (check the EAL options)",
+			  rte_strerror(rte_errno));
+	xc_quit_flag = &ctx->quit;
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+
+	setup_ports(ctx);
+	build_cables(ctx);
+	start_cables(ctx);
+	for (i = 0; i < ctx->n_cables; i++)
+		XC_LOG(main, INFO, "%s: %s (%s) <-> %s (%s)",
+		       ctx->cables[i].name, ctx->cables[i].end[0]->label,
+		       ctx->cables[i].end[0]->iface[0] ?
+		       ctx->cables[i].end[0]->iface : ctx->cables[i].end[0]->name,
+		       ctx->cables[i].end[1]->label,
+		       ctx->cables[i].end[1]->iface[0] ?
+		       ctx->cables[i].end[1]->iface : ctx->cables[i].end[1]->name);
+	XC_LOG(main, INFO, "running; stop with Ctrl-C or SIGTERM");
+
+	run(ctx);
+
+	XC_LOG(main, INFO, "stopping");
+	shutdown_all(ctx);
+	free(ctx->ports);
+	free(ctx);
+	rte_eal_cleanup();
+	return 0;
+}

@@ -1,0 +1,315 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * options.c - parsing of xcable's own options
+ *
+ * The parser is plain C with no DPDK dependency, so that it can be unit
+ * tested and fuzzed on its own. It never keeps pointers to anything but
+ * the argv strings it was given, and every error is reported as one line in
+ * a caller-provided buffer.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+
+/**
+ * xc_args_split() - find the first "--" separating EAL and xcable options
+ * @argc:	argument count, program name included
+ * @argv:	argument vector
+ * @s:		filled with the split
+ */
+void xc_args_split(int argc, char **argv, struct xc_argsplit *s)
+{
+	int i;
+
+	s->eal_argc = argc;
+	s->app_argc = 0;
+	s->app_argv = argv + argc;
+	s->has_sep = false;
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0) {
+			s->eal_argc = i;
+			s->app_argc = argc - i - 1;
+			s->app_argv = argv + i + 1;
+			s->has_sep = true;
+			return;
+		}
+	}
+}
+
+/**
+ * parse_uint() - parse a whole decimal number within [min, max]
+ * @s:		text
+ * @min:	smallest accepted value
+ * @max:	largest accepted value
+ * @out:	parsed value
+ *
+ * Return: 0 on success, -EINVAL if @s is not a number, -ERANGE if out of range
+ */
+static int parse_uint(const char *s, unsigned long min, unsigned long max,
+		      unsigned long *out)
+{
+	unsigned long v;
+	char *end;
+
+	if (s[0] < '0' || s[0] > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (*end != '\0')
+		return -EINVAL;
+	if (errno == ERANGE || v < min || v > max)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+/**
+ * parse_cable() - parse "A:B" into a cable spec
+ * @s:		text
+ * @c:		filled on success
+ *
+ * Return: 0 on success, -EINVAL on malformed text or equal ports
+ */
+static int parse_cable(const char *s, struct xc_cable_spec *c)
+{
+	const char *colon = strchr(s, ':');
+	unsigned long a, b;
+	char left[16];
+	size_t n;
+
+	if (colon == NULL)
+		return -EINVAL;
+	n = (size_t)(colon - s);
+	if (n == 0 || n >= sizeof(left))
+		return -EINVAL;
+	memcpy(left, s, n);
+	left[n] = '\0';
+	if (parse_uint(left, 0, UINT16_MAX - 1, &a) ||
+	    parse_uint(colon + 1, 0, UINT16_MAX - 1, &b) || a == b)
+		return -EINVAL;
+	c->port[0] = (uint16_t)a;
+	c->port[1] = (uint16_t)b;
+	return 0;
+}
+
+/**
+ * check_path() - check a socket path given on the command line
+ * @name:	option name, for the message
+ * @path:	the path
+ * @err:	message buffer
+ * @errlen:	size of @err
+ *
+ * Return: 0 if usable as a unix socket path, -EINVAL otherwise
+ */
+static int check_path(const char *name, const char *path, char *err,
+		      size_t errlen)
+{
+	if (path[0] == '\0') {
+		snprintf(err, errlen, "%s: empty socket path", name);
+		return -EINVAL;
+	}
+	if (strlen(path) >= XC_SOCK_PATH_MAX) {
+		snprintf(err, errlen,
+			 "%s: socket path is %zu bytes, the limit is %d",
+			 name, strlen(path), XC_SOCK_PATH_MAX - 1);
+		return -EINVAL;
+	}
+	if (strchr(path, ',') != NULL) {
+		snprintf(err, errlen,
+			 "%s: socket path '%s' contains a comma, which DPDK device arguments cannot carry",
+			 name, path);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * xc_opts_parse() - parse xcable options
+ * @o:		filled with defaults, then with what the arguments say
+ * @argc:	number of arguments in @argv (no program name)
+ * @argv:	the arguments
+ * @err:	one-line message on error
+ * @errlen:	size of @err
+ *
+ * Options take their value as "--opt value" or "--opt=value".
+ *
+ * Return: 0 on success, -EINVAL on a usage error (message in @err)
+ */
+int xc_opts_parse(struct xc_opts *o, int argc, char **argv,
+		  char *err, size_t errlen)
+{
+	unsigned long v;
+	int i;
+
+	memset(o, 0, sizeof(*o));
+	for (i = 0; i < argc; i++) {
+		const char *arg = argv[i], *val = NULL, *eq;
+		char name[32];
+		size_t n;
+
+		if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
+			o->help = true;
+			continue;
+		}
+		if (strcmp(arg, "-V") == 0 || strcmp(arg, "--version") == 0) {
+			o->version = true;
+			continue;
+		}
+		if (strncmp(arg, "--", 2) != 0) {
+			snprintf(err, errlen, "unexpected argument '%.64s'",
+				 arg);
+			return -EINVAL;
+		}
+		eq = strchr(arg, '=');
+		n = eq ? (size_t)(eq - arg) : strlen(arg);
+		if (n >= sizeof(name)) {
+			snprintf(err, errlen, "unknown option '%.64s'", arg);
+			return -EINVAL;
+		}
+		memcpy(name, arg, n);
+		name[n] = '\0';
+
+		if (strcmp(name, "--client") == 0) {
+			if (eq) {
+				snprintf(err, errlen,
+					 "option --client takes no value");
+				return -EINVAL;
+			}
+			o->client = true;
+			continue;
+		}
+		if (strcmp(name, "--left") && strcmp(name, "--right") &&
+		    strcmp(name, "--cable") && strcmp(name, "--log-level") &&
+		    strcmp(name, "--stats-interval")) {
+			snprintf(err, errlen,
+				 "unknown option '%.64s' (EAL options go before '--'; see --help)",
+				 arg);
+			return -EINVAL;
+		}
+		if (eq) {
+			val = eq + 1;
+		} else if (i + 1 < argc) {
+			val = argv[++i];
+		} else {
+			snprintf(err, errlen, "option %s needs a value", name);
+			return -EINVAL;
+		}
+
+		if (strcmp(name, "--left") == 0 ||
+		    strcmp(name, "--right") == 0) {
+			const char **dst = name[2] == 'l' ? &o->left : &o->right;
+
+			if (*dst) {
+				snprintf(err, errlen, "option %s given twice",
+					 name);
+				return -EINVAL;
+			}
+			if (check_path(name, val, err, errlen))
+				return -EINVAL;
+			*dst = val;
+		} else if (strcmp(name, "--cable") == 0) {
+			if (o->n_cables == XC_MAX_CABLES) {
+				snprintf(err, errlen,
+					 "too many --cable options (at most %d)",
+					 XC_MAX_CABLES);
+				return -EINVAL;
+			}
+			if (parse_cable(val, &o->cables[o->n_cables])) {
+				snprintf(err, errlen,
+					 "--cable '%.64s': expected PORT:PORT with two different port numbers",
+					 val);
+				return -EINVAL;
+			}
+			o->n_cables++;
+		} else if (strcmp(name, "--log-level") == 0) {
+			if (o->n_log_levels == XC_MAX_LOG_LEVELS) {
+				snprintf(err, errlen,
+					 "too many --log-level options (at most %d)",
+					 XC_MAX_LOG_LEVELS);
+				return -EINVAL;
+			}
+			o->log_levels[o->n_log_levels++] = val;
+		} else {
+			int rc = parse_uint(val, 0, 86400, &v);
+
+			if (rc) {
+				snprintf(err, errlen,
+					 "--stats-interval '%.64s': expected seconds from 0 to 86400",
+					 val);
+				return -EINVAL;
+			}
+			o->stats_interval = (unsigned int)v;
+		}
+	}
+
+	if (o->help || o->version)
+		return 0;
+	if (!o->left != !o->right) {
+		snprintf(err, errlen,
+			 "--left and --right must be given together");
+		return -EINVAL;
+	}
+	if (o->left && strcmp(o->left, o->right) == 0) {
+		snprintf(err, errlen,
+			 "--left and --right name the same socket '%.64s'",
+			 o->left);
+		return -EINVAL;
+	}
+	if (o->left && o->n_cables) {
+		snprintf(err, errlen,
+			 "--cable cannot be combined with --left/--right");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * xc_opts_simple() - tell whether the options ask for the simple mode
+ * @o:		parsed options
+ *
+ * Return: true if --left/--right were given
+ */
+bool xc_opts_simple(const struct xc_opts *o)
+{
+	return o->left != NULL;
+}
+
+/**
+ * xc_opts_usage() - print the usage text on stdout
+ * @prog:	program name
+ */
+void xc_opts_usage(const char *prog)
+{
+	printf("Usage:\n"
+	       "  %s --left SOCK --right SOCK [--client] [--stats-interval SEC]\n"
+	       "  %s [EAL options] -- [--cable A:B]... [--stats-interval SEC]\n"
+	       "\n"
+	       "A vhost-user cross cable: joins the virtio-net NICs of two VMs.\n"
+	       "\n"
+	       "Simple mode (no DPDK knowledge needed):\n"
+	       "  --left SOCK           vhost-user socket of the first VM\n"
+	       "  --right SOCK          vhost-user socket of the second VM\n"
+	       "  --client              connect to sockets QEMU listens on\n"
+	       "                        (QEMU: -chardev socket,server=on); default:\n"
+	       "                        xcable listens, QEMU connects (reconnect=1)\n"
+	       "\n"
+	       "DPDK mode: any ethdev may sit at either end, e.g.\n"
+	       "  %s -l 0-1 --no-pci --vdev net_vhost0,iface=/tmp/left.sock \\\n"
+	       "     --vdev net_vhost1,iface=/tmp/right.sock --\n"
+	       "  --cable A:B           join ports A and B (repeatable); default:\n"
+	       "                        ports pair up as (0,1), (2,3), ...\n"
+	       "\n"
+	       "Both modes:\n"
+	       "  --stats-interval SEC  print counters every SEC seconds (0: only at exit)\n"
+	       "  --log-level LEVEL     e.g. debug, or xcable.port:debug (repeatable)\n"
+	       "  -h, --help            this text\n"
+	       "  -V, --version         print the version\n"
+	       "\n"
+	       "Exit status: 0 on a clean stop (SIGINT/SIGTERM), 1 on a runtime\n"
+	       "failure, 2 on a usage or setup error.\n",
+	       prog, prog, prog);
+}

@@ -1,0 +1,298 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * ports.c - ethdev ports as cable ends
+ *
+ * Theory of operation: the vhost PMD creates its socket in
+ * rte_eth_dev_configure() and from then on QEMU may connect at any time,
+ * from the vhost library's event thread. That thread reports link changes
+ * (RTE_ETH_EVENT_INTR_LSC, a VM came or went) and vring enable/disable
+ * (RTE_ETH_EVENT_QUEUE_STATE). We register for both before configuring,
+ * so no event is missed, and keep the result in struct xc_port as atomics
+ * that the forwarding lcores read before each transmit. A port that does
+ * not report link changes by event is polled by the main thread instead.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include <rte_bus.h>
+#include <rte_dev.h>
+#include <rte_devargs.h>
+#include <rte_eth_vhost.h>
+#include <rte_ethdev.h>
+#include <rte_kvargs.h>
+
+#include "log.h"
+#include "ports.h"
+
+RTE_LOG_REGISTER(xc_logtype_port, xcable.port, INFO);
+
+/**
+ * read_vhost_args() - take the socket path and mode from a vhost port's
+ *		       device arguments
+ * @p:		port, whose @iface and @client are filled
+ * @dev:	its device
+ *
+ * Return: 0 on success, -EINVAL if the arguments carry no usable iface
+ */
+static int read_vhost_args(struct xc_port *p, const struct rte_device *dev)
+{
+	const struct rte_devargs *da = rte_dev_devargs(dev);
+	struct rte_kvargs *kv;
+	const char *v;
+	int rc = -EINVAL;
+
+	if (da == NULL || da->args == NULL)
+		return -EINVAL;
+	kv = rte_kvargs_parse(da->args, NULL);
+	if (kv == NULL)
+		return -EINVAL;
+	v = rte_kvargs_get(kv, "iface");
+	if (v != NULL && strlen(v) < sizeof(p->iface)) {
+		strcpy(p->iface, v);
+		rc = 0;
+	}
+	v = rte_kvargs_get(kv, "client");
+	p->client = v != NULL && strcmp(v, "0") != 0;
+	rte_kvargs_free(kv);
+	return rc;
+}
+
+/**
+ * xc_port_init() - describe an ethdev port, without touching it
+ * @p:		port to fill
+ * @id:		ethdev port id
+ * @err:	one-line message on error
+ * @errlen:	size of @err
+ *
+ * Return: 0 on success, -errno on failure
+ */
+int xc_port_init(struct xc_port *p, uint16_t id, char *err, size_t errlen)
+{
+	struct rte_eth_dev_info info;
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	p->id = id;
+	rc = rte_eth_dev_info_get(id, &info);
+	if (rc) {
+		snprintf(err, errlen, "port %u: cannot get device info: %s",
+			 id, rte_strerror(-rc));
+		return rc;
+	}
+	rte_eth_dev_get_name_by_port(id, p->name);
+	snprintf(p->label, sizeof(p->label), "%s", p->name);
+	p->lsc = (*info.dev_flags & RTE_ETH_DEV_INTR_LSC) != 0;
+	if (strcmp(info.driver_name, "net_vhost") == 0) {
+		p->is_vhost = true;
+		if (read_vhost_args(p, info.device)) {
+			snprintf(err, errlen,
+				 "port %u (%s): no usable iface= socket path",
+				 id, p->name);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/**
+ * drain_queue_events() - apply the vhost PMD's pending vring state changes
+ * @p:		vhost port
+ */
+static void drain_queue_events(struct xc_port *p)
+{
+	struct rte_eth_vhost_queue_event ev;
+
+	while (rte_eth_vhost_get_queue_event(p->id, &ev) == 0) {
+		uint64_t *mask = ev.rx ? &p->rxq_on : &p->txq_on;
+		uint64_t bit = 1ULL << (ev.queue_id & 63);
+
+		if (ev.enable)
+			__atomic_fetch_or(mask, bit, __ATOMIC_RELEASE);
+		else
+			__atomic_fetch_and(mask, ~bit, __ATOMIC_RELEASE);
+		XC_LOG(port, DEBUG, "%s: %s queue %u %s", p->label,
+		       ev.rx ? "rx" : "tx", ev.queue_id,
+		       ev.enable ? "enabled" : "disabled");
+	}
+}
+
+/**
+ * update_link() - read the link state and log a change
+ * @p:		port
+ */
+static void update_link(struct xc_port *p)
+{
+	struct rte_eth_link link;
+	uint32_t up, was;
+
+	if (rte_eth_link_get_nowait(p->id, &link) != 0)
+		return;
+	up = link.link_status == RTE_ETH_LINK_UP;
+	was = __atomic_exchange_n(&p->link_up, up, __ATOMIC_ACQ_REL);
+	if (up == was)
+		return;
+	if (!up && p->is_vhost) {
+		/* the PMD forgets vring state silently when a VM goes */
+		__atomic_store_n(&p->txq_on, 0, __ATOMIC_RELEASE);
+		__atomic_store_n(&p->rxq_on, 0, __ATOMIC_RELEASE);
+	}
+	if (p->is_vhost)
+		XC_LOG(port, INFO, "%s (%s): link %s", p->label, p->iface,
+		       up ? "up, VM connected" : "down, VM gone");
+	else
+		XC_LOG(port, INFO, "%s: link %s", p->label, up ? "up" : "down");
+}
+
+/**
+ * port_event() - ethdev event callback, runs in the event thread
+ * @port_id:	port the event is for
+ * @type:	RTE_ETH_EVENT_INTR_LSC or RTE_ETH_EVENT_QUEUE_STATE
+ * @arg:	the struct xc_port
+ * @ret_param:	unused
+ *
+ * Return: 0
+ */
+static int port_event(uint16_t port_id, enum rte_eth_event_type type,
+		      void *arg, void *ret_param)
+{
+	struct xc_port *p = arg;
+
+	(void)ret_param;
+	if (p->id != port_id)
+		return 0;
+	if (type == RTE_ETH_EVENT_INTR_LSC) {
+		update_link(p);
+		if (p->is_vhost)
+			drain_queue_events(p);
+	} else if (type == RTE_ETH_EVENT_QUEUE_STATE && p->is_vhost) {
+		drain_queue_events(p);
+	}
+	return 0;
+}
+
+/**
+ * xc_port_configure() - configure a port with one Rx and one Tx queue
+ * @p:		port
+ * @pool:	mbufs for its Rx queue
+ * @err:	one-line message on error
+ * @errlen:	size of @err
+ *
+ * For a vhost port in server mode this creates the socket.
+ *
+ * Return: 0 on success, -errno on failure
+ */
+int xc_port_configure(struct xc_port *p, struct rte_mempool *pool,
+		      char *err, size_t errlen)
+{
+	struct rte_eth_conf conf;
+	struct rte_eth_dev_info info;
+	int socket = rte_eth_dev_socket_id(p->id);
+	int rc;
+
+	if (socket < 0)
+		socket = 0;
+	rc = rte_eth_dev_info_get(p->id, &info);
+	if (rc)
+		goto fail;
+	memset(&conf, 0, sizeof(conf));
+	conf.intr_conf.lsc = p->lsc;
+	if (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS)
+		conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
+	if (info.rx_offload_capa & RTE_ETH_RX_OFFLOAD_SCATTER)
+		conf.rxmode.offloads |= RTE_ETH_RX_OFFLOAD_SCATTER;
+
+	rc = rte_eth_dev_callback_register(p->id, RTE_ETH_EVENT_INTR_LSC,
+					   port_event, p);
+	if (rc == 0 && p->is_vhost)
+		rc = rte_eth_dev_callback_register(p->id,
+						   RTE_ETH_EVENT_QUEUE_STATE,
+						   port_event, p);
+	if (rc)
+		goto fail;
+
+	rc = rte_eth_dev_configure(p->id, 1, 1, &conf);
+	if (rc) {
+		if (p->is_vhost) {
+			snprintf(err, errlen,
+				 "%s: cannot %s vhost-user socket '%s' (see the log above)",
+				 p->label, p->client ? "use" : "create",
+				 p->iface);
+			return rc;
+		}
+		goto fail;
+	}
+	p->configured = true;
+	rc = rte_eth_rx_queue_setup(p->id, 0, XC_RING_SIZE, socket, NULL, pool);
+	if (rc == 0)
+		rc = rte_eth_tx_queue_setup(p->id, 0, XC_RING_SIZE, socket,
+					    NULL);
+	if (rc)
+		goto fail;
+	return 0;
+fail:
+	snprintf(err, errlen, "%s: cannot configure port: %s", p->label,
+		 rte_strerror(rc < 0 ? -rc : rc));
+	return rc < 0 ? rc : -rc;
+}
+
+/**
+ * xc_port_start() - start a configured port and read its first link state
+ * @p:		port
+ * @err:	one-line message on error
+ * @errlen:	size of @err
+ *
+ * Return: 0 on success, -errno on failure
+ */
+int xc_port_start(struct xc_port *p, char *err, size_t errlen)
+{
+	int rc = rte_eth_dev_start(p->id);
+
+	if (rc) {
+		snprintf(err, errlen, "%s: cannot start port: %s", p->label,
+			 rte_strerror(-rc));
+		return rc;
+	}
+	p->started = true;
+	/* a cable carries every frame: no MAC filtering on real NICs */
+	rc = rte_eth_promiscuous_enable(p->id);
+	if (rc && rc != -ENOTSUP)
+		XC_LOG(port, WARNING, "%s: cannot enable promiscuous mode: %s",
+		       p->label, rte_strerror(-rc));
+	rte_eth_allmulticast_enable(p->id);
+	if (!p->is_vhost) {
+		/* only the vhost PMD has queues that come and go */
+		__atomic_store_n(&p->txq_on, ~0ULL, __ATOMIC_RELEASE);
+		__atomic_store_n(&p->rxq_on, ~0ULL, __ATOMIC_RELEASE);
+	}
+	update_link(p);
+	return 0;
+}
+
+/**
+ * xc_port_poll_link() - refresh the link state of a port without events
+ * @p:		port
+ */
+void xc_port_poll_link(struct xc_port *p)
+{
+	if (p->started && !p->lsc)
+		update_link(p);
+}
+
+/**
+ * xc_port_close() - stop and close a port; a vhost server socket goes away
+ * @p:		port
+ */
+void xc_port_close(struct xc_port *p)
+{
+	if (p->started)
+		rte_eth_dev_stop(p->id);
+	p->started = false;
+	rte_eth_dev_callback_unregister(p->id, RTE_ETH_EVENT_INTR_LSC,
+					port_event, p);
+	if (p->is_vhost)
+		rte_eth_dev_callback_unregister(p->id,
+						RTE_ETH_EVENT_QUEUE_STATE,
+						port_event, p);
+	rte_eth_dev_close(p->id);
+	p->configured = false;
+}

@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * sockpath.c - make sure a vhost-user socket path can be served
+ *
+ * The vhost library refuses to bind over an existing file, and a leftover
+ * socket from a crashed run would block a restart. A socket another live
+ * process still serves must never be taken over, though: that would cut
+ * somebody else's VM off. So: connect to it. If somebody answers, the path
+ * is in use and we refuse; if nobody does, the file is stale and removed.
+ * Anything that is not a socket is never removed.
+ */
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "sockpath.h"
+
+/**
+ * probe_live() - tell whether a process accepts connections on a socket
+ * @path:	socket path
+ *
+ * Return: 1 if live, 0 if stale (connection refused), -errno otherwise
+ */
+static int probe_live(const char *path)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd, rc;
+
+	if (strlen(path) >= sizeof(sa.sun_path))
+		return -ENAMETOOLONG;
+	strcpy(sa.sun_path, path);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	rc = connect(fd, (struct sockaddr *)&sa, sizeof(sa));
+	if (rc == 0)
+		rc = 1;
+	else if (errno == ECONNREFUSED)
+		rc = 0;
+	else
+		rc = -errno;
+	close(fd);
+	return rc;
+}
+
+/**
+ * xc_sock_prepare() - check a socket path, removing a stale leftover
+ * @path:	vhost-user socket path
+ * @client:	xcable connects (QEMU listens): nothing is created
+ * @err:	one-line message on error
+ * @errlen:	size of @err
+ *
+ * Return: 0 if the path can be used, -EADDRINUSE if another process serves
+ *	   it, -EEXIST if a non-socket file is in the way, other -errno if the
+ *	   socket cannot be created there
+ */
+int xc_sock_prepare(const char *path, bool client, char *err, size_t errlen)
+{
+	char dir[PATH_MAX];
+	struct stat st;
+	int rc;
+
+	if (strlen(path) >= sizeof(((struct sockaddr_un *)0)->sun_path)) {
+		snprintf(err, errlen, "socket path '%s' is too long", path);
+		return -ENAMETOOLONG;
+	}
+	if (client)
+		return 0;
+
+	if (lstat(path, &st) == 0) {
+		if (!S_ISSOCK(st.st_mode)) {
+			snprintf(err, errlen,
+				 "cannot create socket '%s': a file that is not a socket is in the way",
+				 path);
+			return -EEXIST;
+		}
+		rc = probe_live(path);
+		if (rc == 1) {
+			snprintf(err, errlen,
+				 "socket '%s' is in use by another process",
+				 path);
+			return -EADDRINUSE;
+		}
+		if (rc < 0) {
+			snprintf(err, errlen, "cannot check socket '%s': %s",
+				 path, strerror(-rc));
+			return rc;
+		}
+		if (unlink(path) < 0) {
+			rc = -errno;
+			snprintf(err, errlen,
+				 "cannot remove stale socket '%s': %s", path,
+				 strerror(errno));
+			return rc;
+		}
+		return 0;
+	}
+	if (errno != ENOENT) {
+		rc = -errno;
+		snprintf(err, errlen, "cannot create socket '%s': %s", path,
+			 strerror(errno));
+		return rc;
+	}
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	if (access(dirname(dir), W_OK | X_OK) < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "cannot create socket '%s': %s", path,
+			 strerror(errno));
+		return rc;
+	}
+	return 0;
+}

@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * sockpath.h - checks on vhost-user socket paths before they are served
+ */
+#ifndef XC_SOCKPATH_H
+#define XC_SOCKPATH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+int xc_sock_prepare(const char *path, bool client, char *err, size_t errlen);
+
+#endif /* XC_SOCKPATH_H */

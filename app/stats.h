@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * stats.h - per-direction counters and drop reasons
+ */
+#ifndef XC_STATS_H
+#define XC_STATS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+/**
+ * enum xc_drop - why a frame was dropped; every drop has exactly one
+ * @XC_DROP_PEER_DOWN:	the far end's link or queue was down
+ * @XC_DROP_SHUTDOWN:	frames still held when xcable stopped
+ * @XC_DROP__MAX:	number of reasons
+ */
+enum xc_drop {
+	XC_DROP_PEER_DOWN,
+	XC_DROP_SHUTDOWN,
+	XC_DROP__MAX,
+};
+
+/**
+ * struct xc_dir_stats - counters of one cable direction
+ * @rx_pkts:	frames received from the sending port
+ * @rx_bytes:	their bytes
+ * @tx_pkts:	frames the receiving port accepted
+ * @tx_bytes:	their bytes
+ * @drop:	frames dropped, by reason
+ *
+ * Invariant once the direction is idle: rx_pkts = tx_pkts + sum(drop).
+ */
+struct xc_dir_stats {
+	uint64_t rx_pkts;
+	uint64_t rx_bytes;
+	uint64_t tx_pkts;
+	uint64_t tx_bytes;
+	uint64_t drop[XC_DROP__MAX];
+};
+
+/**
+ * xc_stat_add() - add to a counter owned by the calling lcore
+ * @c:		counter
+ * @n:		amount
+ *
+ * Single writer; the relaxed atomic store lets other threads read whole
+ * values without slowing the writer down.
+ */
+static inline void xc_stat_add(uint64_t *c, uint64_t n)
+{
+	__atomic_store_n(c, *c + n, __ATOMIC_RELAXED);
+}
+
+const char *xc_drop_name(enum xc_drop r);
+void xc_stats_snapshot(const struct xc_dir_stats *src,
+		       struct xc_dir_stats *dst);
+uint64_t xc_stats_drops(const struct xc_dir_stats *s);
+
+#endif /* XC_STATS_H */
