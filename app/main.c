@@ -221,6 +221,10 @@ static void parse_cmdline(struct xc_ctx *ctx, int argc, char **argv,
 	if (xc_simple_eal_args(ea, argv[0], s.eal_argc - 1, argv + 1,
 			       &ctx->opts, &host))
 		die_usage("too many EAL arguments");
+	fprintf(stderr, "xcable: simple mode, EAL arguments:");
+	for (i = 1; i < ea->argc; i++)
+		fprintf(stderr, " %s", ea->argv[i]);
+	fprintf(stderr, "\n");
 }
 
 /**

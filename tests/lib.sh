@@ -1,0 +1,94 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# tests/lib.sh - helpers shared by xcable's test scripts (sourced)
+#
+# Every test is a shell function that returns 0 on success. It says what
+# it checked with `say`, and explains a failure with `fail` (which returns 1).
+
+XC=${XC:-$BUILD/app/xcable}
+XCPEER=${XCPEER:-$BUILD/tests/xcpeer}
+XC_PIDS=()
+
+say()  { echo "  $*"; }
+fail() { echo "  FAIL: $*"; return 1; }
+
+# ensure_hugepages N - make sure N free 2 MiB pages exist (the virtio_user
+# frontends of the tests need them; xcable itself does not)
+ensure_hugepages() {
+	local want=$1 free total
+	free=$(awk '/HugePages_Free/ {print $2}' /proc/meminfo)
+	total=$(cat /proc/sys/vm/nr_hugepages)
+	if [ "$free" -lt "$want" ]; then
+		echo $((total + want - free)) > /proc/sys/vm/nr_hugepages
+	fi
+	free=$(awk '/HugePages_Free/ {print $2}' /proc/meminfo)
+	[ "$free" -ge "$want" ]
+}
+
+# xc_start LOG ARGS... - start xcable in the background, pid in $XC_PID
+xc_start() {
+	local log=$1; shift
+	"$XC" "$@" >"$log" 2>&1 &
+	XC_PID=$!
+	XC_PIDS+=("$XC_PID")
+}
+
+# xc_stop - SIGTERM xcable and wait; its exit status in $XC_RC
+xc_stop() {
+	kill -TERM "$XC_PID" 2>/dev/null
+	wait "$XC_PID"
+	XC_RC=$?
+}
+
+# wait_log FILE PATTERN COUNT SECONDS - wait until PATTERN occurs COUNT times
+wait_log() {
+	local file=$1 pat=$2 count=$3 secs=$4 i
+	for ((i = 0; i < secs * 10; i++)); do
+		[ "$(grep -c -- "$pat" "$file" 2>/dev/null)" -ge "$count" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# peer_eal SOCK... - EAL arguments for an xcpeer with one port per socket
+# (append ",server=1" to a socket to make that port listen)
+peer_eal() {
+	local i=0 s
+	echo -n "-l 0 --no-pci --in-memory --single-file-segments -m 96"
+	echo -n " --log-level=lib.eal:warning --file-prefix=xcpeer$$_$RANDOM"
+	for s in "$@"; do
+		echo -n " --vdev=net_virtio_user$i,path=$s,queue_size=256"
+		i=$((i + 1))
+	done
+}
+
+# counter LOG DIR FIELD - read a field of xcable's last counters for a
+# direction ("cable0 left->right"); FIELD: rx, tx, dropped, peer-down, ...
+counter() {
+	local line
+	line=$(grep -F -- "$2:" "$1" | tail -n 1)
+	case $3 in
+	rx|tx|dropped) sed -E "s/.* $3 ([0-9]+).*/\1/" <<<"$line" ;;
+	*) sed -E "s/.*[(, ]$3 ([0-9]+).*/\1/" <<<"$line" ;;
+	esac
+}
+
+# check_dir_clean LOG DIR EXPECT - a direction carried EXPECT frames with
+# no drop and nothing left over
+check_dir_clean() {
+	local rx tx dr
+	rx=$(counter "$1" "$2" rx); tx=$(counter "$1" "$2" tx)
+	dr=$(counter "$1" "$2" dropped)
+	[ -n "$rx" ] || { fail "no counters for $2 in $1"; return 1; }
+	say "$2: rx $rx tx $tx dropped $dr (expected $3 each, 0 dropped)"
+	[ "$rx" = "$3" ] && [ "$tx" = "$3" ] && [ "$dr" = 0 ] ||
+		fail "counters of $2 do not match"
+}
+
+# cleanup_all - kill whatever a test left running
+cleanup_all() {
+	local p
+	for p in "${XC_PIDS[@]}"; do kill -KILL "$p" 2>/dev/null; done
+	XC_PIDS=()
+	pkill -KILL -f "$XCPEER" 2>/dev/null
+	true
+}

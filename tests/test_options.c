@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * test_options.c - unit tests of the command-line parser and the socket
+ *		    path checks
+ *
+ * Prints "ok NAME" or "FAIL NAME: why" per check; exits 1 on any failure.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "options.h"
+#include "sockpath.h"
+
+static int fails;
+
+#define CHECK(name, cond)                                                    \
+	do {                                                                 \
+		if (cond) {                                                  \
+			printf("ok %s\n", name);                             \
+		} else {                                                     \
+			printf("FAIL %s: %s\n", name, #cond);               \
+			fails++;                                             \
+		}                                                            \
+	} while (0)
+
+/* parse a space-separated command line; returns the parser's result */
+static int parse(struct xc_opts *o, const char *line, char *err)
+{
+	static char buf[1024];
+	char *argv[64];
+	int argc = 0;
+	char *tok;
+
+	snprintf(buf, sizeof(buf), "%s", line);
+	for (tok = strtok(buf, " "); tok && argc < 64; tok = strtok(NULL, " "))
+		argv[argc++] = tok;
+	err[0] = '\0';
+	return xc_opts_parse(o, argc, argv, err, XC_ERR_LEN);
+}
+
+static void test_parse(void)
+{
+	char err[XC_ERR_LEN], long_path[200];
+	struct xc_opts o;
+
+	CHECK("simple mode parses",
+	      parse(&o, "--left /tmp/a.sock --right=/tmp/b.sock --client --stats-interval 5", err) == 0 &&
+	      !strcmp(o.left, "/tmp/a.sock") && !strcmp(o.right, "/tmp/b.sock") &&
+	      o.client && o.stats_interval == 5 && xc_opts_simple(&o));
+	CHECK("cables repeat",
+	      parse(&o, "--cable 0:1 --cable=3:2", err) == 0 && o.n_cables == 2 &&
+	      o.cables[1].port[0] == 3 && o.cables[1].port[1] == 2 &&
+	      !xc_opts_simple(&o));
+	CHECK("help", parse(&o, "--help", err) == 0 && o.help);
+	CHECK("version", parse(&o, "-V", err) == 0 && o.version);
+	CHECK("unknown option named",
+	      parse(&o, "--frobnicate", err) == -EINVAL &&
+	      strstr(err, "--frobnicate"));
+	CHECK("missing value",
+	      parse(&o, "--left", err) == -EINVAL && strstr(err, "needs a value"));
+	CHECK("left without right",
+	      parse(&o, "--left /tmp/a", err) == -EINVAL && strstr(err, "together"));
+	CHECK("same socket twice",
+	      parse(&o, "--left /tmp/a --right /tmp/a", err) == -EINVAL &&
+	      strstr(err, "same socket"));
+	CHECK("cable same port", parse(&o, "--cable 1:1", err) == -EINVAL);
+	CHECK("cable no colon", parse(&o, "--cable 12", err) == -EINVAL);
+	CHECK("cable negative", parse(&o, "--cable -1:2", err) == -EINVAL);
+	CHECK("cable huge", parse(&o, "--cable 1:99999999999999999999", err) == -EINVAL);
+	CHECK("cable trailing junk", parse(&o, "--cable 1:2x", err) == -EINVAL);
+	CHECK("cable with simple mode",
+	      parse(&o, "--left /a --right /b --cable 0:1", err) == -EINVAL);
+	CHECK("stats interval not a number",
+	      parse(&o, "--stats-interval abc", err) == -EINVAL &&
+	      strstr(err, "--stats-interval"));
+	CHECK("stats interval too big",
+	      parse(&o, "--stats-interval 100000", err) == -EINVAL);
+	CHECK("client takes no value", parse(&o, "--client=1", err) == -EINVAL);
+	CHECK("positional argument", parse(&o, "left.sock", err) == -EINVAL);
+	CHECK("comma in path",
+	      parse(&o, "--left /tmp/a,b --right /tmp/c", err) == -EINVAL &&
+	      strstr(err, "comma"));
+	memset(long_path, 'x', sizeof(long_path) - 1);
+	long_path[0] = '/';
+	long_path[sizeof(long_path) - 1] = '\0';
+	{
+		char line[512];
+
+		snprintf(line, sizeof(line), "--left %s --right /tmp/b", long_path);
+		CHECK("path too long",
+		      parse(&o, line, err) == -EINVAL && strstr(err, "limit"));
+	}
+	{
+		char *argv[XC_MAX_CABLES * 2 + 4];
+		char vals[XC_MAX_CABLES + 1][16];
+		int i, n = 0;
+
+		for (i = 0; i <= XC_MAX_CABLES; i++) {
+			snprintf(vals[i], sizeof(vals[i]), "%d:%d", 2 * i, 2 * i + 1);
+			argv[n++] = "--cable";
+			argv[n++] = vals[i];
+		}
+		CHECK("too many cables",
+		      xc_opts_parse(&o, n, argv, err, sizeof(err)) == -EINVAL);
+	}
+}
+
+static void test_split(void)
+{
+	char *argv[] = { "xcable", "-l", "0-1", "--", "--cable", "0:1", NULL };
+	char *argv2[] = { "xcable", "--left", "a", NULL };
+	struct xc_argsplit s;
+
+	xc_args_split(6, argv, &s);
+	CHECK("split at --", s.has_sep && s.eal_argc == 3 && s.app_argc == 2 &&
+	      !strcmp(s.app_argv[0], "--cable"));
+	xc_args_split(3, argv2, &s);
+	CHECK("no separator", !s.has_sep && s.app_argc == 0);
+}
+
+static void test_sockpath(void)
+{
+	char dir[] = "/tmp/xcable-test-XXXXXX", path[256], err[XC_ERR_LEN];
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd, rc;
+
+	if (mkdtemp(dir) == NULL) {
+		printf("FAIL sockpath: mkdtemp: %s\n", strerror(errno));
+		fails++;
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/s.sock", dir);
+	CHECK("sockpath: fresh path accepted",
+	      xc_sock_prepare(path, false, err, sizeof(err)) == 0);
+
+	/* a live listener: refused, and left alone */
+	strcpy(sa.sun_path, path);
+	fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	rc = bind(fd, (struct sockaddr *)&sa, sizeof(sa));
+	listen(fd, 1);
+	CHECK("sockpath: live socket refused",
+	      rc == 0 && xc_sock_prepare(path, false, err, sizeof(err)) == -EADDRINUSE &&
+	      strstr(err, "in use") && access(path, F_OK) == 0);
+	/* the listener dies: a stale file, removed */
+	close(fd);
+	CHECK("sockpath: stale socket replaced",
+	      xc_sock_prepare(path, false, err, sizeof(err)) == 0 &&
+	      access(path, F_OK) != 0);
+	/* a regular file is never removed */
+	fd = open(path, O_CREAT | O_WRONLY, 0600);
+	close(fd);
+	CHECK("sockpath: regular file refused",
+	      xc_sock_prepare(path, false, err, sizeof(err)) == -EEXIST &&
+	      access(path, F_OK) == 0);
+	unlink(path);
+	CHECK("sockpath: missing directory refused",
+	      xc_sock_prepare("/nonexistent-dir/x.sock", false, err, sizeof(err)) == -ENOENT &&
+	      strstr(err, "/nonexistent-dir/x.sock"));
+	CHECK("sockpath: client mode creates nothing",
+	      xc_sock_prepare("/nonexistent-dir/x.sock", true, err, sizeof(err)) == 0);
+	rmdir(dir);
+}
+
+int main(void)
+{
+	test_parse();
+	test_split();
+	test_sockpath();
+	return fails ? 1 : 0;
+}

@@ -1,0 +1,610 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * xcpeer.c - a test frontend for xcable, built on DPDK's net_virtio_user
+ *
+ * It plays the VMs: its virtio_user ports connect to xcable's vhost-user
+ * sockets (or listen, with server=1, for xcable --client). Modes:
+ *
+ *   frames        ports 0 and 1: send every kind of frame a cable must carry
+ *                 from 0 to 1 and from 1 to 0, and compare byte for byte
+ *   backpressure  ports 0 and 1: send --count frames from 0 while port 1 is
+ *                 not read for --stall-ms, then drain: all must arrive, in
+ *                 order
+ *   stream        port 0: send --pps tagged frames for --seconds, count what
+ *                 arrives from each other stream (--id tells them apart)
+ *
+ * With --wait-file F it starts sending only once F exists, so that a test
+ * harness can first see xcable report both ends up.
+ *
+ * Output is one line per check, "ok ..." or "FAIL ...", and the exit
+ * status is 0 only if every check passed.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
+
+#define SEG_SIZE	2048
+#define MAX_FRAME	9018
+#define MAGIC		0x58434142u	/* "XCAB" */
+#define MAX_IDS		16
+
+/**
+ * struct peer - state of the test frontend
+ * @pool:	mbufs
+ * @n_ports:	ports in use
+ * @mtu:	MTU configured on the ports
+ */
+struct peer {
+	struct rte_mempool *pool;
+	uint16_t n_ports;
+	uint16_t mtu;
+};
+
+/**
+ * struct kind - one frame of the catalogue
+ * @name:	what it is
+ * @len:	frame length without FCS
+ * @hdr:	the first bytes (addresses, tags, ethertype)
+ * @hdr_len:	bytes in @hdr
+ */
+struct kind {
+	const char *name;
+	uint16_t len;
+	uint8_t hdr[32];
+	uint8_t hdr_len;
+};
+
+#define SRC 0x52, 0x54, 0x00, 0x12, 0x34, 0x56
+#define UCAST 0x52, 0x54, 0x00, 0xab, 0xcd, 0xef
+
+static const struct kind kinds[] = {
+	{ "unicast 60 bytes", 60, { UCAST, SRC, 0x88, 0xb5 }, 14 },
+	{ "unicast 64 bytes", 64, { UCAST, SRC, 0x88, 0xb5 }, 14 },
+	{ "unicast 65 bytes", 65, { UCAST, SRC, 0x88, 0xb5 }, 14 },
+	{ "unicast 128 bytes", 128, { UCAST, SRC, 0x88, 0xb5 }, 14 },
+	{ "unicast 511 bytes", 511, { UCAST, SRC, 0x88, 0xb5 }, 14 },
+	{ "unicast 1023 bytes", 1023, { UCAST, SRC, 0x88, 0xb5 }, 14 },
+	{ "unicast 1514 bytes", 1514, { UCAST, SRC, 0x88, 0xb5 }, 14 },
+	{ "unicast 1518 bytes", 1518, { UCAST, SRC, 0x88, 0xb5 }, 14 },
+	{ "broadcast ARP", 60,
+	  { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, SRC, 0x08, 0x06 }, 14 },
+	{ "IPv4 multicast", 100,
+	  { 0x01, 0x00, 0x5e, 0x00, 0x00, 0x01, SRC, 0x08, 0x00 }, 14 },
+	{ "IPv6 multicast", 100,
+	  { 0x33, 0x33, 0x00, 0x00, 0x00, 0x01, SRC, 0x86, 0xdd }, 14 },
+	{ "STP BPDU 01:80:c2:00:00:00", 60,
+	  { 0x01, 0x80, 0xc2, 0x00, 0x00, 0x00, SRC, 0x00, 0x26,
+	    0x42, 0x42, 0x03 }, 17 },
+	{ "LACP 01:80:c2:00:00:02", 124,
+	  { 0x01, 0x80, 0xc2, 0x00, 0x00, 0x02, SRC, 0x88, 0x09, 0x01,
+	    0x01 }, 16 },
+	{ "LLDP 01:80:c2:00:00:0e", 80,
+	  { 0x01, 0x80, 0xc2, 0x00, 0x00, 0x0e, SRC, 0x88, 0xcc }, 14 },
+	{ "802.1Q VLAN 100", 64,
+	  { UCAST, SRC, 0x81, 0x00, 0x00, 0x64, 0x08, 0x00 }, 18 },
+	{ "802.1Q VLAN 100, 1522 bytes", 1522,
+	  { UCAST, SRC, 0x81, 0x00, 0x00, 0x64, 0x08, 0x00 }, 18 },
+	{ "QinQ 802.1ad 10 / 802.1Q 20", 68,
+	  { UCAST, SRC, 0x88, 0xa8, 0x00, 0x0a, 0x81, 0x00, 0x00, 0x14,
+	    0x08, 0x00 }, 22 },
+	{ "unknown ethertype 0x1234", 60, { UCAST, SRC, 0x12, 0x34 }, 14 },
+	{ "unknown ethertype 0xffff", 200, { UCAST, SRC, 0xff, 0xff }, 14 },
+	{ "jumbo 9014 bytes (MTU 9000)", 9014,
+	  { UCAST, SRC, 0x88, 0xb5 }, 14 },
+	{ "jumbo 9018 bytes (MTU 9000, VLAN)", 9018,
+	  { UCAST, SRC, 0x81, 0x00, 0x00, 0x64, 0x88, 0xb5 }, 18 },
+};
+
+#define N_KINDS (sizeof(kinds) / sizeof(kinds[0]))
+
+static volatile bool stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = true;
+}
+
+/**
+ * fill_frame() - write a frame's expected bytes
+ * @k:		kind
+ * @seq:	sequence number, mixed into the payload
+ * @buf:	at least k->len bytes
+ */
+static void fill_frame(const struct kind *k, uint32_t seq, uint8_t *buf)
+{
+	uint32_t i;
+
+	memcpy(buf, k->hdr, k->hdr_len);
+	for (i = k->hdr_len; i < k->len; i++)
+		buf[i] = (uint8_t)(i * 7 + seq * 13 + 0x5a);
+	if (k->len >= k->hdr_len + 8u) {
+		uint32_t m = MAGIC;
+
+		memcpy(buf + k->hdr_len, &m, 4);
+		memcpy(buf + k->hdr_len + 4, &seq, 4);
+	}
+}
+
+/**
+ * make_mbuf() - build an mbuf chain holding @len bytes of @buf
+ * @pr:		peer
+ * @buf:	bytes
+ * @len:	length
+ *
+ * Return: the mbuf, or NULL if the pool is empty
+ */
+static struct rte_mbuf *make_mbuf(struct peer *pr, const uint8_t *buf,
+				  uint32_t len)
+{
+	struct rte_mbuf *head = NULL, *last = NULL;
+	uint32_t off = 0;
+
+	while (off < len) {
+		struct rte_mbuf *m = rte_pktmbuf_alloc(pr->pool);
+		uint32_t n = RTE_MIN(len - off, (uint32_t)SEG_SIZE);
+
+		if (m == NULL) {
+			rte_pktmbuf_free(head);
+			return NULL;
+		}
+		memcpy(rte_pktmbuf_append(m, (uint16_t)n), buf + off, n);
+		off += n;
+		if (head == NULL) {
+			head = m;
+		} else {
+			last->next = m;
+			head->nb_segs++;
+			head->pkt_len += n;
+		}
+		last = m;
+	}
+	return head;
+}
+
+/**
+ * send_one() - transmit one mbuf, retrying until taken or @ms pass
+ * @port:	port
+ * @m:		mbuf, freed if not taken
+ * @ms:		patience
+ *
+ * Return: true if the port took it
+ */
+static bool send_one(uint16_t port, struct rte_mbuf *m, unsigned int ms)
+{
+	uint64_t end = rte_get_tsc_cycles() + rte_get_tsc_hz() / 1000 * ms;
+
+	while (rte_get_tsc_cycles() < end && !stop) {
+		if (rte_eth_tx_burst(port, 0, &m, 1) == 1)
+			return true;
+		usleep(50);
+	}
+	rte_pktmbuf_free(m);
+	return false;
+}
+
+/**
+ * recv_one() - wait for one frame and copy it out
+ * @port:	port
+ * @buf:	MAX_FRAME bytes
+ * @ms:		patience
+ *
+ * Return: frame length, 0 on timeout
+ */
+static uint32_t recv_one(uint16_t port, uint8_t *buf, unsigned int ms)
+{
+	uint64_t end = rte_get_tsc_cycles() + rte_get_tsc_hz() / 1000 * ms;
+	struct rte_mbuf *m;
+	uint32_t len = 0;
+
+	while (rte_get_tsc_cycles() < end && !stop) {
+		if (rte_eth_rx_burst(port, 0, &m, 1) == 1) {
+			len = m->pkt_len;
+			if (len > MAX_FRAME)
+				len = MAX_FRAME;
+			{
+				const void *d = rte_pktmbuf_read(m, 0, len,
+								 buf);
+
+				if (d != NULL && d != buf)
+					memcpy(buf, d, len);
+			}
+			rte_pktmbuf_free(m);
+			return len;
+		}
+		usleep(20);
+	}
+	return 0;
+}
+
+/**
+ * drain() - discard whatever is waiting on a port
+ * @port:	port
+ *
+ * Return: number of frames discarded
+ */
+static unsigned int drain(uint16_t port)
+{
+	struct rte_mbuf *m[32];
+	unsigned int n = 0, k;
+
+	do {
+		k = rte_eth_rx_burst(port, 0, m, 32);
+		rte_pktmbuf_free_bulk(m, k);
+		n += k;
+	} while (k);
+	return n;
+}
+
+/**
+ * wait_links() - wait until every port's link is up
+ * @pr:		peer
+ * @ms:		patience
+ *
+ * Return: true if all came up
+ */
+static bool wait_links(struct peer *pr, unsigned int ms)
+{
+	uint64_t end = rte_get_tsc_cycles() + rte_get_tsc_hz() / 1000 * ms;
+	struct rte_eth_link l;
+	uint16_t p, up;
+
+	while (rte_get_tsc_cycles() < end && !stop) {
+		for (p = 0, up = 0; p < pr->n_ports; p++)
+			if (rte_eth_link_get_nowait(p, &l) == 0 &&
+			    l.link_status)
+				up++;
+		if (up == pr->n_ports)
+			return true;
+		usleep(10000);
+	}
+	return false;
+}
+
+/**
+ * mode_frames() - send the catalogue both ways and compare byte for byte
+ * @pr:		peer with two ports
+ * @rounds:	how many times to send the catalogue each way
+ *
+ * Return: number of failed checks
+ */
+static int mode_frames(struct peer *pr, unsigned int rounds)
+{
+	static uint8_t want[MAX_FRAME], got[MAX_FRAME];
+	unsigned int dir, r, i, fails = 0, total = 0;
+	uint32_t seq = 1;
+
+	for (dir = 0; dir < 2; dir++) {
+		uint16_t from = (uint16_t)dir, to = (uint16_t)(1 - dir);
+		unsigned int bad_kind[N_KINDS] = { 0 };
+
+		for (r = 0; r < rounds; r++) {
+			for (i = 0; i < N_KINDS; i++, seq++) {
+				const struct kind *k = &kinds[i];
+				struct rte_mbuf *m;
+				uint32_t len;
+
+				fill_frame(k, seq, want);
+				m = make_mbuf(pr, want, k->len);
+				if (m == NULL || !send_one(from, m, 2000)) {
+					printf("FAIL %s port %u->%u: not sent\n",
+					       k->name, from, to);
+					bad_kind[i]++;
+					continue;
+				}
+				len = recv_one(to, got, 2000);
+				total++;
+				if (len == 0) {
+					printf("FAIL %s port %u->%u: never arrived\n",
+					       k->name, from, to);
+					bad_kind[i]++;
+				} else if (len != k->len ||
+					   memcmp(want, got, len)) {
+					printf("FAIL %s port %u->%u: arrived as %u bytes, differing\n",
+					       k->name, from, to, len);
+					bad_kind[i]++;
+				}
+			}
+		}
+		for (i = 0; i < N_KINDS; i++) {
+			if (bad_kind[i])
+				fails++;
+			printf("%s %s port %u->%u x%u\n",
+			       bad_kind[i] ? "FAIL" : "ok", kinds[i].name, from,
+			       to, rounds);
+		}
+	}
+	/* nothing extra may arrive: no duplicates, no strays */
+	usleep(100000);
+	for (i = 0; i < 2; i++) {
+		unsigned int extra = drain((uint16_t)i);
+
+		if (extra) {
+			printf("FAIL port %u: %u unexpected frames\n", i, extra);
+			fails++;
+		}
+	}
+	printf("%s catalogue: %u frames checked byte for byte\n",
+	       fails ? "FAIL" : "ok", total);
+	return (int)fails;
+}
+
+/**
+ * mode_backpressure() - a receiver that stops draining must cost nothing
+ * @pr:		peer with two ports
+ * @count:	frames to send from port 0
+ * @stall_ms:	how long port 1 is not read
+ *
+ * Return: number of failed checks
+ */
+static int mode_backpressure(struct peer *pr, uint32_t count,
+			     unsigned int stall_ms)
+{
+	static const struct kind k = { "bp", 1000, { UCAST, SRC, 0x88, 0xb5 },
+				       14 };
+	uint64_t hz = rte_get_tsc_hz(), t0 = rte_get_tsc_cycles();
+	uint64_t drain_at = t0 + hz / 1000 * stall_ms;
+	uint64_t deadline = drain_at + hz * 30;
+	uint32_t sent = 0, rcvd = 0, next = 0, stalled_sent = 0;
+	unsigned int disorder = 0, bad = 0;
+	static uint8_t buf[MAX_FRAME], want[MAX_FRAME];
+	bool draining = false;
+
+	while ((sent < count || rcvd < count) &&
+	       rte_get_tsc_cycles() < deadline && !stop) {
+		struct rte_mbuf *m[32];
+		uint16_t i, n;
+
+		if (sent < count) {
+			n = (uint16_t)RTE_MIN(32u, count - sent);
+			for (i = 0; i < n; i++) {
+				fill_frame(&k, sent + i, buf);
+				m[i] = make_mbuf(pr, buf, k.len);
+				if (m[i] == NULL)
+					break;
+			}
+			n = i;
+			i = rte_eth_tx_burst(0, 0, m, n);
+			sent += i;
+			rte_pktmbuf_free_bulk(m + i, n - i);
+		}
+		if (!draining && rte_get_tsc_cycles() >= drain_at) {
+			draining = true;
+			stalled_sent = sent;
+		}
+		if (draining) {
+			n = rte_eth_rx_burst(1, 0, m, 32);
+			for (i = 0; i < n; i++) {
+				const void *d;
+				uint32_t seq = UINT32_MAX;
+
+				d = rte_pktmbuf_read(m[i], 18, 4, buf);
+				if (d != NULL)
+					memcpy(&seq, d, 4);
+				if (seq != next)
+					disorder++;
+				fill_frame(&k, seq, want);
+				d = m[i]->pkt_len == k.len ?
+				    rte_pktmbuf_read(m[i], 0, k.len, buf) :
+				    NULL;
+				if (d == NULL || memcmp(d, want, k.len))
+					bad++;
+				next = seq + 1;
+				rcvd++;
+			}
+			rte_pktmbuf_free_bulk(m, n);
+		} else {
+			usleep(100);
+		}
+	}
+	printf("%s backpressure: sent %u (%u while the receiver stalled %u ms), received %u, out of order %u, damaged %u\n",
+	       sent == count && rcvd == count && !disorder && !bad ? "ok" :
+	       "FAIL", sent, stalled_sent, stall_ms, rcvd, disorder, bad);
+	return sent == count && rcvd == count && !disorder && !bad ? 0 : 1;
+}
+
+/**
+ * mode_stream() - send tagged frames at a rate and count what comes back
+ * @pr:		peer (port 0 used)
+ * @id:		this stream's id, 0..MAX_IDS-1
+ * @pps:	frames per second to send
+ * @seconds:	how long
+ *
+ * Prints "sent N", "received-from ID N" for each id seen, "stray N".
+ *
+ * Return: 0
+ */
+static int mode_stream(struct peer *pr, unsigned int id, unsigned int pps,
+		       unsigned int seconds)
+{
+	static const struct kind k = { "stream", 200,
+				       { UCAST, SRC, 0x88, 0xb5 }, 14 };
+	uint64_t hz = rte_get_tsc_hz(), now = rte_get_tsc_cycles();
+	uint64_t end = now + hz * seconds, gap = hz / (pps ? pps : 1);
+	uint64_t next_tx = now, from[MAX_IDS] = { 0 }, stray = 0, sent = 0;
+	uint8_t buf[256];
+	unsigned int i;
+
+	(void)pr;
+	while ((now = rte_get_tsc_cycles()) < end && !stop) {
+		struct rte_mbuf *m[32];
+		uint16_t n, j;
+
+		if (pps && now >= next_tx) {
+			uint32_t tag = (uint32_t)(id << 24 | (sent & 0xffffff));
+			struct rte_mbuf *one;
+
+			fill_frame(&k, tag, buf);
+			one = make_mbuf(pr, buf, k.len);
+			if (one && rte_eth_tx_burst(0, 0, &one, 1) == 1)
+				sent++;
+			else
+				rte_pktmbuf_free(one);
+			next_tx += gap;
+			if (next_tx < now)
+				next_tx = now;
+		}
+		n = rte_eth_rx_burst(0, 0, m, 32);
+		for (j = 0; j < n; j++) {
+			uint32_t hdr[2];
+			const uint32_t *h = rte_pktmbuf_read(m[j], 14, 8, hdr);
+
+			if (h && h[0] == MAGIC && (h[1] >> 24) < MAX_IDS)
+				from[h[1] >> 24]++;
+			else
+				stray++;
+		}
+		rte_pktmbuf_free_bulk(m, n);
+		if (n == 0)
+			usleep(100);
+	}
+	printf("sent %" PRIu64 "\n", sent);
+	for (i = 0; i < MAX_IDS; i++)
+		if (from[i])
+			printf("received-from %u %" PRIu64 "\n", i, from[i]);
+	printf("stray %" PRIu64 "\n", stray);
+	return 0;
+}
+
+/**
+ * setup_port() - configure and start one virtio_user port
+ * @pr:		peer
+ * @port:	port id
+ *
+ * Return: 0 on success, -errno on failure
+ */
+static int setup_port(struct peer *pr, uint16_t port)
+{
+	struct rte_eth_conf conf;
+	struct rte_eth_dev_info info;
+	int rc;
+
+	memset(&conf, 0, sizeof(conf));
+	rc = rte_eth_dev_info_get(port, &info);
+	if (rc)
+		return rc;
+	conf.rxmode.mtu = RTE_MIN((uint32_t)pr->mtu, info.max_mtu);
+	if (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS)
+		conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
+	if (info.rx_offload_capa & RTE_ETH_RX_OFFLOAD_SCATTER)
+		conf.rxmode.offloads |= RTE_ETH_RX_OFFLOAD_SCATTER;
+	rc = rte_eth_dev_configure(port, 1, 1, &conf);
+	if (rc == 0)
+		rc = rte_eth_rx_queue_setup(port, 0, 256, 0, NULL, pr->pool);
+	if (rc == 0)
+		rc = rte_eth_tx_queue_setup(port, 0, 256, 0, NULL);
+	if (rc == 0)
+		rc = rte_eth_dev_start(port);
+	return rc;
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: xcpeer [EAL options] -- MODE [--wait-file F] ...\n"
+		"       xcpeer [EAL options] -- frames [--rounds N]\n"
+		"       xcpeer [EAL options] -- backpressure --count N --stall-ms MS\n"
+		"       xcpeer [EAL options] -- stream --id ID --pps N --seconds S\n");
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long count = 20000, stall = 2000, rounds = 3, id = 0;
+	unsigned long pps = 1000, seconds = 5;
+	const char *wait_file = NULL;
+	struct peer pr = { .mtu = 9200 };
+	const char *mode;
+	uint16_t p;
+	int rc, i, fails = 0;
+
+	rc = rte_eal_init(argc, argv);
+	if (rc < 0) {
+		fprintf(stderr, "xcpeer: EAL init failed\n");
+		return 2;
+	}
+	argc -= rc;
+	argv += rc;
+	if (argc < 2)
+		usage();
+	mode = argv[1];
+	for (i = 2; i + 1 < argc; i += 2) {
+		unsigned long v = strtoul(argv[i + 1], NULL, 0);
+
+		if (!strcmp(argv[i], "--wait-file"))
+			wait_file = argv[i + 1];
+		else if (!strcmp(argv[i], "--count"))
+			count = v;
+		else if (!strcmp(argv[i], "--stall-ms"))
+			stall = v;
+		else if (!strcmp(argv[i], "--rounds"))
+			rounds = v;
+		else if (!strcmp(argv[i], "--id"))
+			id = v % MAX_IDS;
+		else if (!strcmp(argv[i], "--pps"))
+			pps = v;
+		else if (!strcmp(argv[i], "--seconds"))
+			seconds = v;
+		else
+			usage();
+	}
+	if (i != argc)
+		usage();
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+
+	pr.n_ports = rte_eth_dev_count_avail();
+	pr.pool = rte_pktmbuf_pool_create("xcpeer", 8191, 256, 0,
+					  SEG_SIZE + RTE_PKTMBUF_HEADROOM, 0);
+	if (pr.pool == NULL || pr.n_ports == 0) {
+		fprintf(stderr, "xcpeer: no ports or no memory\n");
+		return 2;
+	}
+	for (p = 0; p < pr.n_ports; p++) {
+		rc = setup_port(&pr, p);
+		if (rc) {
+			fprintf(stderr, "xcpeer: port %u setup failed: %s\n",
+				p, rte_strerror(-rc));
+			return 2;
+		}
+	}
+	if (!wait_links(&pr, 10000)) {
+		printf("FAIL links did not come up\n");
+		return 1;
+	}
+	/* the harness creates this file once xcable reports both ends up */
+	for (i = 0; wait_file && access(wait_file, F_OK) != 0; i++) {
+		if (i == 2000 || stop) {
+			printf("FAIL %s never appeared\n", wait_file);
+			return 1;
+		}
+		usleep(10000);
+	}
+	if (!strcmp(mode, "frames") && pr.n_ports >= 2)
+		fails = mode_frames(&pr, (unsigned int)rounds);
+	else if (!strcmp(mode, "backpressure") && pr.n_ports >= 2)
+		fails = mode_backpressure(&pr, (uint32_t)count,
+					  (unsigned int)stall);
+	else if (!strcmp(mode, "stream"))
+		fails = mode_stream(&pr, (unsigned int)id,
+				    (unsigned int)pps, (unsigned int)seconds);
+	else
+		usage();
+	fflush(stdout);
+	for (p = 0; p < pr.n_ports; p++) {
+		rte_eth_dev_stop(p);
+		rte_eth_dev_close(p);
+	}
+	rte_eal_cleanup();
+	return fails ? 1 : 0;
+}
