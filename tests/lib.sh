@@ -92,3 +92,32 @@ cleanup_all() {
 	pkill -KILL -f "$XCPEER" 2>/dev/null
 	true
 }
+
+# vm_start NAME SOCK MAC "KERNEL ARGS" [CHARDEV_OPTS] [DEVICE_OPTS] - boot a
+# tiny guest (scripts/mkguest) under TCG whose only NIC is a vhost-user
+# virtio-net on SOCK; its console goes to NAME.console, its pid to
+# VM_PID[NAME]. CHARDEV_OPTS default to reconnect=1 (QEMU connects to
+# xcable); "server=on,wait=off" makes QEMU listen instead.
+declare -A VM_PID
+QEMU_ACCEL=${QEMU_ACCEL:-tcg,thread=multi}
+vm_start() {
+	local name=$1 sock=$2 mac=$3 append=$4 chardev=${5:-reconnect=1} dev=${6:-}
+	qemu-system-x86_64 -accel "$QEMU_ACCEL" -cpu max -smp 1 -m 256 \
+		-object memory-backend-memfd,id=mem,size=256M,share=on \
+		-machine pc,memory-backend=mem \
+		-nodefaults -display none -monitor none -no-reboot \
+		-serial "file:$name.console" \
+		-kernel "$BUILD/guest/vmlinuz" -initrd "$BUILD/guest/initramfs.gz" \
+		-append "console=ttyS0 quiet panic=-1 $append" \
+		-chardev "socket,id=c0,path=$sock,$chardev" \
+		-netdev vhost-user,id=n0,chardev=c0 \
+		-device "virtio-net-pci,netdev=n0,mac=$mac,vectors=0${dev:+,$dev}" \
+		>"$name.qemu.log" 2>&1 &
+	VM_PID[$name]=$!
+	XC_PIDS+=("$!")
+}
+
+# vm_result NAME SECTION - the console text between XC-BEGIN and XC-END of
+# SECTION; vm_rc NAME SECTION - its exit code (empty if it never ended)
+vm_result() { tr -d '\r' <"$1.console" | sed -n "/^XC-BEGIN $2$/,/^XC-END $2 /p"; }
+vm_rc() { sed -nE "s/^XC-END $2 rc=([0-9]+).*/\1/p" "$1.console" | tail -n 1; }
