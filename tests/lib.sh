@@ -88,6 +88,7 @@ check_dir_clean() {
 cleanup_all() {
 	local p
 	for p in "${XC_PIDS[@]}"; do kill -KILL "$p" 2>/dev/null; done
+	for p in "${XC_PIDS[@]}"; do wait "$p" 2>/dev/null; done
 	XC_PIDS=()
 	pkill -KILL -f "$XCPEER" 2>/dev/null
 	true
