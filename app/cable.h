@@ -39,6 +39,8 @@
  * @link_up:	link state, written by events, read by lcores (atomic)
  * @txq_on:	bit q set when Tx queue q may be used (atomic)
  * @rxq_on:	bit q set when Rx queue q is enabled (atomic)
+ * @notify:	called from the event thread after a link or queue change
+ * @notify_arg:	argument of @notify
  */
 struct xc_port {
 	uint16_t id;
@@ -53,6 +55,8 @@ struct xc_port {
 	uint32_t link_up;
 	uint64_t txq_on;
 	uint64_t rxq_on;
+	void (*notify)(void *arg);
+	void *notify_arg;
 };
 
 /**

@@ -12,10 +12,16 @@
  * only when the peer cannot take any (its link or queue is down), and every
  * drop is counted under its reason.
  *
+ * With adaptive polling (the default) an lcore that has had no work for
+ * --idle-us sleeps until a guest kicks (see idle.c), and one whose peer is
+ * not draining backs off with short sleeps instead of spinning.
+ *
  * Between receive and transmit sits xc_dir_stages(): the place for per-cable
  * stages (offload fix-up, capture, impairment). The hot path neither
  * allocates nor makes system calls.
  */
+#include <time.h>
+
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
@@ -149,8 +155,44 @@ void xc_dir_flush(struct xc_dir *d, enum xc_drop why)
 }
 
 /**
+ * poll_all() - one round over every direction of an lcore
+ * @lc:		lcore
+ * @blocked:	set if a direction still holds frames its peer did not take
+ *
+ * Return: frames moved or dropped in the round
+ */
+static unsigned int poll_all(struct xc_fwd_lcore *lc, bool *blocked)
+{
+	unsigned int i, work = 0;
+
+	*blocked = false;
+	for (i = 0; i < lc->n_dirs; i++) {
+		work += xc_dir_poll(lc->dirs[i]);
+		*blocked |= lc->dirs[i]->hold_n != 0;
+	}
+	return work;
+}
+
+/**
+ * backoff() - wait a little for a receiver whose ring is full
+ * @step:	consecutive rounds without progress, incremented
+ *
+ * Sleeps 2 us, 4 us, ... up to 1 ms, instead of spinning on a guest that
+ * is not draining its ring.
+ */
+static void backoff(unsigned int *step)
+{
+	struct timespec ts = { 0, 0 };
+	unsigned int s = *step < 9 ? *step : 9;
+
+	ts.tv_nsec = 2000L << s;	/* 2 us ... 1 ms */
+	nanosleep(&ts, NULL);
+	(*step)++;
+}
+
+/**
  * xc_fwd_loop() - lcore entry: poll the lcore's directions until told to
- *		   quit
+ *		   quit, sleeping on the guests' kicks when idle (adaptive)
  * @arg:	struct xc_fwd_lcore
  *
  * Return: 0
@@ -158,21 +200,45 @@ void xc_dir_flush(struct xc_dir *d, enum xc_drop why)
 int xc_fwd_loop(void *arg)
 {
 	struct xc_fwd_lcore *lc = arg;
-	uint64_t next_hk = rte_rdtsc() + lc->hk_period;
-	unsigned int i, work;
+	uint64_t now = rte_rdtsc(), next_hk = now + lc->hk_period;
+	uint64_t last_work = now;
+	unsigned int work, bo = 0;
+	bool blocked;
 
-	XC_LOG(fwd, INFO, "lcore %u forwards %u direction(s)%s",
-	       rte_lcore_id(), lc->n_dirs, lc->hk ? " and keeps house" : "");
+	XC_LOG(fwd, INFO, "lcore %u forwards %u direction(s)%s, %s",
+	       rte_lcore_id(), lc->n_dirs, lc->hk ? " and keeps house" : "",
+	       lc->adaptive ? "sleeping when idle" : "busy polling");
 	while (!*lc->quit) {
-		work = 0;
-		for (i = 0; i < lc->n_dirs; i++)
-			work += xc_dir_poll(lc->dirs[i]);
-		if (work == 0)
-			rte_pause();
-		if (lc->hk && rte_rdtsc() >= next_hk) {
+		work = poll_all(lc, &blocked);
+		now = rte_rdtsc();
+		if (lc->hk && now >= next_hk) {
 			lc->hk(lc->hk_arg);
 			next_hk = rte_rdtsc() + lc->hk_period;
 		}
+		if (work) {
+			last_work = now;
+			bo = 0;
+			continue;
+		}
+		if (!lc->adaptive) {
+			rte_pause();
+			continue;
+		}
+		if (blocked) {
+			backoff(&bo);
+			continue;
+		}
+		if (now - last_work < lc->idle_cycles) {
+			rte_pause();
+			continue;
+		}
+		/* idle: ask for kicks, look once more, then sleep */
+		xc_idle_arm(&lc->idle);
+		if (poll_all(lc, &blocked) == 0 && !blocked)
+			xc_idle_wait(&lc->idle, lc->max_sleep_ms);
+		else
+			xc_idle_wait(&lc->idle, 0);
+		last_work = rte_rdtsc();
 	}
 	return 0;
 }

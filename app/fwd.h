@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "cable.h"
+#include "idle.h"
 
 #define XC_MAX_DIRS_PER_LCORE	(2 * XC_MAX_CABLES)
 
@@ -20,6 +21,10 @@
  * @hk:		housekeeping to run every @hk_period TSC cycles, or NULL
  * @hk_arg:	argument of @hk
  * @hk_period:	cycles between two housekeeping runs
+ * @adaptive:	sleep when idle (false: --poll, busy-poll always)
+ * @idle_cycles: TSC cycles without work before sleeping
+ * @max_sleep_ms: longest sleep, so that ports without kicks are still seen
+ * @idle:	sleeping state
  */
 struct xc_fwd_lcore {
 	const volatile bool *quit;
@@ -28,6 +33,10 @@ struct xc_fwd_lcore {
 	void (*hk)(void *arg);
 	void *hk_arg;
 	uint64_t hk_period;
+	bool adaptive;
+	uint64_t idle_cycles;
+	int max_sleep_ms;
+	struct xc_idle idle;
 };
 
 unsigned int xc_dir_poll(struct xc_dir *d);

@@ -164,6 +164,22 @@ static void housekeeping(void *arg)
 }
 
 /**
+ * wake_lcores() - cut every forwarding lcore's sleep short
+ * @arg:	struct xc_ctx
+ *
+ * Called from the event thread when a port changes, and at quit.
+ */
+static void wake_lcores(void *arg)
+{
+	struct xc_ctx *ctx = arg;
+	unsigned int lcore;
+
+	RTE_LCORE_FOREACH(lcore)
+		if (ctx->lcores[lcore].n_dirs)
+			xc_idle_wake(&ctx->lcores[lcore].idle);
+}
+
+/**
  * parse_cmdline() - split and parse the command line, exiting on a usage
  *		     error, and build the EAL argv
  * @ctx:	context, whose options are filled
@@ -377,8 +393,15 @@ static bool assign_lcores(struct xc_ctx *ctx)
 
 	RTE_LCORE_FOREACH_WORKER(lcore)
 		workers[n_workers++] = lcore;
-	for (lcore = 0; lcore < RTE_MAX_LCORE; lcore++)
-		ctx->lcores[lcore].quit = &ctx->quit;
+	for (lcore = 0; lcore < RTE_MAX_LCORE; lcore++) {
+		struct xc_fwd_lcore *lc = &ctx->lcores[lcore];
+
+		lc->quit = &ctx->quit;
+		lc->adaptive = !ctx->opts.poll;
+		lc->idle_cycles = rte_get_tsc_hz() / 1000000 * ctx->opts.idle_us;
+		lc->max_sleep_ms = XC_HK_MS;
+		lc->idle.epfd = lc->idle.wakefd = -1;
+	}
 	for (i = 0; i < ctx->n_cables; i++) {
 		for (j = 0; j < 2; j++) {
 			unsigned int k = 2 * i + j;
@@ -386,8 +409,18 @@ static bool assign_lcores(struct xc_ctx *ctx)
 
 			lc = &ctx->lcores[n_workers ? workers[k % n_workers] :
 					  main_id];
+			if (lc->n_dirs == 0 && xc_idle_init(&lc->idle))
+				rte_exit(EXIT_FAILURE,
+					 "cannot create epoll/eventfd\n");
 			lc->dirs[lc->n_dirs++] = &ctx->cables[i].dir[j];
+			if (xc_idle_watch(&lc->idle, &ctx->cables[i].dir[j]))
+				rte_exit(EXIT_FAILURE, "too many queues\n");
 		}
+	}
+	for (i = 0; i < ctx->n_ports; i++) {
+		ctx->ports[i].notify_arg = ctx;
+		__atomic_store_n(&ctx->ports[i].notify, wake_lcores,
+				 __ATOMIC_RELEASE);
 	}
 	ctx->lcores[main_id].hk = housekeeping;
 	ctx->lcores[main_id].hk_arg = ctx;
@@ -418,6 +451,7 @@ static void run(struct xc_ctx *ctx)
 			usleep(XC_HK_MS * 1000);
 		}
 	}
+	wake_lcores(ctx);
 	rte_eal_mp_wait_lcore();
 }
 
@@ -439,6 +473,9 @@ static void shutdown_all(struct xc_ctx *ctx)
 			xc_port_close(&ctx->ports[i]);
 	for (i = 0; i < ctx->n_cables; i++)
 		rte_mempool_free(ctx->cables[i].pool);
+	for (i = 0; i < RTE_MAX_LCORE; i++)
+		if (ctx->lcores[i].n_dirs)
+			xc_idle_fini(&ctx->lcores[i].idle);
 }
 
 int main(int argc, char **argv)

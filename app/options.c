@@ -146,6 +146,7 @@ int xc_opts_parse(struct xc_opts *o, int argc, char **argv,
 	int i;
 
 	memset(o, 0, sizeof(*o));
+	o->idle_us = XC_IDLE_US_DEFAULT;
 	for (i = 0; i < argc; i++) {
 		const char *arg = argv[i], *val = NULL, *eq;
 		char name[32];
@@ -173,16 +174,21 @@ int xc_opts_parse(struct xc_opts *o, int argc, char **argv,
 		memcpy(name, arg, n);
 		name[n] = '\0';
 
-		if (strcmp(name, "--client") == 0) {
+		if (strcmp(name, "--client") == 0 ||
+		    strcmp(name, "--poll") == 0) {
 			if (eq) {
 				snprintf(err, errlen,
-					 "option --client takes no value");
+					 "option %s takes no value", name);
 				return -EINVAL;
 			}
-			o->client = true;
+			if (name[2] == 'c')
+				o->client = true;
+			else
+				o->poll = true;
 			continue;
 		}
 		if (strcmp(name, "--left") && strcmp(name, "--right") &&
+		    strcmp(name, "--idle-us") &&
 		    strcmp(name, "--cable") && strcmp(name, "--log-level") &&
 		    strcmp(name, "--stats-interval")) {
 			snprintf(err, errlen,
@@ -233,6 +239,14 @@ int xc_opts_parse(struct xc_opts *o, int argc, char **argv,
 				return -EINVAL;
 			}
 			o->log_levels[o->n_log_levels++] = val;
+		} else if (strcmp(name, "--idle-us") == 0) {
+			if (parse_uint(val, 1, 1000000, &v)) {
+				snprintf(err, errlen,
+					 "--idle-us '%.64s': expected microseconds from 1 to 1000000",
+					 val);
+				return -EINVAL;
+			}
+			o->idle_us = (unsigned int)v;
 		} else {
 			int rc = parse_uint(val, 0, 86400, &v);
 
@@ -305,11 +319,14 @@ void xc_opts_usage(const char *prog)
 	       "\n"
 	       "Both modes:\n"
 	       "  --stats-interval SEC  print counters every SEC seconds (0: only at exit)\n"
+	       "  --poll                busy-poll always; default: poll under load, sleep\n"
+	       "                        until a guest kicks after --idle-us without work\n"
+	       "  --idle-us US          idle time before sleeping (default %d)\n"
 	       "  --log-level LEVEL     e.g. debug, or xcable.port:debug (repeatable)\n"
 	       "  -h, --help            this text\n"
 	       "  -V, --version         print the version\n"
 	       "\n"
 	       "Exit status: 0 on a clean stop (SIGINT/SIGTERM), 1 on a runtime\n"
 	       "failure, 2 on a usage or setup error.\n",
-	       prog, prog, prog);
+	       prog, prog, prog, XC_IDLE_US_DEFAULT);
 }

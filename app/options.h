@@ -14,6 +14,7 @@
 #define XC_ERR_LEN		256
 #define XC_SOCK_PATH_MAX	108	/* sizeof(sun_path) */
 #define XC_MAX_LOG_LEVELS	8
+#define XC_IDLE_US_DEFAULT	100
 
 /**
  * struct xc_cable_spec - the two ports of a cable, as given by --cable A:B
@@ -29,6 +30,8 @@ struct xc_cable_spec {
  * @right:		simple mode: socket path of the right end, or NULL
  * @client:		simple mode: connect to sockets that QEMU listens on
  * @stats_interval:	seconds between counter prints, 0 for exit only
+ * @poll:		busy-poll always (no sleeping when idle)
+ * @idle_us:		microseconds without work before an lcore sleeps
  * @n_cables:		number of --cable options
  * @cables:		the --cable pairs, in order
  * @log_levels:	--log-level values, passed on to the EAL
@@ -41,6 +44,8 @@ struct xc_opts {
 	const char *right;
 	bool client;
 	unsigned int stats_interval;
+	bool poll;
+	unsigned int idle_us;
 	unsigned int n_cables;
 	struct xc_cable_spec cables[XC_MAX_CABLES];
 	const char *log_levels[XC_MAX_LOG_LEVELS];

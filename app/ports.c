@@ -167,6 +167,13 @@ static int port_event(uint16_t port_id, enum rte_eth_event_type type,
 	} else if (type == RTE_ETH_EVENT_QUEUE_STATE && p->is_vhost) {
 		drain_queue_events(p);
 	}
+	{
+		void (*notify)(void *) = __atomic_load_n(&p->notify,
+							 __ATOMIC_ACQUIRE);
+
+		if (notify)
+			notify(p->notify_arg);
+	}
 	return 0;
 }
 

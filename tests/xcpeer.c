@@ -12,6 +12,12 @@
  *                 order
  *   stream        port 0: send --pps tagged frames for --seconds, count what
  *                 arrives from each other stream (--id tells them apart)
+ *   loop          ports 0 and 1 (benchmark): inject --inflight frames of
+ *                 --size bytes, half on each port, and send back out of the
+ *                 same port whatever arrives, so that a fixed set of frames
+ *                 circulates through the cable in both directions; after
+ *                 --warmup seconds count for --seconds, then report rates
+ *                 and how many of the injected frames were lost
  *
  * With --wait-file F it starts sending only once F exists, so that a test
  * harness can first see xcable report both ends up.
@@ -457,10 +463,12 @@ static int mode_stream(struct peer *pr, unsigned int id, unsigned int pps,
 		n = rte_eth_rx_burst(0, 0, m, 32);
 		for (j = 0; j < n; j++) {
 			uint32_t hdr[2];
-			const uint32_t *h = rte_pktmbuf_read(m[j], 14, 8, hdr);
+			const void *h = rte_pktmbuf_read(m[j], 14, 8, hdr);
 
-			if (h && h[0] == MAGIC && (h[1] >> 24) < MAX_IDS)
-				from[h[1] >> 24]++;
+			if (h != NULL && h != hdr)
+				memcpy(hdr, h, sizeof(hdr)); /* may be unaligned */
+			if (h && hdr[0] == MAGIC && (hdr[1] >> 24) < MAX_IDS)
+				from[hdr[1] >> 24]++;
 			else
 				stray++;
 		}
@@ -473,6 +481,97 @@ static int mode_stream(struct peer *pr, unsigned int id, unsigned int pps,
 		if (from[i])
 			printf("received-from %u %" PRIu64 "\n", i, from[i]);
 	printf("stray %" PRIu64 "\n", stray);
+	return 0;
+}
+
+/**
+ * mode_loop() - circulate a fixed set of frames through the cable
+ * @pr:		peer with two ports
+ * @size:	frame size in bytes (without FCS)
+ * @inflight:	frames injected
+ * @warmup:	seconds before counting
+ * @seconds:	seconds counted
+ *
+ * Prints one line: "loop size S inflight N seconds T rx_pkts P mpps M
+ * gbps G lost L".
+ *
+ * Return: 0
+ */
+static int mode_loop(struct peer *pr, unsigned int size, unsigned int inflight,
+		     unsigned int warmup, unsigned int seconds)
+{
+	static const struct kind k = { "loop", 64, { UCAST, SRC, 0x88, 0xb5 },
+				       14 };
+	struct kind kk = k;
+	struct rte_mbuf *held[2][512];
+	unsigned int n_held[2] = { 0, 0 }, i, p;
+	uint64_t hz = rte_get_tsc_hz(), t0, t1, t_end, count = 0;
+	uint64_t back = 0;
+	static uint8_t buf[MAX_FRAME];
+	bool counting = false;
+
+	kk.len = (uint16_t)RTE_MAX(60u, RTE_MIN(size, (unsigned int)MAX_FRAME));
+	inflight = RTE_MIN(inflight, 1000u);
+	for (i = 0; i < inflight; i++) {
+		p = i & 1;
+		fill_frame(&kk, i, buf);
+		held[p][n_held[p]] = make_mbuf(pr, buf, kk.len);
+		if (held[p][n_held[p]] == NULL)
+			break;
+		n_held[p]++;
+	}
+	t0 = rte_get_tsc_cycles();
+	t1 = t0 + hz * warmup;
+	t_end = t1 + hz * seconds;
+	while (!stop) {
+		uint64_t now = rte_get_tsc_cycles();
+
+		if (!counting && now >= t1) {
+			counting = true;
+			count = 0;
+		}
+		if (now >= t_end)
+			break;
+		for (p = 0; p < 2; p++) {
+			uint16_t n, sent;
+
+			/* what came in on p goes back out of p, to the far end */
+			if (n_held[p] < 512 - 32) {
+				n = rte_eth_rx_burst((uint16_t)p, 0,
+						     held[p] + n_held[p], 32);
+				n_held[p] += n;
+				count += n;
+			}
+			if (n_held[p] == 0)
+				continue;
+			sent = rte_eth_tx_burst((uint16_t)p, 0, held[p],
+						(uint16_t)n_held[p]);
+			memmove(held[p], held[p] + sent,
+				(n_held[p] - sent) * sizeof(held[p][0]));
+			n_held[p] -= sent;
+		}
+	}
+	/* stop sending; see how many of the injected frames come back */
+	t_end = rte_get_tsc_cycles() + hz / 2;
+	while (rte_get_tsc_cycles() < t_end) {
+		for (p = 0; p < 2; p++) {
+			struct rte_mbuf *m[32];
+			uint16_t n = rte_eth_rx_burst((uint16_t)p, 0, m, 32);
+
+			back += n;
+			rte_pktmbuf_free_bulk(m, n);
+		}
+	}
+	for (p = 0; p < 2; p++) {
+		back += n_held[p];
+		rte_pktmbuf_free_bulk(held[p], n_held[p]);
+	}
+	printf("loop size %u inflight %u seconds %u rx_pkts %" PRIu64
+	       " mpps %.4f gbps %.4f lost %" PRId64 "\n",
+	       kk.len, inflight, seconds, count,
+	       (double)count / seconds / 1e6,
+	       (double)count * kk.len * 8 / seconds / 1e9,
+	       (int64_t)inflight - (int64_t)back);
 	return 0;
 }
 
@@ -514,14 +613,16 @@ static void usage(void)
 		"usage: xcpeer [EAL options] -- MODE [--wait-file F] ...\n"
 		"       xcpeer [EAL options] -- frames [--rounds N]\n"
 		"       xcpeer [EAL options] -- backpressure --count N --stall-ms MS\n"
-		"       xcpeer [EAL options] -- stream --id ID --pps N --seconds S\n");
+		"       xcpeer [EAL options] -- stream --id ID --pps N --seconds S\n"
+		"       xcpeer [EAL options] -- loop --size B --inflight N --warmup S --seconds S\n");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
 	unsigned long count = 20000, stall = 2000, rounds = 3, id = 0;
-	unsigned long pps = 1000, seconds = 5;
+	unsigned long pps = 1000, seconds = 5, size = 64, inflight = 256;
+	unsigned long warmup = 1;
 	const char *wait_file = NULL;
 	struct peer pr = { .mtu = 9200 };
 	const char *mode;
@@ -554,7 +655,13 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--pps"))
 			pps = v;
 		else if (!strcmp(argv[i], "--seconds"))
-			seconds = v;
+			seconds = v ? v : 1;
+		else if (!strcmp(argv[i], "--size"))
+			size = v;
+		else if (!strcmp(argv[i], "--inflight"))
+			inflight = v;
+		else if (!strcmp(argv[i], "--warmup"))
+			warmup = v;
 		else
 			usage();
 	}
@@ -595,6 +702,10 @@ int main(int argc, char **argv)
 	else if (!strcmp(mode, "backpressure") && pr.n_ports >= 2)
 		fails = mode_backpressure(&pr, (uint32_t)count,
 					  (unsigned int)stall);
+	else if (!strcmp(mode, "loop") && pr.n_ports >= 2)
+		fails = mode_loop(&pr, (unsigned int)size,
+				  (unsigned int)inflight, (unsigned int)warmup,
+				  (unsigned int)seconds);
 	else if (!strcmp(mode, "stream"))
 		fails = mode_stream(&pr, (unsigned int)id,
 				    (unsigned int)pps, (unsigned int)seconds);
