@@ -20,6 +20,7 @@
  * stages (offload fix-up, capture, impairment). The hot path neither
  * allocates nor makes system calls.
  */
+#include <sys/prctl.h>
 #include <time.h>
 
 #include <rte_cycles.h>
@@ -177,8 +178,9 @@ static unsigned int poll_all(struct xc_fwd_lcore *lc, bool *blocked)
  * backoff() - wait a little for a receiver whose ring is full
  * @step:	consecutive rounds without progress, incremented
  *
- * Sleeps 2 us, 4 us, ... up to 1 ms, instead of spinning on a guest that
- * is not draining its ring.
+ * Called once a peer has taken nothing for the idle period: sleeps 2 us,
+ * 4 us, ... up to 1 ms, instead of spinning on a guest that is not draining
+ * its ring.
  */
 static void backoff(unsigned int *step)
 {
@@ -205,6 +207,8 @@ int xc_fwd_loop(void *arg)
 	unsigned int work, bo = 0;
 	bool blocked;
 
+	/* sleeps of a few microseconds must not become 50 */
+	prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
 	XC_LOG(fwd, INFO, "lcore %u forwards %u direction(s)%s, %s",
 	       rte_lcore_id(), lc->n_dirs, lc->hk ? " and keeps house" : "",
 	       lc->adaptive ? "sleeping when idle" : "busy polling");
@@ -224,12 +228,12 @@ int xc_fwd_loop(void *arg)
 			rte_pause();
 			continue;
 		}
-		if (blocked) {
-			backoff(&bo);
-			continue;
-		}
 		if (now - last_work < lc->idle_cycles) {
 			rte_pause();
+			continue;
+		}
+		if (blocked) {
+			backoff(&bo);
 			continue;
 		}
 		/* idle: ask for kicks, look once more, then sleep */

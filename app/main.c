@@ -468,6 +468,10 @@ static void shutdown_all(struct xc_ctx *ctx)
 		xc_dir_flush(&ctx->cables[i].dir[1], XC_DROP_SHUTDOWN);
 	}
 	print_stats(ctx, true);
+	for (i = 0; i < RTE_MAX_LCORE; i++)
+		if (ctx->lcores[i].n_dirs)
+			printf("xcable: lcore %u slept %" PRIu64 " times\n", i,
+			       ctx->lcores[i].idle.sleeps);
 	for (i = 0; i < ctx->n_ports; i++)
 		if (ctx->ports[i].configured)
 			xc_port_close(&ctx->ports[i]);

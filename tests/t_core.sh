@@ -2,13 +2,13 @@
 # tests/t_core.sh - the core cable: frames, backpressure, life cycle, errors
 # (sourced by tests/run; each t_* function is one test)
 
-# run_frames XCLOG SOCK_A SOCK_B UPS [ROUNDS] - once xcable logged UPS
+# run_frames XCLOG SOCK_A SOCK_B UPS [ROUNDS [GAP_US]] - once xcable logged UPS
 # "link up" lines after the peer connects, send the frame catalogue through
 # sockets A and B both ways; frames per direction in $FRAMES_N
 run_frames() {
-	local log=$1 a=$2 b=$3 ups=$4 rounds=${5:-2} pp prc
+	local log=$1 a=$2 b=$3 ups=$4 rounds=${5:-2} gap=${6:-0} pp prc
 	rm -f "$T/go"
-	"$XCPEER" $(peer_eal "$a" "$b") -- frames --rounds "$rounds" \
+	"$XCPEER" $(peer_eal "$a" "$b") -- frames --rounds "$rounds" --gap-us "$gap" \
 		--wait-file "$T/go" >"$T/peer.log" 2>&1 &
 	pp=$!
 	wait_log "$log" "link up" "$ups" 30 || { kill $pp; fail "xcable never saw both frontends"; return 1; }

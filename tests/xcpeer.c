@@ -281,13 +281,16 @@ static bool wait_links(struct peer *pr, unsigned int ms)
  * mode_frames() - send the catalogue both ways and compare byte for byte
  * @pr:		peer with two ports
  * @rounds:	how many times to send the catalogue each way
+ * @gap_us:	pause before each frame
  *
  * Return: number of failed checks
  */
-static int mode_frames(struct peer *pr, unsigned int rounds)
+static int mode_frames(struct peer *pr, unsigned int rounds,
+		       unsigned int gap_us)
 {
 	static uint8_t want[MAX_FRAME], got[MAX_FRAME];
 	unsigned int dir, r, i, fails = 0, total = 0;
+	uint64_t worst = 0, hz = rte_get_tsc_hz();
 	uint32_t seq = 1;
 
 	for (dir = 0; dir < 2; dir++) {
@@ -298,8 +301,11 @@ static int mode_frames(struct peer *pr, unsigned int rounds)
 			for (i = 0; i < N_KINDS; i++, seq++) {
 				const struct kind *k = &kinds[i];
 				struct rte_mbuf *m;
+				uint64_t t0;
 				uint32_t len;
 
+				if (gap_us)
+					usleep(gap_us);
 				fill_frame(k, seq, want);
 				m = make_mbuf(pr, want, k->len);
 				if (m == NULL || !send_one(from, m, 2000)) {
@@ -308,7 +314,10 @@ static int mode_frames(struct peer *pr, unsigned int rounds)
 					bad_kind[i]++;
 					continue;
 				}
+				t0 = rte_get_tsc_cycles();
 				len = recv_one(to, got, 2000);
+				if (rte_get_tsc_cycles() - t0 > worst)
+					worst = rte_get_tsc_cycles() - t0;
 				total++;
 				if (len == 0) {
 					printf("FAIL %s port %u->%u: never arrived\n",
@@ -340,8 +349,8 @@ static int mode_frames(struct peer *pr, unsigned int rounds)
 			fails++;
 		}
 	}
-	printf("%s catalogue: %u frames checked byte for byte\n",
-	       fails ? "FAIL" : "ok", total);
+	printf("%s catalogue: %u frames checked byte for byte, slowest arrived after %" PRIu64 " us\n",
+	       fails ? "FAIL" : "ok", total, worst * 1000000 / hz);
 	return (int)fails;
 }
 
@@ -512,6 +521,28 @@ static int mode_loop(struct peer *pr, unsigned int size, unsigned int inflight,
 
 	kk.len = (uint16_t)RTE_MAX(60u, RTE_MIN(size, (unsigned int)MAX_FRAME));
 	inflight = RTE_MIN(inflight, 1000u);
+	/* the forwarder may see our links later than we do: probe each way
+	 * until a frame gets through, so no injected frame meets a port that
+	 * is still down */
+	for (p = 0; p < 2 && !stop; p++) {
+		for (i = 0; i < 100 && !stop; i++) {
+			struct rte_mbuf *m;
+
+			fill_frame(&kk, UINT32_MAX, buf);
+			m = make_mbuf(pr, buf, kk.len);
+			if (m && send_one((uint16_t)p, m, 100) &&
+			    recv_one((uint16_t)(1 - p), buf, 100))
+				break;
+		}
+		if (i == 100) {
+			printf("FAIL loop: no frame got through port %u->%u\n",
+			       p, 1 - p);
+			return 1;
+		}
+	}
+	usleep(100000);
+	drain(0);
+	drain(1);
 	for (i = 0; i < inflight; i++) {
 		p = i & 1;
 		fill_frame(&kk, i, buf);
@@ -611,7 +642,7 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: xcpeer [EAL options] -- MODE [--wait-file F] ...\n"
-		"       xcpeer [EAL options] -- frames [--rounds N]\n"
+		"       xcpeer [EAL options] -- frames [--rounds N] [--gap-us US]\n"
 		"       xcpeer [EAL options] -- backpressure --count N --stall-ms MS\n"
 		"       xcpeer [EAL options] -- stream --id ID --pps N --seconds S\n"
 		"       xcpeer [EAL options] -- loop --size B --inflight N --warmup S --seconds S\n");
@@ -622,7 +653,7 @@ int main(int argc, char **argv)
 {
 	unsigned long count = 20000, stall = 2000, rounds = 3, id = 0;
 	unsigned long pps = 1000, seconds = 5, size = 64, inflight = 256;
-	unsigned long warmup = 1;
+	unsigned long warmup = 1, gap_us = 0;
 	const char *wait_file = NULL;
 	struct peer pr = { .mtu = 9200 };
 	const char *mode;
@@ -660,6 +691,8 @@ int main(int argc, char **argv)
 			size = v;
 		else if (!strcmp(argv[i], "--inflight"))
 			inflight = v;
+		else if (!strcmp(argv[i], "--gap-us"))
+			gap_us = v;
 		else if (!strcmp(argv[i], "--warmup"))
 			warmup = v;
 		else
@@ -698,7 +731,8 @@ int main(int argc, char **argv)
 		usleep(10000);
 	}
 	if (!strcmp(mode, "frames") && pr.n_ports >= 2)
-		fails = mode_frames(&pr, (unsigned int)rounds);
+		fails = mode_frames(&pr, (unsigned int)rounds,
+				    (unsigned int)gap_us);
 	else if (!strcmp(mode, "backpressure") && pr.n_ports >= 2)
 		fails = mode_backpressure(&pr, (uint32_t)count,
 					  (unsigned int)stall);

@@ -1,0 +1,74 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# tests/t_perf.sh - adaptive polling and the benchmark script (not speed:
+# speed is measured by scripts/bench, never asserted by a timed test)
+
+# cpu_pct PID SECONDS - CPU used by a process over SECONDS, in % of a core
+cpu_pct() {
+	local a b
+	a=$(awk '{print $14 + $15}' "/proc/$1/stat")
+	sleep "$2"
+	b=$(awk '{print $14 + $15}' "/proc/$1/stat")
+	echo $(( (b - a) * 100 / $(getconf CLK_TCK) / $2 ))
+}
+
+t_idle_cpu() {
+	local adaptive poll pp
+	for mode in adaptive poll; do
+		local extra=()
+		[ $mode = poll ] && extra=(--poll)
+		xc_start "xc-$mode.log" --left "$T/l.sock" --right "$T/r.sock" "${extra[@]}"
+		wait_log "xc-$mode.log" "running;" 1 20 || { fail "xcable did not start"; return 1; }
+		"$XCPEER" $(peer_eal "$T/l.sock" "$T/r.sock") -- stream --pps 0 --seconds 10 >peer.log 2>&1 &
+		pp=$!
+		wait_log "xc-$mode.log" "link up" 2 20 || { fail "frontends did not connect"; return 1; }
+		sleep 1
+		eval "$mode=$(cpu_pct "$XC_PID" 5)"
+		wait $pp
+		xc_stop
+	done
+	say "idle, both ends connected, 5 s: adaptive xcable used ${adaptive}% of a core, --poll ${poll}%"
+	[ "$adaptive" -le 2 ] || { fail "adaptive polling uses more than 2% when idle"; return 1; }
+	[ "$poll" -ge 50 ] || { fail "--poll did not busy-poll (measurement broken?)"; return 1; }
+}
+TESTS+=(t_idle_cpu)
+
+t_adaptive_wakes_on_traffic() {
+	# after sleeping, the first frames of a new burst must get through at
+	# once, and the frame catalogue must pass unchanged
+	xc_start xc.log --left "$T/l.sock" --right "$T/r.sock" --idle-us 50
+	wait_log xc.log "sleeping when idle" 1 20 || { cat xc.log; fail "xcable did not start in adaptive mode"; return 1; }
+	run_frames xc.log "$T/l.sock" "$T/r.sock" 2 2 2000 || return 1
+	xc_stop
+	local sleeps
+	sleeps=$(sed -nE 's/^xcable: lcore [0-9]+ slept ([0-9]+) times/\1/p' xc.log | head -n 1)
+	say "frames sent 2 ms apart with --idle-us 50: the lcore slept ${sleeps:-?} times for $((2 * FRAMES_N)) frames, and each arrived"
+	[ "${sleeps:-0}" -ge $((2 * FRAMES_N)) ] || { fail "the lcore did not sleep between frames"; return 1; }
+	# woken by the guest's kick, not by the 100 ms safety timeout
+	local worst
+	worst=$(sed -nE 's/.*slowest arrived after ([0-9]+) us.*/\1/p' "$T/peer.log")
+	say "slowest frame arrived after ${worst} us (the sleep timeout is 100000 us)"
+	[ "${worst:-999999}" -lt 50000 ] || { fail "frames waited for the timeout, not the kick"; return 1; }
+	check_dir_clean xc.log "cable0 left->right" "$FRAMES_N"
+}
+TESTS+=(t_adaptive_wakes_on_traffic)
+
+t_bench_quick() {
+	local out=$T/bench n
+	"$TOP/scripts/bench" --quick --out "$out" >bench.log 2>&1 || { tail -n 20 bench.log; fail "scripts/bench failed"; return 1; }
+	n=$(wc -l <"$out/records.jsonl")
+	say "scripts/bench --quick wrote $n records"
+	for f in xcable xcable-poll testpmd; do
+		grep -q "\"level\": \"frontend\", \"forwarder\": \"$f\"" "$out/records.jsonl" || { fail "no frontend record for $f"; return 1; }
+		grep -q "\"level\": \"idle\", \"forwarder\": \"$f\"" "$out/records.jsonl" || { fail "no idle record for $f"; return 1; }
+	done
+	for f in xcable xcable-poll testpmd qemu-stream tap-bridge; do
+		grep "\"level\": \"vm\", \"forwarder\": \"$f\"" "$out/records.jsonl" | grep -q '"tcp1_a2b_gbps": [0-9]' ||
+			{ fail "no VM iperf3 result for $f"; return 1; }
+	done
+	grep -q "## Ratios" "$out/summary.md" && [ -s "$out/bench-frontend.png" ] && [ -s "$out/bench-vm.png" ] ||
+		{ fail "summary or plots missing"; return 1; }
+	say "records for xcable, xcable-poll, testpmd (frontend, idle, VM) and qemu-stream, tap-bridge (VM); summary and plots written"
+	grep -E '^\| xcable(-poll)? / ' "$out/summary.md" | head -n 4 | sed 's/^/  /'
+}
+TESTS+=(t_bench_quick)
+ONCE+=(t_bench_quick)
