@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +37,7 @@
 #include "ports.h"
 #include "simple.h"
 #include "sockpath.h"
+#include "telemetry.h"
 
 #ifndef XC_VERSION
 #define XC_VERSION "unknown"
@@ -60,6 +62,7 @@ RTE_LOG_REGISTER(xc_logtype_stats, xcable.stats, INFO);
  * @lcores:	per-lcore forwarding work, indexed by lcore id
  * @quit:	set by the signal handler
  * @next_stats:	TSC value at which the counters are printed next
+ * @sock_gid:	group of the sockets xcable creates, -1 to leave it
  */
 struct xc_ctx {
 	struct xc_opts opts;
@@ -71,6 +74,7 @@ struct xc_ctx {
 	struct xc_fwd_lcore lcores[RTE_MAX_LCORE];
 	volatile bool quit;
 	uint64_t next_stats;
+	int sock_gid;
 };
 
 /* the one piece of state a signal handler cannot be given as an argument */
@@ -212,6 +216,13 @@ static void parse_cmdline(struct xc_ctx *ctx, int argc, char **argv,
 	if (ctx->opts.version) {
 		printf("xcable %s (%s)\n", XC_VERSION, rte_version());
 		exit(0);
+	}
+	ctx->sock_gid = -1;
+	if (ctx->opts.sock_group) {
+		ctx->sock_gid = xc_sock_group(ctx->opts.sock_group, err,
+					      sizeof(err));
+		if (ctx->sock_gid < 0)
+			die_usage("%s", err);
 	}
 	ctx->simple = xc_opts_simple(&ctx->opts);
 	if (!ctx->simple && !s.has_sep)
@@ -359,10 +370,23 @@ static void start_cables(struct xc_ctx *ctx)
 			rte_exit(EXIT_FAILURE,
 				 "%s: cannot create mbuf pool: %s\n", c->name,
 				 rte_strerror(rte_errno));
-		for (j = 0; j < 2; j++)
-			if (xc_port_configure(c->end[j], c->pool, err,
-					      sizeof(err)))
+		for (j = 0; j < 2; j++) {
+			struct xc_port *p = c->end[j];
+			mode_t old;
+			int rc;
+
+			/* the vhost library binds the socket in configure:
+			 * create it with no access for others at all */
+			old = umask(0177);
+			rc = xc_port_configure(p, c->pool, err, sizeof(err));
+			umask(old);
+			if (rc)
 				goto fail;
+			if (p->is_vhost && !p->client &&
+			    xc_sock_secure(p->iface, ctx->opts.sock_mode,
+					   ctx->sock_gid, err, sizeof(err)))
+				goto fail;
+		}
 	}
 	for (i = 0; i < ctx->n_cables; i++)
 		for (j = 0; j < 2; j++)
@@ -515,6 +539,7 @@ int main(int argc, char **argv)
 		       ctx->cables[i].end[1]->label,
 		       ctx->cables[i].end[1]->iface[0] ?
 		       ctx->cables[i].end[1]->iface : ctx->cables[i].end[1]->name);
+	xc_telemetry_init(ctx->cables, ctx->n_cables);
 	XC_LOG(main, INFO, "running; stop with Ctrl-C or SIGTERM");
 
 	run(ctx);

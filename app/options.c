@@ -147,6 +147,7 @@ int xc_opts_parse(struct xc_opts *o, int argc, char **argv,
 
 	memset(o, 0, sizeof(*o));
 	o->idle_us = XC_IDLE_US_DEFAULT;
+	o->sock_mode = XC_SOCK_MODE_DEFAULT;
 	for (i = 0; i < argc; i++) {
 		const char *arg = argv[i], *val = NULL, *eq;
 		char name[32];
@@ -188,7 +189,8 @@ int xc_opts_parse(struct xc_opts *o, int argc, char **argv,
 			continue;
 		}
 		if (strcmp(name, "--left") && strcmp(name, "--right") &&
-		    strcmp(name, "--idle-us") &&
+		    strcmp(name, "--idle-us") && strcmp(name, "--socket-mode") &&
+		    strcmp(name, "--socket-group") &&
 		    strcmp(name, "--cable") && strcmp(name, "--log-level") &&
 		    strcmp(name, "--stats-interval")) {
 			snprintf(err, errlen,
@@ -239,6 +241,26 @@ int xc_opts_parse(struct xc_opts *o, int argc, char **argv,
 				return -EINVAL;
 			}
 			o->log_levels[o->n_log_levels++] = val;
+		} else if (strcmp(name, "--socket-mode") == 0) {
+			char *end;
+
+			errno = 0;
+			v = strtoul(val, &end, 8);
+			if (val[0] < '0' || val[0] > '7' || *end || v > 0777 ||
+			    errno) {
+				snprintf(err, errlen,
+					 "--socket-mode '%.64s': expected octal permission bits such as 0660",
+					 val);
+				return -EINVAL;
+			}
+			o->sock_mode = (unsigned int)v;
+		} else if (strcmp(name, "--socket-group") == 0) {
+			if (val[0] == '\0') {
+				snprintf(err, errlen,
+					 "--socket-group: empty group name");
+				return -EINVAL;
+			}
+			o->sock_group = val;
 		} else if (strcmp(name, "--idle-us") == 0) {
 			if (parse_uint(val, 1, 1000000, &v)) {
 				snprintf(err, errlen,
@@ -322,6 +344,8 @@ void xc_opts_usage(const char *prog)
 	       "  --poll                busy-poll always; default: poll under load, sleep\n"
 	       "                        until a guest kicks after --idle-us without work\n"
 	       "  --idle-us US          idle time before sleeping (default %d)\n"
+	       "  --socket-mode MODE    permissions of the sockets xcable creates (default 0660)\n"
+	       "  --socket-group GROUP  group of the sockets xcable creates\n"
 	       "  --log-level LEVEL     e.g. debug, or xcable.port:debug (repeatable)\n"
 	       "  -h, --help            this text\n"
 	       "  -V, --version         print the version\n"

@@ -15,6 +15,7 @@
 #define XC_SOCK_PATH_MAX	108	/* sizeof(sun_path) */
 #define XC_MAX_LOG_LEVELS	8
 #define XC_IDLE_US_DEFAULT	100
+#define XC_SOCK_MODE_DEFAULT	0660
 
 /**
  * struct xc_cable_spec - the two ports of a cable, as given by --cable A:B
@@ -30,6 +31,8 @@ struct xc_cable_spec {
  * @right:		simple mode: socket path of the right end, or NULL
  * @client:		simple mode: connect to sockets that QEMU listens on
  * @stats_interval:	seconds between counter prints, 0 for exit only
+ * @sock_mode:		permission bits of the sockets xcable creates
+ * @sock_group:		group to give them, or NULL
  * @poll:		busy-poll always (no sleeping when idle)
  * @idle_us:		microseconds without work before an lcore sleeps
  * @n_cables:		number of --cable options
@@ -44,6 +47,8 @@ struct xc_opts {
 	const char *right;
 	bool client;
 	unsigned int stats_interval;
+	unsigned int sock_mode;
+	const char *sock_group;
 	bool poll;
 	unsigned int idle_us;
 	unsigned int n_cables;

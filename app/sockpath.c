@@ -10,9 +10,11 @@
  * Anything that is not a socket is never removed.
  */
 #include <errno.h>
+#include <grp.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -113,6 +115,54 @@ int xc_sock_prepare(const char *path, bool client, char *err, size_t errlen)
 		rc = -errno;
 		snprintf(err, errlen, "cannot create socket '%s': %s", path,
 			 strerror(errno));
+		return rc;
+	}
+	return 0;
+}
+
+/**
+ * xc_sock_group() - look up the group sockets are given
+ * @name:	group name or number
+ * @err:	one-line message on error
+ * @errlen:	size of @err
+ *
+ * Return: the gid, or -ENOENT if there is no such group
+ */
+int xc_sock_group(const char *name, char *err, size_t errlen)
+{
+	struct group *g = getgrnam(name);
+	char *end;
+	long v;
+
+	if (g != NULL)
+		return (int)g->gr_gid;
+	v = strtol(name, &end, 10);
+	if (*name && *end == '\0' && v >= 0 && v < 65536)
+		return (int)v;
+	snprintf(err, errlen, "--socket-group: no group '%s'", name);
+	return -ENOENT;
+}
+
+/**
+ * xc_sock_secure() - give a socket xcable created its mode and group
+ * @path:	socket path
+ * @mode:	permission bits
+ * @gid:	group id, or -1 to leave it
+ * @err:	one-line message on error
+ * @errlen:	size of @err
+ *
+ * Return: 0 on success, -errno on failure
+ */
+int xc_sock_secure(const char *path, unsigned int mode, int gid, char *err,
+		   size_t errlen)
+{
+	int rc;
+
+	if ((gid >= 0 && chown(path, (uid_t)-1, (gid_t)gid) < 0) ||
+	    chmod(path, (mode_t)mode) < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "cannot set owner or mode of '%s': %s",
+			 path, strerror(errno));
 		return rc;
 	}
 	return 0;

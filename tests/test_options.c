@@ -83,6 +83,14 @@ static void test_parse(void)
 	CHECK("stats interval too big",
 	      parse(&o, "--stats-interval 100000", err) == -EINVAL);
 	CHECK("client takes no value", parse(&o, "--client=1", err) == -EINVAL);
+	CHECK("socket mode default 0660",
+	      parse(&o, "--left /a --right /b", err) == 0 && o.sock_mode == 0660);
+	CHECK("socket mode octal",
+	      parse(&o, "--left /a --right /b --socket-mode 0600", err) == 0 && o.sock_mode == 0600);
+	CHECK("socket mode not octal", parse(&o, "--socket-mode 0680", err) == -EINVAL);
+	CHECK("socket mode too big", parse(&o, "--socket-mode 17777", err) == -EINVAL);
+	CHECK("idle-us zero refused", parse(&o, "--idle-us 0", err) == -EINVAL);
+	CHECK("poll flag", parse(&o, "--left /a --right /b --poll", err) == 0 && o.poll);
 	CHECK("positional argument", parse(&o, "left.sock", err) == -EINVAL);
 	CHECK("comma in path",
 	      parse(&o, "--left /tmp/a,b --right /tmp/c", err) == -EINVAL &&

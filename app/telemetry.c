@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * telemetry.c - cables and their counters through rte_telemetry
+ *
+ *   /xcable/cables           names of the cables
+ *   /xcable/cable,NAME       one cable: each end's port, socket, link and
+ *                            negotiated virtio features; per direction
+ *                            frames, bytes and drops by reason
+ *
+ * Answers are built in the telemetry thread from relaxed reads of the
+ * counters, so the data path never waits for a query. rte_telemetry's
+ * callbacks take no argument, hence the one static pointer below.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include <rte_eth_vhost.h>
+#include <rte_telemetry.h>
+#include <rte_vhost.h>
+
+#include "log.h"
+#include "telemetry.h"
+
+/**
+ * struct xc_tel - what the telemetry callbacks may look at
+ * @cables:	the cables, which live as long as the process
+ * @n_cables:	number of cables
+ */
+struct xc_tel {
+	struct xc_cable *cables;
+	unsigned int n_cables;
+};
+
+static struct xc_tel xc_tel;
+
+/**
+ * tel_cables() - /xcable/cables: list the cable names
+ * @cmd:	command (unused)
+ * @params:	parameters (unused)
+ * @d:		answer
+ *
+ * Return: 0
+ */
+static int tel_cables(const char *cmd, const char *params,
+		      struct rte_tel_data *d)
+{
+	unsigned int i;
+
+	(void)cmd;
+	(void)params;
+	rte_tel_data_start_array(d, RTE_TEL_STRING_VAL);
+	for (i = 0; i < xc_tel.n_cables; i++)
+		rte_tel_data_add_array_string(d, xc_tel.cables[i].name);
+	return 0;
+}
+
+/**
+ * key() - build a telemetry key "PREFIX/NAME", mapping '-' to '_'
+ * @buf:	output, RTE_TEL_MAX_STRING_LEN bytes
+ * @prefix:	first part
+ * @name:	second part
+ *
+ * Return: @buf
+ */
+static const char *key(char *buf, const char *prefix, const char *name)
+{
+	char *c;
+
+	if (snprintf(buf, RTE_TEL_MAX_STRING_LEN, "%s/%s", prefix, name) >=
+	    RTE_TEL_MAX_STRING_LEN)
+		buf[RTE_TEL_MAX_STRING_LEN - 1] = '\0';	/* labels are short */
+	for (c = buf; *c; c++)
+		if (*c == '-' || *c == '>' || *c == '.')
+			*c = '_';
+	return buf;
+}
+
+/**
+ * add_end() - describe one end of a cable
+ * @d:		answer dict
+ * @prefix:	"end0" or "end1"
+ * @p:		the port
+ */
+static void add_end(struct rte_tel_data *d, const char *prefix,
+		    const struct xc_port *p)
+{
+	char k[RTE_TEL_MAX_STRING_LEN];
+	uint64_t features = 0;
+	int vid;
+
+	rte_tel_data_add_dict_string(d, key(k, prefix, "name"), p->label);
+	rte_tel_data_add_dict_string(d, key(k, prefix, "port"), p->name);
+	rte_tel_data_add_dict_u64(d, key(k, prefix, "port_id"), p->id);
+	if (p->is_vhost) {
+		rte_tel_data_add_dict_string(d, key(k, prefix, "socket"),
+					     p->iface);
+		rte_tel_data_add_dict_string(d, key(k, prefix, "mode"),
+					     p->client ? "client" : "server");
+	}
+	rte_tel_data_add_dict_string(d, key(k, prefix, "link"),
+		__atomic_load_n(&p->link_up, __ATOMIC_RELAXED) ? "up" : "down");
+	if (p->is_vhost) {
+		vid = rte_eth_vhost_get_vid_from_port_id(p->id);
+		if (vid >= 0 && rte_vhost_get_negotiated_features(vid,
+								   &features))
+			features = 0;
+		rte_tel_data_add_dict_u64(d, key(k, prefix, "virtio_features"),
+					  features);
+	}
+}
+
+/**
+ * add_dir() - counters of one direction
+ * @d:		answer dict
+ * @dir:	direction
+ */
+static void add_dir(struct rte_tel_data *d, const struct xc_dir *dir)
+{
+	char k[RTE_TEL_MAX_STRING_LEN], prefix[RTE_TEL_MAX_STRING_LEN];
+	struct xc_dir_stats s;
+	int i;
+
+	if (snprintf(prefix, sizeof(prefix), "%s_to_%s", dir->rx->label,
+		     dir->tx->label) >= (int)sizeof(prefix))
+		prefix[sizeof(prefix) - 1] = '\0';
+	xc_stats_snapshot(&dir->st, &s);
+	rte_tel_data_add_dict_u64(d, key(k, prefix, "rx_pkts"), s.rx_pkts);
+	rte_tel_data_add_dict_u64(d, key(k, prefix, "rx_bytes"), s.rx_bytes);
+	rte_tel_data_add_dict_u64(d, key(k, prefix, "tx_pkts"), s.tx_pkts);
+	rte_tel_data_add_dict_u64(d, key(k, prefix, "tx_bytes"), s.tx_bytes);
+	rte_tel_data_add_dict_u64(d, key(k, prefix, "dropped"),
+				  xc_stats_drops(&s));
+	for (i = 0; i < XC_DROP__MAX; i++) {
+		char name[64];
+
+		if (snprintf(name, sizeof(name), "drop_%s",
+			     xc_drop_name((enum xc_drop)i)) >= (int)sizeof(name))
+			continue;
+		rte_tel_data_add_dict_u64(d, key(k, prefix, name), s.drop[i]);
+	}
+}
+
+/**
+ * tel_cable() - /xcable/cable,NAME: one cable in detail
+ * @cmd:	command (unused)
+ * @params:	cable name
+ * @d:		answer
+ *
+ * Return: 0, or -EINVAL for a missing or unknown name
+ */
+static int tel_cable(const char *cmd, const char *params,
+		     struct rte_tel_data *d)
+{
+	const struct xc_cable *c = NULL;
+	unsigned int i;
+
+	(void)cmd;
+	if (params == NULL)
+		return -EINVAL;
+	for (i = 0; i < xc_tel.n_cables && c == NULL; i++)
+		if (strcmp(xc_tel.cables[i].name, params) == 0)
+			c = &xc_tel.cables[i];
+	if (c == NULL)
+		return -EINVAL;
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_string(d, "name", c->name);
+	add_end(d, "end0", c->end[0]);
+	add_end(d, "end1", c->end[1]);
+	add_dir(d, &c->dir[0]);
+	add_dir(d, &c->dir[1]);
+	return 0;
+}
+
+/**
+ * xc_telemetry_init() - register the /xcable commands
+ * @cables:	the cables, alive until exit
+ * @n_cables:	number of cables
+ *
+ * Return: 0 on success, negative errno from rte_telemetry otherwise
+ */
+int xc_telemetry_init(struct xc_cable *cables, unsigned int n_cables)
+{
+	int rc;
+
+	xc_tel.cables = cables;
+	xc_tel.n_cables = n_cables;
+	rc = rte_telemetry_register_cmd("/xcable/cables", tel_cables,
+					"Lists the cables. No parameters");
+	if (rc == 0)
+		rc = rte_telemetry_register_cmd("/xcable/cable", tel_cable,
+			"A cable's ends, link states, virtio features and counters. Parameter: cable name");
+	if (rc)
+		XC_LOG(main, WARNING, "telemetry commands not registered: %d",
+		       rc);
+	return rc;
+}

@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * telemetry.h - the /xcable commands of dpdk-telemetry.py
+ */
+#ifndef XC_TELEMETRY_H
+#define XC_TELEMETRY_H
+
+#include "cable.h"
+
+int xc_telemetry_init(struct xc_cable *cables, unsigned int n_cables);
+
+#endif /* XC_TELEMETRY_H */
