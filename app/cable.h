@@ -34,6 +34,8 @@
  * @is_vhost:	driven by the vhost PMD
  * @client:	vhost client mode (QEMU listens, xcable connects)
  * @lsc:	the driver reports link changes by event
+ * @sock_mode:	permission bits given to the socket, if xcable creates it
+ * @sock_gid:	group given to the socket, -1 to leave it
  * @configured:	rte_eth_dev_configure() succeeded (socket may exist)
  * @started:	rte_eth_dev_start() succeeded
  * @link_up:	link state, written by events, read by lcores (atomic)
@@ -50,6 +52,8 @@ struct xc_port {
 	bool is_vhost;
 	bool client;
 	bool lsc;
+	unsigned int sock_mode;
+	int sock_gid;
 	bool configured;
 	bool started;
 	uint32_t link_up;

@@ -31,6 +31,7 @@
 #include <rte_version.h>
 
 #include "cable.h"
+#include "config.h"
 #include "fwd.h"
 #include "log.h"
 #include "options.h"
@@ -54,7 +55,9 @@ RTE_LOG_REGISTER(xc_logtype_stats, xcable.stats, INFO);
 /**
  * struct xc_ctx - everything xcable runs on, passed explicitly
  * @opts:	parsed options
- * @simple:	started in the simple mode
+ * @simple:	xcable builds the EAL arguments (simple mode or --config)
+ * @n_defs:	number of cable definitions (0 in DPDK mode)
+ * @defs:	cables declared by --left/--right or the config file
  * @n_ports:	number of ports in @ports
  * @ports:	all ethdev ports, indexed by port id
  * @n_cables:	number of cables
@@ -67,6 +70,8 @@ RTE_LOG_REGISTER(xc_logtype_stats, xcable.stats, INFO);
 struct xc_ctx {
 	struct xc_opts opts;
 	bool simple;
+	unsigned int n_defs;
+	struct xc_cable_def defs[XC_MAX_CABLES];
 	uint16_t n_ports;
 	struct xc_port *ports;
 	unsigned int n_cables;
@@ -197,7 +202,7 @@ static void parse_cmdline(struct xc_ctx *ctx, int argc, char **argv,
 	struct xc_argsplit s;
 	struct xc_host host;
 	char err[XC_ERR_LEN];
-	int i;
+	int i, j;
 
 	xc_args_split(argc, argv, &s);
 	if (!s.has_sep) {
@@ -217,6 +222,20 @@ static void parse_cmdline(struct xc_ctx *ctx, int argc, char **argv,
 		printf("xcable %s (%s)\n", XC_VERSION, rte_version());
 		exit(0);
 	}
+	if (ctx->opts.config) {
+		if (xc_config_load(ctx->opts.config, &ctx->opts, ctx->defs,
+				   &ctx->n_defs, err, sizeof(err)))
+			die_usage("%s", err);
+	} else if (xc_opts_simple(&ctx->opts)) {
+		xc_opts_simple_defs(&ctx->opts, &ctx->defs[0]);
+		ctx->n_defs = 1;
+	}
+	ctx->simple = ctx->n_defs > 0;
+	if (!ctx->simple && !s.has_sep)
+		die_usage("nothing to connect: give --left SOCK --right SOCK, --config FILE, or EAL options and ports before '--' (see --help)");
+	if (!ctx->simple && ctx->opts.n_log_levels)
+		die_usage("--log-level is an EAL option here: put it before '--'");
+
 	ctx->sock_gid = -1;
 	if (ctx->opts.sock_group) {
 		ctx->sock_gid = xc_sock_group(ctx->opts.sock_group, err,
@@ -224,12 +243,6 @@ static void parse_cmdline(struct xc_ctx *ctx, int argc, char **argv,
 		if (ctx->sock_gid < 0)
 			die_usage("%s", err);
 	}
-	ctx->simple = xc_opts_simple(&ctx->opts);
-	if (!ctx->simple && !s.has_sep)
-		die_usage("nothing to connect: give --left SOCK --right SOCK, or EAL options and ports before '--' (see --help)");
-	if (!ctx->simple && ctx->opts.n_log_levels)
-		die_usage("--log-level is an EAL option here: put it before '--'");
-
 	if (!ctx->simple) {
 		ea->argc = s.eal_argc;
 		for (i = 0; i < s.eal_argc; i++)
@@ -239,19 +252,82 @@ static void parse_cmdline(struct xc_ctx *ctx, int argc, char **argv,
 			die_usage("too many EAL arguments");
 		return;
 	}
-	if (xc_sock_prepare(ctx->opts.left, ctx->opts.client, err,
-			    sizeof(err)) ||
-	    xc_sock_prepare(ctx->opts.right, ctx->opts.client, err,
-			    sizeof(err)))
-		die_usage("%s", err);
+	for (i = 0; i < (int)ctx->n_defs; i++) {
+		for (j = 0; j < 2; j++) {
+			const struct xc_end_def *e = &ctx->defs[i].end[j];
+
+			if (e->sock_group[0] &&
+			    xc_sock_group(e->sock_group, err, sizeof(err)) < 0)
+				die_usage("cable %s: %s", ctx->defs[i].name, err);
+			if (xc_sock_prepare(e->path, e->client, err,
+					    sizeof(err)))
+				die_usage("%s", err);
+		}
+	}
 	xc_host_probe(&host);
 	if (xc_simple_eal_args(ea, argv[0], s.eal_argc - 1, argv + 1,
-			       &ctx->opts, &host))
+			       &ctx->opts, ctx->defs, ctx->n_defs, &host))
 		die_usage("too many EAL arguments");
-	fprintf(stderr, "xcable: simple mode, EAL arguments:");
+	fprintf(stderr, "xcable: %s, EAL arguments:",
+		ctx->opts.config ? "config mode" : "simple mode");
 	for (i = 1; i < ea->argc; i++)
 		fprintf(stderr, " %s", ea->argv[i]);
 	fprintf(stderr, "\n");
+}
+
+/**
+ * set_dirs() - name a cable's two directions after its ends
+ * @c:		cable with both ends set
+ */
+static void set_dirs(struct xc_cable *c)
+{
+	int j;
+
+	for (j = 0; j < 2; j++) {
+		struct xc_dir *d = &c->dir[j];
+
+		d->rx = c->end[j];
+		d->tx = c->end[1 - j];
+		d->rxq = d->txq = 0;
+		snprintf(d->label, sizeof(d->label), "%s->%s", d->rx->label,
+			 d->tx->label);
+	}
+}
+
+/**
+ * build_cables_from_defs() - cables of the simple mode or the config file:
+ *			      each end is the vhost port serving its socket
+ * @ctx:	context with ports described
+ */
+static void build_cables_from_defs(struct xc_ctx *ctx)
+{
+	unsigned int i, j;
+	uint16_t k;
+
+	ctx->n_cables = ctx->n_defs;
+	for (i = 0; i < ctx->n_defs; i++) {
+		struct xc_cable *c = &ctx->cables[i];
+
+		snprintf(c->name, sizeof(c->name), "%s", ctx->defs[i].name);
+		for (j = 0; j < 2; j++) {
+			const struct xc_end_def *e = &ctx->defs[i].end[j];
+
+			c->end[j] = NULL;
+			for (k = 0; k < ctx->n_ports; k++)
+				if (ctx->ports[k].is_vhost &&
+				    strcmp(ctx->ports[k].iface, e->path) == 0)
+					c->end[j] = &ctx->ports[k];
+			if (c->end[j] == NULL)
+				die_usage("cable %s: no port serves %s", c->name,
+					  e->path);
+			snprintf(c->end[j]->label, sizeof(c->end[j]->label),
+				 "%s", j ? "right" : "left");
+			c->end[j]->sock_mode = e->sock_mode;
+			c->end[j]->sock_gid = e->sock_group[0] ?
+				xc_sock_group(e->sock_group, NULL, 0) : -1;
+		}
+		set_dirs(c);
+	}
 }
 
 /**
@@ -264,6 +340,10 @@ static void build_cables(struct xc_ctx *ctx)
 	unsigned int i, j;
 	bool *used;
 
+	if (ctx->n_defs) {
+		build_cables_from_defs(ctx);
+		return;
+	}
 	if (o->n_cables == 0) {
 		if (ctx->n_ports % 2)
 			die_usage("%u ports cannot be paired: give an even number of ports, or name the pairs with --cable A:B",
@@ -298,15 +378,7 @@ static void build_cables(struct xc_ctx *ctx)
 			c->end[j] = &ctx->ports[p[j]];
 		}
 		snprintf(c->name, sizeof(c->name), "cable%u", i);
-		for (j = 0; j < 2; j++) {
-			struct xc_dir *d = &c->dir[j];
-
-			d->rx = c->end[j];
-			d->tx = c->end[1 - j];
-			d->rxq = d->txq = 0;
-			snprintf(d->label, sizeof(d->label), "%s->%s",
-				 d->rx->label, d->tx->label);
-		}
+		set_dirs(c);
 	}
 	for (i = 0; i < ctx->n_ports; i++)
 		if (!used[i])
@@ -314,6 +386,25 @@ static void build_cables(struct xc_ctx *ctx)
 			       "port %u (%s) is on no cable and stays unused",
 			       i, ctx->ports[i].name);
 	free(used);
+}
+
+/**
+ * check_lcores() - make sure the lcores cables ask for are running, before
+ *		    any socket is created
+ * @ctx:	context
+ */
+static void check_lcores(const struct xc_ctx *ctx)
+{
+	unsigned int i;
+
+	for (i = 0; i < ctx->n_defs; i++) {
+		int l = ctx->defs[i].lcore;
+
+		if (l >= 0 && (l >= RTE_MAX_LCORE ||
+			       !rte_lcore_is_enabled((unsigned int)l)))
+			die_usage("cable %s: lcore %d is not enabled (EAL -l)",
+				  ctx->defs[i].name, l);
+	}
 }
 
 /**
@@ -339,9 +430,8 @@ static void setup_ports(struct xc_ctx *ctx)
 		p = &ctx->ports[id];
 		if (xc_port_init(p, id, err, sizeof(err)))
 			die_usage("%s", err);
-		if (ctx->simple)
-			snprintf(p->label, sizeof(p->label), "%s",
-				 id == 0 ? "left" : "right");
+		p->sock_mode = ctx->opts.sock_mode;
+		p->sock_gid = ctx->sock_gid;
 		if (p->is_vhost &&
 		    xc_sock_prepare(p->iface, p->client, err, sizeof(err)))
 			die_usage("%s", err);
@@ -383,8 +473,8 @@ static void start_cables(struct xc_ctx *ctx)
 			if (rc)
 				goto fail;
 			if (p->is_vhost && !p->client &&
-			    xc_sock_secure(p->iface, ctx->opts.sock_mode,
-					   ctx->sock_gid, err, sizeof(err)))
+			    xc_sock_secure(p->iface, p->sock_mode,
+					   p->sock_gid, err, sizeof(err)))
 				goto fail;
 		}
 	}
@@ -404,8 +494,9 @@ fail:
 }
 
 /**
- * assign_lcores() - spread cable directions over the worker lcores; with
- *		     no worker, the main lcore forwards too
+ * assign_lcores() - place cable directions: on the lcore a cable names,
+ *		     else spread over the worker lcores; with no worker,
+ *		     the main lcore forwards too
  * @ctx:	context
  *
  * Return: true if the main lcore forwards
@@ -431,8 +522,14 @@ static bool assign_lcores(struct xc_ctx *ctx)
 			unsigned int k = 2 * i + j;
 			struct xc_fwd_lcore *lc;
 
-			lc = &ctx->lcores[n_workers ? workers[k % n_workers] :
-					  main_id];
+			if (ctx->n_defs && ctx->defs[i].lcore >= 0) {
+				/* checked by check_lcores() */
+				lc = &ctx->lcores[ctx->defs[i].lcore];
+			} else {
+				lc = &ctx->lcores[n_workers ?
+						  workers[k % n_workers] :
+						  main_id];
+			}
 			if (lc->n_dirs == 0 && xc_idle_init(&lc->idle))
 				rte_exit(EXIT_FAILURE,
 					 "cannot create epoll/eventfd\n");
@@ -449,7 +546,7 @@ static bool assign_lcores(struct xc_ctx *ctx)
 	ctx->lcores[main_id].hk = housekeeping;
 	ctx->lcores[main_id].hk_arg = ctx;
 	ctx->lcores[main_id].hk_period = rte_get_tsc_hz() / 1000 * XC_HK_MS;
-	return n_workers == 0;
+	return ctx->lcores[main_id].n_dirs > 0;
 }
 
 /**
@@ -528,6 +625,7 @@ int main(int argc, char **argv)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 
+	check_lcores(ctx);
 	setup_ports(ctx);
 	build_cables(ctx);
 	start_cables(ctx);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "options.h"
 
@@ -41,7 +42,7 @@ void xc_args_split(int argc, char **argv, struct xc_argsplit *s)
 }
 
 /**
- * parse_uint() - parse a whole decimal number within [min, max]
+ * xc_parse_uint() - parse a whole decimal number within [min, max]
  * @s:		text
  * @min:	smallest accepted value
  * @max:	largest accepted value
@@ -49,8 +50,8 @@ void xc_args_split(int argc, char **argv, struct xc_argsplit *s)
  *
  * Return: 0 on success, -EINVAL if @s is not a number, -ERANGE if out of range
  */
-static int parse_uint(const char *s, unsigned long min, unsigned long max,
-		      unsigned long *out)
+int xc_parse_uint(const char *s, unsigned long min, unsigned long max,
+		  unsigned long *out)
 {
 	unsigned long v;
 	char *end;
@@ -65,6 +66,54 @@ static int parse_uint(const char *s, unsigned long min, unsigned long max,
 		return -ERANGE;
 	*out = v;
 	return 0;
+}
+
+/**
+ * xc_parse_mode() - parse octal permission bits such as 0660
+ * @s:		text
+ * @out:	parsed bits
+ *
+ * Return: 0 on success, -EINVAL if not octal or above 0777
+ */
+int xc_parse_mode(const char *s, unsigned int *out)
+{
+	unsigned long v;
+	char *end;
+
+	if (s[0] < '0' || s[0] > '7')
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(s, &end, 8);
+	if (*end || v > 0777 || errno)
+		return -EINVAL;
+	*out = (unsigned int)v;
+	return 0;
+}
+
+/**
+ * xc_parse_bool() - parse yes/no, true/false, on/off, 1/0
+ * @s:		text
+ * @out:	parsed value
+ *
+ * Return: 0 on success, -EINVAL otherwise
+ */
+int xc_parse_bool(const char *s, bool *out)
+{
+	static const char *const yes[] = { "yes", "true", "on", "1" };
+	static const char *const no[] = { "no", "false", "off", "0" };
+	unsigned int i;
+
+	for (i = 0; i < 4; i++) {
+		if (strcasecmp(s, yes[i]) == 0) {
+			*out = true;
+			return 0;
+		}
+		if (strcasecmp(s, no[i]) == 0) {
+			*out = false;
+			return 0;
+		}
+	}
+	return -EINVAL;
 }
 
 /**
@@ -88,8 +137,8 @@ static int parse_cable(const char *s, struct xc_cable_spec *c)
 		return -EINVAL;
 	memcpy(left, s, n);
 	left[n] = '\0';
-	if (parse_uint(left, 0, UINT16_MAX - 1, &a) ||
-	    parse_uint(colon + 1, 0, UINT16_MAX - 1, &b) || a == b)
+	if (xc_parse_uint(left, 0, UINT16_MAX - 1, &a) ||
+	    xc_parse_uint(colon + 1, 0, UINT16_MAX - 1, &b) || a == b)
 		return -EINVAL;
 	c->port[0] = (uint16_t)a;
 	c->port[1] = (uint16_t)b;
@@ -182,15 +231,17 @@ int xc_opts_parse(struct xc_opts *o, int argc, char **argv,
 					 "option %s takes no value", name);
 				return -EINVAL;
 			}
-			if (name[2] == 'c')
+			if (name[2] == 'c') {
 				o->client = true;
-			else
+			} else {
 				o->poll = true;
+				o->given |= XC_GIVEN_POLL;
+			}
 			continue;
 		}
 		if (strcmp(name, "--left") && strcmp(name, "--right") &&
 		    strcmp(name, "--idle-us") && strcmp(name, "--socket-mode") &&
-		    strcmp(name, "--socket-group") &&
+		    strcmp(name, "--socket-group") && strcmp(name, "--config") &&
 		    strcmp(name, "--cable") && strcmp(name, "--log-level") &&
 		    strcmp(name, "--stats-interval")) {
 			snprintf(err, errlen,
@@ -241,19 +292,20 @@ int xc_opts_parse(struct xc_opts *o, int argc, char **argv,
 				return -EINVAL;
 			}
 			o->log_levels[o->n_log_levels++] = val;
+		} else if (strcmp(name, "--config") == 0) {
+			if (o->config) {
+				snprintf(err, errlen, "option --config given twice");
+				return -EINVAL;
+			}
+			o->config = val;
 		} else if (strcmp(name, "--socket-mode") == 0) {
-			char *end;
-
-			errno = 0;
-			v = strtoul(val, &end, 8);
-			if (val[0] < '0' || val[0] > '7' || *end || v > 0777 ||
-			    errno) {
+			if (xc_parse_mode(val, &o->sock_mode)) {
 				snprintf(err, errlen,
 					 "--socket-mode '%.64s': expected octal permission bits such as 0660",
 					 val);
 				return -EINVAL;
 			}
-			o->sock_mode = (unsigned int)v;
+			o->given |= XC_GIVEN_MODE;
 		} else if (strcmp(name, "--socket-group") == 0) {
 			if (val[0] == '\0') {
 				snprintf(err, errlen,
@@ -261,16 +313,18 @@ int xc_opts_parse(struct xc_opts *o, int argc, char **argv,
 				return -EINVAL;
 			}
 			o->sock_group = val;
+			o->given |= XC_GIVEN_GROUP;
 		} else if (strcmp(name, "--idle-us") == 0) {
-			if (parse_uint(val, 1, 1000000, &v)) {
+			if (xc_parse_uint(val, 1, 1000000, &v)) {
 				snprintf(err, errlen,
 					 "--idle-us '%.64s': expected microseconds from 1 to 1000000",
 					 val);
 				return -EINVAL;
 			}
 			o->idle_us = (unsigned int)v;
+			o->given |= XC_GIVEN_IDLE;
 		} else {
-			int rc = parse_uint(val, 0, 86400, &v);
+			int rc = xc_parse_uint(val, 0, 86400, &v);
 
 			if (rc) {
 				snprintf(err, errlen,
@@ -279,6 +333,7 @@ int xc_opts_parse(struct xc_opts *o, int argc, char **argv,
 				return -EINVAL;
 			}
 			o->stats_interval = (unsigned int)v;
+			o->given |= XC_GIVEN_STATS;
 		}
 	}
 
@@ -300,7 +355,36 @@ int xc_opts_parse(struct xc_opts *o, int argc, char **argv,
 			 "--cable cannot be combined with --left/--right");
 		return -EINVAL;
 	}
+	if (o->config && (o->left || o->n_cables)) {
+		snprintf(err, errlen,
+			 "--config declares the cables: it cannot be combined with --left/--right or --cable");
+		return -EINVAL;
+	}
 	return 0;
+}
+
+/**
+ * xc_opts_simple_defs() - the one cable of the simple mode, as a definition
+ * @o:		parsed options, with left and right set
+ * @def:	filled
+ */
+void xc_opts_simple_defs(const struct xc_opts *o, struct xc_cable_def *def)
+{
+	int j;
+
+	memset(def, 0, sizeof(*def));
+	snprintf(def->name, sizeof(def->name), "cable0");
+	def->lcore = -1;
+	for (j = 0; j < 2; j++) {
+		struct xc_end_def *e = &def->end[j];
+
+		snprintf(e->path, sizeof(e->path), "%s", j ? o->right : o->left);
+		e->client = o->client;
+		e->sock_mode = o->sock_mode;
+		if (o->sock_group)
+			snprintf(e->sock_group, sizeof(e->sock_group), "%s",
+				 o->sock_group);
+	}
 }
 
 /**
@@ -323,6 +407,7 @@ void xc_opts_usage(const char *prog)
 	printf("Usage:\n"
 	       "  %s --left SOCK --right SOCK [--client] [--stats-interval SEC]\n"
 	       "  %s [EAL options] -- [--cable A:B]... [--stats-interval SEC]\n"
+	       "  %s --config FILE\n"
 	       "\n"
 	       "A vhost-user cross cable: joins the virtio-net NICs of two VMs.\n"
 	       "\n"
@@ -332,6 +417,8 @@ void xc_opts_usage(const char *prog)
 	       "  --client              connect to sockets QEMU listens on\n"
 	       "                        (QEMU: -chardev socket,server=on); default:\n"
 	       "                        xcable listens, QEMU connects (reconnect=1)\n"
+	       "\n"
+	       "Config mode: --config FILE declares named cables (INI; see config/)\n"
 	       "\n"
 	       "DPDK mode: any ethdev may sit at either end, e.g.\n"
 	       "  %s -l 0-1 --no-pci --vdev net_vhost0,iface=/tmp/left.sock \\\n"
@@ -352,5 +439,5 @@ void xc_opts_usage(const char *prog)
 	       "\n"
 	       "Exit status: 0 on a clean stop (SIGINT/SIGTERM), 1 on a runtime\n"
 	       "failure, 2 on a usage or setup error.\n",
-	       prog, prog, prog, XC_IDLE_US_DEFAULT);
+	       prog, prog, prog, prog, XC_IDLE_US_DEFAULT);
 }

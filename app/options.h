@@ -25,8 +25,44 @@ struct xc_cable_spec {
 	uint16_t port[2];
 };
 
+#define XC_NAME_MAX		32
+#define XC_GIVEN_STATS		(1u << 0)
+#define XC_GIVEN_POLL		(1u << 1)
+#define XC_GIVEN_IDLE		(1u << 2)
+#define XC_GIVEN_MODE		(1u << 3)
+#define XC_GIVEN_GROUP		(1u << 4)
+#define XC_GROUP_MAX		64
+
+/**
+ * struct xc_end_def - one vhost-user end, as the simple mode or a config
+ *		       file declares it
+ * @path:	socket path
+ * @client:	connect to a socket QEMU listens on, instead of listening
+ * @sock_mode:	permission bits of the socket, if xcable creates it
+ * @sock_group:	group of the socket, empty to leave it
+ */
+struct xc_end_def {
+	char path[XC_SOCK_PATH_MAX];
+	bool client;
+	unsigned int sock_mode;
+	char sock_group[XC_GROUP_MAX];
+};
+
+/**
+ * struct xc_cable_def - a named cable between two vhost-user ends
+ * @name:	cable name, used in counters and telemetry
+ * @end:	left and right ends
+ * @lcore:	lcore that forwards both directions, -1 to choose
+ */
+struct xc_cable_def {
+	char name[XC_NAME_MAX];
+	struct xc_end_def end[2];
+	int lcore;
+};
+
 /**
  * struct xc_opts - parsed xcable options
+ * @config:		config file path, or NULL
  * @left:		simple mode: socket path of the left end, or NULL
  * @right:		simple mode: socket path of the right end, or NULL
  * @client:		simple mode: connect to sockets that QEMU listens on
@@ -39,10 +75,13 @@ struct xc_cable_spec {
  * @cables:		the --cable pairs, in order
  * @log_levels:	--log-level values, passed on to the EAL
  * @n_log_levels:	number of @log_levels
+ * @given:		XC_GIVEN_* bits: options set on the command line, which a
+ *			config file's [global] section does not override
  * @help:		--help was given
  * @version:		--version was given
  */
 struct xc_opts {
+	const char *config;
 	const char *left;
 	const char *right;
 	bool client;
@@ -55,6 +94,7 @@ struct xc_opts {
 	struct xc_cable_spec cables[XC_MAX_CABLES];
 	const char *log_levels[XC_MAX_LOG_LEVELS];
 	unsigned int n_log_levels;
+	unsigned int given;
 	bool help;
 	bool version;
 };
@@ -74,9 +114,14 @@ struct xc_argsplit {
 };
 
 void xc_args_split(int argc, char **argv, struct xc_argsplit *s);
+int xc_parse_uint(const char *s, unsigned long min, unsigned long max,
+		  unsigned long *out);
+int xc_parse_mode(const char *s, unsigned int *out);
+int xc_parse_bool(const char *s, bool *out);
 int xc_opts_parse(struct xc_opts *o, int argc, char **argv,
 		  char *err, size_t errlen);
 bool xc_opts_simple(const struct xc_opts *o);
+void xc_opts_simple_defs(const struct xc_opts *o, struct xc_cable_def *def);
 void xc_opts_usage(const char *prog);
 
 #endif /* XC_OPTIONS_H */

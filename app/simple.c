@@ -2,7 +2,7 @@
 /*
  * simple.c - build the EAL command line for people who do not know DPDK
  *
- * "xcable --left L --right R" becomes, in effect:
+ * "xcable --left L --right R" (or a config file's cables) becomes, in effect:
  *   xcable -l FIRST,LAST --no-pci --file-prefix xcable-PID
  *          (--no-huge -m 256 --no-shconf | --in-memory --single-file-segments)
  *          --vdev net_vhost0,iface=L --vdev net_vhost1,iface=R --
@@ -119,14 +119,17 @@ static bool user_has(int argc, char **argv, const char *const *names)
  * @prog:	program name (argv[0])
  * @user_argc:	EAL arguments the user gave before "--"
  * @user_argv:	those arguments
- * @o:		parsed xcable options, with left and right set
+ * @o:		parsed xcable options
+ * @defs:	the cables: one vhost port per end, in order
+ * @n_defs:	number of cables
  * @h:		host facts
  *
  * Return: 0 on success, -E2BIG if the arguments do not fit
  */
 int xc_simple_eal_args(struct xc_eal_argv *ea, const char *prog,
 		       int user_argc, char **user_argv,
-		       const struct xc_opts *o, const struct xc_host *h)
+		       const struct xc_opts *o, const struct xc_cable_def *defs,
+		       unsigned int n_defs, const struct xc_host *h)
 {
 	static const char *const cores[] = { "-l", "-c", "--lcores", NULL };
 	static const char *const mem[] = { "--no-huge", "--in-memory", "-m",
@@ -134,7 +137,9 @@ int xc_simple_eal_args(struct xc_eal_argv *ea, const char *prog,
 	static const char *const pci[] = { "--no-pci", "-a", "-b",
 					   "--allow", "--block", NULL };
 	static const char *const prefix[] = { "--file-prefix", NULL };
-	const char *client = o->client ? ",client=1" : "";
+	bool lcore_named[128] = { false }, any_named = false;
+	char list[512];
+	size_t used;
 	unsigned int i;
 	int rc = 0, j;
 
@@ -144,10 +149,24 @@ int xc_simple_eal_args(struct xc_eal_argv *ea, const char *prog,
 	for (j = 0; j < user_argc && rc == 0; j++)
 		rc |= add(ea, "%s", user_argv[j]);
 	if (!user_has(user_argc, user_argv, cores)) {
-		if (h->first_cpu == h->last_cpu)
-			rc |= add(ea, "-l%d", h->first_cpu);
-		else
-			rc |= add(ea, "-l%d,%d", h->first_cpu, h->last_cpu);
+		/* the main lcore, plus the lcores cables ask for, or else
+		 * the last CPU as the one worker */
+		for (i = 0; i < n_defs; i++) {
+			if (defs[i].lcore >= 0 && defs[i].lcore < 128) {
+				lcore_named[defs[i].lcore] = true;
+				any_named = true;
+			}
+		}
+		if (!any_named && h->first_cpu != h->last_cpu)
+			lcore_named[h->last_cpu < 128 ? h->last_cpu : 127] = true;
+		used = (size_t)snprintf(list, sizeof(list), "-l%d",
+					h->first_cpu);
+		for (j = 0; j < 128 && used < sizeof(list); j++)
+			if (lcore_named[j] && j != h->first_cpu)
+				used += (size_t)snprintf(list + used,
+							 sizeof(list) - used,
+							 ",%d", j);
+		rc |= add(ea, "%s", list);
 	}
 	if (!user_has(user_argc, user_argv, pci))
 		rc |= add(ea, "--no-pci");
@@ -165,7 +184,10 @@ int xc_simple_eal_args(struct xc_eal_argv *ea, const char *prog,
 	}
 	for (i = 0; i < o->n_log_levels; i++)
 		rc |= add(ea, "--log-level=%s", o->log_levels[i]);
-	rc |= add(ea, "--vdev=net_vhost0,iface=%s%s", o->left, client);
-	rc |= add(ea, "--vdev=net_vhost1,iface=%s%s", o->right, client);
+	for (i = 0; i < n_defs; i++)
+		for (j = 0; j < 2; j++)
+			rc |= add(ea, "--vdev=net_vhost%u,iface=%s%s",
+				  2 * i + (unsigned int)j, defs[i].end[j].path,
+				  defs[i].end[j].client ? ",client=1" : "");
 	return rc ? -E2BIG : 0;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * simple.h - EAL arguments for the simple mode (--left/--right)
+ * simple.h - EAL arguments built by xcable (--left/--right, --config)
  */
 #ifndef XC_SIMPLE_H
 #define XC_SIMPLE_H
@@ -9,7 +9,7 @@
 
 #include "options.h"
 
-#define XC_SIMPLE_MAX_ARGS	64
+#define XC_SIMPLE_MAX_ARGS	192
 
 /**
  * struct xc_eal_argv - an argv built for rte_eal_init()
@@ -21,7 +21,7 @@
 struct xc_eal_argv {
 	int argc;
 	char *argv[XC_SIMPLE_MAX_ARGS + 1];
-	char buf[4096];
+	char buf[32768];
 	size_t used;
 };
 
@@ -42,6 +42,7 @@ struct xc_host {
 void xc_host_probe(struct xc_host *h);
 int xc_simple_eal_args(struct xc_eal_argv *ea, const char *prog,
 		       int user_argc, char **user_argv,
-		       const struct xc_opts *o, const struct xc_host *h);
+		       const struct xc_opts *o, const struct xc_cable_def *defs,
+		       unsigned int n_defs, const struct xc_host *h);
 
 #endif /* XC_SIMPLE_H */

@@ -22,7 +22,7 @@ run_frames() {
 
 t_unit_options() {
 	"$BUILD/tests/test_options" >opts.log; local rc=$?
-	say "$(grep -c '^ok' opts.log) parser and socket-path checks passed, $(grep -c '^FAIL' opts.log) failed"
+	say "$(grep -c '^ok' opts.log) parser, socket-path and config checks passed, $(grep -c '^FAIL' opts.log) failed"
 	grep FAIL opts.log
 	return $rc
 }

@@ -75,3 +75,62 @@ t_socket_permissions() {
 	expect_usage "unknown group" "no group 'no-such-group-x'" --left "$T/a" --right "$T/b" --socket-group no-such-group-x
 }
 TESTS+=(t_socket_permissions)
+
+t_config_three_cables() {
+	local i pids=() rc=0
+	cat >lab.ini <<INI
+[global]
+stats-interval = 0
+[cable alpha]
+left = $T/a0.sock
+right = $T/a1.sock
+[cable beta]
+left = $T/b0.sock
+right = $T/b1.sock
+lcore = 1
+[cable gamma]
+left = $T/c0.sock
+right = $T/c1.sock
+INI
+	xc_start xc.log --config lab.ini
+	wait_log xc.log "running;" 1 20 || { cat xc.log; fail "xcable did not start from the config"; return 1; }
+	say "$(grep -m1 'config mode, EAL arguments' xc.log | cut -c1-160)..."
+	# all three cables at once: three frontends in parallel
+	for c in a b c; do
+		"$XCPEER" $(peer_eal "$T/${c}0.sock" "$T/${c}1.sock") -- frames --rounds 1 \
+			--wait-file "$T/go" >"peer-$c.log" 2>&1 &
+		pids+=($!)
+	done
+	wait_log xc.log "link up" 6 40 || { fail "not all six ends came up"; return 1; }
+	touch "$T/go"
+	for i in 0 1 2; do wait "${pids[$i]}" || rc=1; done
+	for c in a b c; do say "cable $c: $(grep catalogue "peer-$c.log")"; done
+	[ $rc = 0 ] || { fail "a cable lost or changed frames"; return 1; }
+	xc_stop
+	for c in alpha beta gamma; do
+		check_dir_clean xc.log "$c left->right" 21 || return 1
+		check_dir_clean xc.log "$c right->left" 21 || return 1
+	done
+}
+TESTS+=(t_config_three_cables)
+
+t_config_errors() {
+	local ok=0
+	printf '[cable x]\nleft = %s/a.sock\nright = %s/b.sock\nleft-clinet = yes\n' "$T" "$T" >typo.ini
+	expect_usage "unknown key" "typo.ini: \[cable x\] left-clinet: unknown key" --config typo.ini || ok=1
+	printf '[cable x]\nleft = %s/a.sock\n' "$T" >noright.ini
+	expect_usage "missing end" "noright.ini: \[cable x\] right: missing" --config noright.ini || ok=1
+	printf '[global]\nstats-interval = soon\n[cable x]\nleft = %s/a.sock\nright = %s/b.sock\n' "$T" "$T" >bad.ini
+	expect_usage "bad value" "bad.ini: \[global\] stats-interval: expected seconds" --config bad.ini || ok=1
+	printf '[cable x]\nleft = %s/a.sock\nright = %s/b.sock\n[cable y]\nleft = %s/b.sock\nright = %s/c.sock\n' "$T" "$T" "$T" "$T" >dup.ini
+	expect_usage "socket used twice" "already used by cable x" --config dup.ini || ok=1
+	printf 'left = /a\n[[[\n' >garbage.ini
+	expect_usage "not INI" "garbage.ini: line 1: a key outside any section" --config garbage.ini || ok=1
+	expect_usage "missing file" "nope.ini: No such file" --config "$T/nope.ini" || ok=1
+	expect_usage "config and --left" "cannot be combined" --config typo.ini --left "$T/a" --right "$T/b" || ok=1
+	printf '[cable x]\nleft = %s/a.sock\nright = %s/b.sock\nlcore = 5\n' "$T" "$T" >lcore.ini
+	expect_usage "lcore not enabled" "lcore 5 is not enabled" -l 0-1 -- --config lcore.ini || ok=1
+	ls "$T"/*.sock >/dev/null 2>&1 && { fail "sockets were created before the config was accepted"; ok=1; }
+	return $ok
+}
+TESTS+=(t_config_errors)

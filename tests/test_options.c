@@ -15,6 +15,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "options.h"
 #include "sockpath.h"
 
@@ -176,10 +177,89 @@ static void test_sockpath(void)
 	rmdir(dir);
 }
 
+/* write TEXT to a temp file and load it; the message in err */
+static int load(const char *text, struct xc_opts *o, struct xc_cable_def *defs,
+		unsigned int *n, char *err)
+{
+	char path[] = "/tmp/xcable-cfg-XXXXXX";
+	int fd = mkstemp(path), rc;
+
+	if (fd < 0 || write(fd, text, strlen(text)) < 0)
+		return -99;
+	close(fd);
+	memset(o, 0, sizeof(*o));
+	o->sock_mode = 0660;
+	o->idle_us = 100;
+	err[0] = '\0';
+	rc = xc_config_load(path, o, defs, n, err, XC_ERR_LEN);
+	unlink(path);
+	return rc;
+}
+
+static void test_config(void)
+{
+	static struct xc_cable_def d[XC_MAX_CABLES];
+	char err[XC_ERR_LEN];
+	struct xc_opts o;
+	unsigned int n;
+
+	CHECK("config: two cables and globals",
+	      load("; lab\n[global]\nstats-interval = 7\npoll = yes\nsocket-mode = 0600\n"
+		   "[cable r1-h1]\nleft = /run/a.sock\nright = /run/b.sock\nright-client = yes\nlcore = 1\n"
+		   "[cable r1-h2]\nleft = /run/c.sock\nright = /run/d.sock\nleft-socket-mode = 0666\n",
+		   &o, d, &n, err) == 0 && n == 2 && o.stats_interval == 7 && o.poll &&
+	      !strcmp(d[0].name, "r1-h1") && !strcmp(d[0].end[1].path, "/run/b.sock") &&
+	      d[0].end[1].client && !d[0].end[0].client && d[0].lcore == 1 &&
+	      d[0].end[0].sock_mode == 0600 && d[1].end[0].sock_mode == 0666 && d[1].lcore == -1);
+	CHECK("config: unknown key named with section",
+	      load("[cable x]\nleft = /a\nright = /b\nlefty = 1\n", &o, d, &n, err) == -EINVAL &&
+	      strstr(err, "[cable x] lefty: unknown key"));
+	CHECK("config: unknown section",
+	      load("[cabel x]\nleft = /a\n", &o, d, &n, err) == -EINVAL && strstr(err, "unknown section"));
+	CHECK("config: missing right",
+	      load("[cable x]\nleft = /a\n", &o, d, &n, err) == -EINVAL && strstr(err, "[cable x] right: missing"));
+	CHECK("config: relative path",
+	      load("[cable x]\nleft = a.sock\nright = /b\n", &o, d, &n, err) == -EINVAL && strstr(err, "absolute"));
+	CHECK("config: socket used twice",
+	      load("[cable x]\nleft = /a\nright = /b\n[cable y]\nleft = /c\nright = /a\n", &o, d, &n, err) == -EINVAL &&
+	      strstr(err, "[cable y] right: socket /a is already used by cable x"));
+	CHECK("config: same socket both ends",
+	      load("[cable x]\nleft = /a\nright = /a\n", &o, d, &n, err) == -EINVAL && strstr(err, "already used"));
+	CHECK("config: duplicate section",
+	      load("[cable x]\nleft = /a\nright = /b\n[cable x]\nleft = /c\nright = /d\n", &o, d, &n, err) == -EINVAL &&
+	      strstr(err, "twice"));
+	CHECK("config: bad bool",
+	      load("[cable x]\nleft = /a\nright = /b\nleft-client = maybe\n", &o, d, &n, err) == -EINVAL &&
+	      strstr(err, "left-client: expected yes or no"));
+	CHECK("config: bad lcore",
+	      load("[cable x]\nleft = /a\nright = /b\nlcore = 999\n", &o, d, &n, err) == -EINVAL && strstr(err, "lcore"));
+	CHECK("config: bad cable name",
+	      load("[cable a/b]\nleft = /a\nright = /b\n", &o, d, &n, err) == -EINVAL && strstr(err, "cable name"));
+	CHECK("config: bad global value",
+	      load("[global]\nidle-us = 0\n[cable x]\nleft = /a\nright = /b\n", &o, d, &n, err) == -EINVAL &&
+	      strstr(err, "[global] idle-us"));
+	CHECK("config: no cables",
+	      load("[global]\npoll = no\n", &o, d, &n, err) == -EINVAL && strstr(err, "no [cable NAME]"));
+	CHECK("config: not INI",
+	      load("this is not = an ini\n[[[\n", &o, d, &n, err) == -EINVAL && strstr(err, "line 1: a key outside any section"));
+	CHECK("config: bad section header line",
+	      load("[cable x]\nleft = /a\nright = /b\n[cable y\n", &o, d, &n, err) == -EINVAL &&
+	      strstr(err, "line 4: a section header"));
+	CHECK("config: line without =",
+	      load("[cable x]\nleft = /a\nright /b\n", &o, d, &n, err) == -EINVAL &&
+	      strstr(err, "line 3: expected key = value"));
+	CHECK("config: missing file",
+	      xc_config_load("/nonexistent/x.ini", &o, d, &n, err, sizeof(err)) == -EINVAL &&
+	      strstr(err, "/nonexistent/x.ini: No such file"));
+	CHECK("config: comma in path",
+	      load("[cable x]\nleft = /a,b\nright = /b\n", &o, d, &n, err) == -EINVAL && strstr(err, "comma"));
+}
+
 int main(void)
 {
 	test_parse();
 	test_split();
 	test_sockpath();
+	test_config();
 	return fails ? 1 : 0;
 }

@@ -1,0 +1,438 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * config.c - read the config file with rte_cfgfile
+ *
+ *   [global]                     optional
+ *   stats-interval = 60          seconds, 0: only at exit
+ *   poll = no                    busy-poll always
+ *   idle-us = 100                idle time before sleeping
+ *   socket-mode = 0660           default for every end
+ *   socket-group = kvm           default for every end
+ *
+ *   [cable NAME]                 one per cable; NAME: letters, digits, - _ .
+ *   left = /run/xcable/a.sock    socket of the left end (required)
+ *   right = /run/xcable/b.sock   socket of the right end (required)
+ *   left-client = no             yes: QEMU listens, xcable connects
+ *   right-client = no
+ *   left-socket-mode = 0660      per end, overriding [global]
+ *   left-socket-group = kvm
+ *   lcore = 1                    lcore forwarding this cable (default: spread)
+ *
+ * Everything is checked before anything starts: an unknown section or key
+ * (a typo), a bad value, a missing end, a socket used twice, all give one
+ * line naming the file, the section and the key; syntax errors name the
+ * line. The file is untrusted:
+ * values are copied into fixed-size fields only after their length is
+ * checked.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cfgfile.h>
+
+#include "config.h"
+
+#define XC_MAX_LCORE_ID		127
+
+/**
+ * struct cfg_ctx - what the checks need to name a problem
+ * @file:	config file path
+ * @err:	message buffer
+ * @errlen:	size of @err
+ */
+struct cfg_ctx {
+	const char *file;
+	char *err;
+	size_t errlen;
+};
+
+/**
+ * bad() - format an error naming file, section and key
+ * @c:		context
+ * @sec:	section name
+ * @key:	key name, or NULL
+ * @what:	what is wrong
+ *
+ * Return: -EINVAL
+ */
+static int bad(struct cfg_ctx *c, const char *sec, const char *key,
+	       const char *what)
+{
+	if (key)
+		snprintf(c->err, c->errlen, "%s: [%s] %s: %s", c->file, sec,
+			 key, what);
+	else
+		snprintf(c->err, c->errlen, "%s: [%s]: %s", c->file, sec,
+			 what);
+	return -EINVAL;
+}
+
+/**
+ * valid_name() - tell whether a cable name is acceptable
+ * @s:		name
+ *
+ * Return: true if 1..31 characters of letters, digits, '-', '_' or '.'
+ */
+static bool valid_name(const char *s)
+{
+	size_t n = strlen(s), i;
+
+	if (n == 0 || n >= XC_NAME_MAX)
+		return false;
+	for (i = 0; i < n; i++) {
+		char ch = s[i];
+
+		if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+		      (ch >= '0' && ch <= '9') || ch == '-' || ch == '_' ||
+		      ch == '.'))
+			return false;
+	}
+	return true;
+}
+
+/**
+ * set_path() - check and copy a socket path
+ * @c:		context
+ * @sec:	section
+ * @key:	key
+ * @v:		value
+ * @dst:	destination, XC_SOCK_PATH_MAX bytes
+ *
+ * Return: 0 or -EINVAL
+ */
+static int set_path(struct cfg_ctx *c, const char *sec, const char *key,
+		    const char *v, char *dst)
+{
+	if (v[0] != '/')
+		return bad(c, sec, key, "socket path must be absolute");
+	if (strlen(v) >= XC_SOCK_PATH_MAX)
+		return bad(c, sec, key, "socket path is longer than 107 bytes");
+	if (strchr(v, ','))
+		return bad(c, sec, key, "socket path contains a comma");
+	strcpy(dst, v);
+	return 0;
+}
+
+/**
+ * load_global() - apply the [global] section
+ * @c:		context
+ * @cfg:	parsed file
+ * @o:		options; values given on the command line are kept
+ *
+ * Return: 0 or -EINVAL
+ */
+static int load_global(struct cfg_ctx *c, struct rte_cfgfile *cfg,
+		       struct xc_opts *o)
+{
+	static char group[XC_GROUP_MAX];
+	struct rte_cfgfile_entry e[64];
+	unsigned long v;
+	int n, i;
+	bool b;
+
+	n = rte_cfgfile_section_entries(cfg, "global", e, 64);
+	for (i = 0; i < n; i++) {
+		const char *k = e[i].name, *val = e[i].value;
+
+		if (strcmp(k, "stats-interval") == 0) {
+			if (xc_parse_uint(val, 0, 86400, &v))
+				return bad(c, "global", k, "expected seconds from 0 to 86400");
+			if (!(o->given & XC_GIVEN_STATS))
+				o->stats_interval = (unsigned int)v;
+		} else if (strcmp(k, "poll") == 0) {
+			if (xc_parse_bool(val, &b))
+				return bad(c, "global", k, "expected yes or no");
+			if (!(o->given & XC_GIVEN_POLL))
+				o->poll = b;
+		} else if (strcmp(k, "idle-us") == 0) {
+			if (xc_parse_uint(val, 1, 1000000, &v))
+				return bad(c, "global", k, "expected microseconds from 1 to 1000000");
+			if (!(o->given & XC_GIVEN_IDLE))
+				o->idle_us = (unsigned int)v;
+		} else if (strcmp(k, "socket-mode") == 0) {
+			unsigned int m;
+
+			if (xc_parse_mode(val, &m))
+				return bad(c, "global", k, "expected octal permission bits such as 0660");
+			if (!(o->given & XC_GIVEN_MODE))
+				o->sock_mode = m;
+		} else if (strcmp(k, "socket-group") == 0) {
+			if (val[0] == '\0' || strlen(val) >= sizeof(group))
+				return bad(c, "global", k, "expected a group name");
+			if (!(o->given & XC_GIVEN_GROUP)) {
+				strcpy(group, val);
+				o->sock_group = group;
+			}
+		} else {
+			return bad(c, "global", k, "unknown key");
+		}
+	}
+	return 0;
+}
+
+/**
+ * load_cable() - read one [cable NAME] section
+ * @c:		context
+ * @cfg:	parsed file
+ * @sec:	section name ("cable NAME")
+ * @o:		options, for the defaults
+ * @d:		filled
+ *
+ * Return: 0 or -EINVAL
+ */
+static int load_cable(struct cfg_ctx *c, struct rte_cfgfile *cfg,
+		      const char *sec, const struct xc_opts *o,
+		      struct xc_cable_def *d)
+{
+	struct rte_cfgfile_entry e[64];
+	const char *name = sec + strlen("cable ");
+	unsigned long v;
+	int n, i, j;
+
+	while (*name == ' ')
+		name++;
+	if (!valid_name(name))
+		return bad(c, sec, NULL, "cable name must be 1-31 letters, digits, '-', '_' or '.'");
+	memset(d, 0, sizeof(*d));
+	strcpy(d->name, name);
+	d->lcore = -1;
+	for (j = 0; j < 2; j++) {
+		d->end[j].client = o->client;
+		d->end[j].sock_mode = o->sock_mode;
+		if (o->sock_group)
+			snprintf(d->end[j].sock_group,
+				 sizeof(d->end[j].sock_group), "%s",
+				 o->sock_group);
+	}
+
+	n = rte_cfgfile_section_entries(cfg, sec, e, 64);
+	if (n >= 64)
+		return bad(c, sec, NULL, "too many keys");
+	for (i = 0; i < n; i++) {
+		const char *k = e[i].name, *val = e[i].value, *sub;
+		struct xc_end_def *end;
+
+		if (strcmp(k, "lcore") == 0) {
+			if (xc_parse_uint(val, 0, XC_MAX_LCORE_ID, &v))
+				return bad(c, sec, k, "expected an lcore number from 0 to 127");
+			d->lcore = (int)v;
+			continue;
+		}
+		if (strncmp(k, "left", 4) == 0) {
+			end = &d->end[0];
+			sub = k + 4;
+		} else if (strncmp(k, "right", 5) == 0) {
+			end = &d->end[1];
+			sub = k + 5;
+		} else {
+			return bad(c, sec, k, "unknown key");
+		}
+		if (*sub == '\0') {
+			if (set_path(c, sec, k, val, end->path))
+				return -EINVAL;
+		} else if (strcmp(sub, "-client") == 0) {
+			if (xc_parse_bool(val, &end->client))
+				return bad(c, sec, k, "expected yes or no");
+		} else if (strcmp(sub, "-socket-mode") == 0) {
+			if (xc_parse_mode(val, &end->sock_mode))
+				return bad(c, sec, k, "expected octal permission bits such as 0660");
+		} else if (strcmp(sub, "-socket-group") == 0) {
+			if (val[0] == '\0' ||
+			    strlen(val) >= sizeof(end->sock_group))
+				return bad(c, sec, k, "expected a group name");
+			strcpy(end->sock_group, val);
+		} else {
+			return bad(c, sec, k, "unknown key");
+		}
+	}
+	if (d->end[0].path[0] == '\0')
+		return bad(c, sec, "left", "missing: every cable needs a left socket");
+	if (d->end[1].path[0] == '\0')
+		return bad(c, sec, "right", "missing: every cable needs a right socket");
+	return 0;
+}
+
+/**
+ * find_bad_line() - find the first line rte_cfgfile would reject
+ * @file:	path
+ * @why:	set to a description of the problem
+ *
+ * rte_cfgfile_load() only says that it failed; this says where.
+ *
+ * Return: the line number, or 0 if none looks wrong
+ */
+static int find_bad_line(const char *file, const char **why)
+{
+	char line[1024];
+	bool in_section = false;
+	int n = 0, found = 0;
+	FILE *f = fopen(file, "r");
+
+	if (f == NULL)
+		return 0;
+	while (!found && fgets(line, sizeof(line), f)) {
+		char *p = line, *end;
+
+		n++;
+		if (strchr(line, '\n') == NULL && !feof(f)) {
+			*why = "line too long";
+			found = n;
+			break;
+		}
+		end = strpbrk(p, ";#\r\n");
+		if (end)
+			*end = '\0';
+		while (*p == ' ' || *p == '\t')
+			p++;
+		end = p + strlen(p);
+		while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
+			*--end = '\0';
+		if (*p == '\0')
+			continue;
+		if (*p == '[') {
+			if (end[-1] != ']' || end - p < 3) {
+				*why = "a section header must look like [name]";
+				found = n;
+			}
+			in_section = true;
+		} else if (!in_section) {
+			*why = "a key outside any section";
+			found = n;
+		} else if (strchr(p, '=') == NULL || *p == '=') {
+			*why = "expected key = value";
+			found = n;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+/**
+ * xc_config_load() - read a config file into cable definitions
+ * @file:	path
+ * @o:		options, updated from [global]
+ * @defs:	XC_MAX_CABLES definitions, filled
+ * @n_defs:	number filled
+ * @err:	one-line message on error
+ * @errlen:	size of @err
+ *
+ * Return: 0 on success, -EINVAL (message in @err) otherwise
+ */
+int xc_config_load(const char *file, struct xc_opts *o,
+		   struct xc_cable_def *defs, unsigned int *n_defs,
+		   char *err, size_t errlen)
+{
+	struct cfg_ctx c = { .file = file, .err = err, .errlen = errlen };
+	struct rte_cfgfile *cfg;
+	char **names = NULL;
+	int n, i, rc = -EINVAL;
+	unsigned int a, b;
+	FILE *f;
+
+	*n_defs = 0;
+	f = fopen(file, "r");
+	if (f == NULL) {
+		snprintf(err, errlen, "%s: %s", file, strerror(errno));
+		return -EINVAL;
+	}
+	fclose(f);
+	{
+		const char *why = NULL;
+		int line = find_bad_line(file, &why);
+
+		if (line) {
+			snprintf(err, errlen, "%s: line %d: %s", file, line,
+				 why);
+			return -EINVAL;
+		}
+	}
+	cfg = rte_cfgfile_load(file, 0);
+	if (cfg == NULL) {
+		snprintf(err, errlen, "%s: not a valid INI file", file);
+		return -EINVAL;
+	}
+	n = rte_cfgfile_num_sections(cfg, NULL, 0);
+	if (n <= 0) {
+		snprintf(err, errlen, "%s: no sections: declare at least one [cable NAME]", file);
+		goto out;
+	}
+	names = calloc((size_t)n, sizeof(*names));
+	if (names == NULL)
+		goto out;
+	for (i = 0; i < n; i++) {
+		names[i] = calloc(1, CFG_NAME_LEN);
+		if (names[i] == NULL)
+			goto out;
+	}
+	rte_cfgfile_sections(cfg, names, n);
+
+	for (i = 0; i < n; i++) {
+		if (rte_cfgfile_num_sections(cfg, names[i],
+					     strlen(names[i]) + 1) > 1) {
+			bad(&c, names[i], NULL, "section appears twice");
+			goto out;
+		}
+	}
+	if (rte_cfgfile_has_section(cfg, "global") &&
+	    load_global(&c, cfg, o))
+		goto out;
+	for (i = 0; i < n; i++) {
+		if (strcmp(names[i], "global") == 0)
+			continue;
+		if (strncmp(names[i], "cable ", 6) != 0) {
+			bad(&c, names[i], NULL,
+			    "unknown section: expected [global] or [cable NAME]");
+			goto out;
+		}
+		if (*n_defs == XC_MAX_CABLES) {
+			bad(&c, names[i], NULL, "too many cables (at most 64)");
+			goto out;
+		}
+		if (load_cable(&c, cfg, names[i], o, &defs[*n_defs]))
+			goto out;
+		(*n_defs)++;
+	}
+	if (*n_defs == 0) {
+		snprintf(err, errlen, "%s: no [cable NAME] section", file);
+		goto out;
+	}
+	/* names and sockets are unique across the file */
+	for (a = 0; a < 2 * *n_defs; a++) {
+		for (b = a + 1; b < 2 * *n_defs; b++) {
+			const struct xc_cable_def *da = &defs[a / 2];
+			const struct xc_cable_def *db = &defs[b / 2];
+
+			char sec[XC_NAME_MAX + 8];
+
+			snprintf(sec, sizeof(sec), "cable %s", db->name);
+			if (a % 2 == 0 && b % 2 == 0 &&
+			    strcmp(da->name, db->name) == 0) {
+				bad(&c, sec, NULL, "cable name used twice");
+				goto out;
+			}
+			if (strcmp(da->end[a % 2].path,
+				   db->end[b % 2].path) == 0) {
+				char what[XC_SOCK_PATH_MAX + 64];
+
+				snprintf(what, sizeof(what),
+					 "socket %s is already used by cable %s",
+					 db->end[b % 2].path, da->name);
+				bad(&c, sec, b % 2 ? "right" : "left", what);
+				goto out;
+			}
+		}
+	}
+	rc = 0;
+out:
+	if (names)
+		for (i = 0; i < n; i++)
+			free(names[i]);
+	free(names);
+	rte_cfgfile_close(cfg);
+	if (rc)
+		*n_defs = 0;
+	return rc;
+}

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * config.h - the INI config file: named cables, their ends and lcores
+ */
+#ifndef XC_CONFIG_H
+#define XC_CONFIG_H
+
+#include <stddef.h>
+
+#include "options.h"
+
+int xc_config_load(const char *file, struct xc_opts *o,
+		   struct xc_cable_def *defs, unsigned int *n_defs,
+		   char *err, size_t errlen);
+
+#endif /* XC_CONFIG_H */
