@@ -13,15 +13,14 @@
  * drop is counted under its reason.
  *
  * With adaptive polling (the default) an lcore that has had no work for
- * --idle-us sleeps until a guest kicks (see idle.c), and one whose peer is
- * not draining backs off with short sleeps instead of spinning.
+ * --idle-us sleeps until a guest kicks (see idle.c): a new frame, or, for a
+ * direction whose peer is not draining, new receive buffers.
  *
  * Between receive and transmit sits xc_dir_stages(): the place for per-cable
  * stages (offload fix-up, capture, impairment). The hot path neither
  * allocates nor makes system calls.
  */
 #include <sys/prctl.h>
-#include <time.h>
 
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
@@ -29,6 +28,10 @@
 #include <rte_pause.h>
 
 #include "fwd.h"
+
+/* a receiver that never takes its frames is looked at this often even
+ * without a kick (a guest driver may refill without notifying) */
+#define XC_BLOCKED_SLEEP_MS	1
 #include "log.h"
 
 RTE_LOG_REGISTER(xc_logtype_fwd, xcable.fwd, INFO);
@@ -175,24 +178,6 @@ static unsigned int poll_all(struct xc_fwd_lcore *lc, bool *blocked)
 }
 
 /**
- * backoff() - wait a little for a receiver whose ring is full
- * @step:	consecutive rounds without progress, incremented
- *
- * Called once a peer has taken nothing for the idle period: sleeps 2 us,
- * 4 us, ... up to 1 ms, instead of spinning on a guest that is not draining
- * its ring.
- */
-static void backoff(unsigned int *step)
-{
-	struct timespec ts = { 0, 0 };
-	unsigned int s = *step < 9 ? *step : 9;
-
-	ts.tv_nsec = 2000L << s;	/* 2 us ... 1 ms */
-	nanosleep(&ts, NULL);
-	(*step)++;
-}
-
-/**
  * xc_fwd_loop() - lcore entry: poll the lcore's directions until told to
  *		   quit, sleeping on the guests' kicks when idle (adaptive)
  * @arg:	struct xc_fwd_lcore
@@ -204,10 +189,10 @@ int xc_fwd_loop(void *arg)
 	struct xc_fwd_lcore *lc = arg;
 	uint64_t now = rte_rdtsc(), next_hk = now + lc->hk_period;
 	uint64_t last_work = now;
-	unsigned int work, bo = 0;
+	unsigned int work;
 	bool blocked;
 
-	/* sleeps of a few microseconds must not become 50 */
+	/* short sleeps must not be stretched by 50 us of timer slack */
 	prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
 	XC_LOG(fwd, INFO, "lcore %u forwards %u direction(s)%s, %s",
 	       rte_lcore_id(), lc->n_dirs, lc->hk ? " and keeps house" : "",
@@ -221,7 +206,6 @@ int xc_fwd_loop(void *arg)
 		}
 		if (work) {
 			last_work = now;
-			bo = 0;
 			continue;
 		}
 		if (!lc->adaptive) {
@@ -232,14 +216,12 @@ int xc_fwd_loop(void *arg)
 			rte_pause();
 			continue;
 		}
-		if (blocked) {
-			backoff(&bo);
-			continue;
-		}
-		/* idle: ask for kicks, look once more, then sleep */
+		/* no progress: ask for kicks (a new frame, or new buffers for
+		 * what is held), look once more, then sleep */
 		xc_idle_arm(&lc->idle);
-		if (poll_all(lc, &blocked) == 0 && !blocked)
-			xc_idle_wait(&lc->idle, lc->max_sleep_ms);
+		if (poll_all(lc, &blocked) == 0)
+			xc_idle_wait(&lc->idle, blocked ? XC_BLOCKED_SLEEP_MS :
+				     lc->max_sleep_ms);
 		else
 			xc_idle_wait(&lc->idle, 0);
 		last_work = rte_rdtsc();

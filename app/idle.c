@@ -4,9 +4,12 @@
  *
  * Theory of operation: under load an lcore busy-polls. Once none of its
  * directions has had work for a short while, it asks each guest to kick
- * when it queues a new frame (rte_vhost_enable_guest_notification() on the
- * guest's Tx vring), polls once more to close the race with a frame that
- * arrived just before, and then sleeps in epoll_wait() on the guests' kick
+ * when something changes that would let a direction move again
+ * (rte_vhost_enable_guest_notification()): for a direction with nothing
+ * held, the sending guest's Tx vring (a new frame); for a direction
+ * holding frames its peer did not take, the receiving guest's Rx vring
+ * (new buffers). It then polls once more, to close the race with a change
+ * that happened just before, and sleeps in epoll_wait() on those kick
  * eventfds, like l3fwd-power does with Rx interrupts. A kick, a link or
  * queue event (through the wake eventfd) or a timeout ends the sleep; the
  * kicks are read and turned off again, and polling resumes.
@@ -14,9 +17,10 @@
  * The kick fds are taken from the vhost library (rte_vhost_get_vhost_vring)
  * rather than through the vhost PMD's Rx interrupt proxy, because the PMD
  * never reads the eventfd and a level-triggered epoll on it would then
- * never sleep again. They change when a guest reconnects, so they are
- * looked up again before every sleep. Ports that are not vhost are never
- * waited on; the timeout bounds how late their frames can be noticed.
+ * never sleep again; and the PMD has nothing for the Rx ring at all. The
+ * kick fds change when a guest reconnects, so they are looked up again
+ * before every sleep. Ports that are not vhost are never waited on; the
+ * timeout bounds how late their frames can be noticed.
  */
 #include <errno.h>
 #include <string.h>
@@ -55,32 +59,37 @@ fail:
 }
 
 /**
- * xc_idle_watch() - watch the receive queue of a direction while sleeping
+ * xc_idle_watch() - let a direction's guests end the lcore's sleeps
  * @s:		sleeping state
- * @d:		direction; only vhost receive ports can be watched
+ * @d:		direction; only vhost ports have kicks to watch
  *
- * Return: 0 on success (or nothing to watch), -ENOSPC if full
+ * Return: 0 on success, -ENOSPC if full
  */
 int xc_idle_watch(struct xc_idle *s, const struct xc_dir *d)
 {
-	struct xc_idle_q *q;
+	struct xc_idle_dir *w;
 
-	if (!d->rx->is_vhost)
-		return 0;
-	if (s->n_q == XC_IDLE_MAX_FDS)
+	if (s->n_dirs == XC_IDLE_MAX_FDS)
 		return -ENOSPC;
-	q = &s->q[s->n_q++];
-	q->port = d->rx->id;
-	q->vring = (uint16_t)(d->rxq * 2 + 1);	/* the guest's Tx ring */
-	q->vid = -1;
-	q->kickfd = -1;
+	w = &s->dirs[s->n_dirs++];
+	w->d = d;
+	w->rx = (struct xc_idle_q){ .port = d->rx->id,
+		.vring = (uint16_t)(d->rxq * 2 + 1),	/* guest's Tx */
+		.vid = -1, .kickfd = -1 };
+	w->tx = (struct xc_idle_q){ .port = d->tx->id,
+		.vring = (uint16_t)(d->txq * 2),	/* guest's Rx */
+		.vid = -1, .kickfd = -1 };
+	if (!d->rx->is_vhost)
+		w->rx.port = UINT16_MAX;
+	if (!d->tx->is_vhost)
+		w->tx.port = UINT16_MAX;
 	return 0;
 }
 
 /**
- * refresh() - follow a queue's current vhost device and kick fd
+ * refresh() - follow a vring's current vhost device and kick fd
  * @s:		sleeping state
- * @q:		queue
+ * @q:		vring
  */
 static void refresh(struct xc_idle *s, struct xc_idle_q *q)
 {
@@ -106,7 +115,34 @@ static void refresh(struct xc_idle *s, struct xc_idle_q *q)
 }
 
 /**
- * xc_idle_arm() - ask every watched guest to kick on its next frame
+ * arm() - turn on a guest's kicks for one vring
+ * @s:		sleeping state
+ * @q:		vring
+ */
+static void arm(struct xc_idle *s, struct xc_idle_q *q)
+{
+	if (q->port == UINT16_MAX)
+		return;
+	refresh(s, q);
+	if (q->vid >= 0 &&
+	    rte_vhost_enable_guest_notification(q->vid, q->vring, 1) == 0)
+		q->armed = true;
+}
+
+/**
+ * disarm() - turn a guest's kicks off again
+ * @q:		vring
+ */
+static void disarm(struct xc_idle_q *q)
+{
+	if (q->armed)
+		rte_vhost_enable_guest_notification(q->vid, q->vring, 0);
+	q->armed = false;
+}
+
+/**
+ * xc_idle_arm() - ask the guests to kick when a direction could move:
+ *		   a new frame, or new buffers where frames are held
  * @s:		sleeping state
  *
  * The caller must poll its queues once more after this, before sleeping.
@@ -115,11 +151,13 @@ void xc_idle_arm(struct xc_idle *s)
 {
 	unsigned int i;
 
-	for (i = 0; i < s->n_q; i++) {
-		refresh(s, &s->q[i]);
-		if (s->q[i].vid >= 0)
-			rte_vhost_enable_guest_notification(s->q[i].vid,
-							    s->q[i].vring, 1);
+	for (i = 0; i < s->n_dirs; i++) {
+		struct xc_idle_dir *w = &s->dirs[i];
+
+		if (w->d->hold_n)
+			arm(s, &w->tx);
+		else
+			arm(s, &w->rx);
 	}
 }
 
@@ -131,21 +169,21 @@ void xc_idle_arm(struct xc_idle *s)
  */
 void xc_idle_wait(struct xc_idle *s, int timeout_ms)
 {
-	struct epoll_event ev[XC_IDLE_MAX_FDS + 1];
+	struct epoll_event ev[2 * XC_IDLE_MAX_FDS + 1];
 	unsigned int i;
 	uint64_t v;
 	int n, k;
 
-	s->sleeps++;
-	n = epoll_wait(s->epfd, ev, XC_IDLE_MAX_FDS + 1, timeout_ms);
+	s->sleeps += timeout_ms > 0;
+	n = epoll_wait(s->epfd, ev, 2 * XC_IDLE_MAX_FDS + 1, timeout_ms);
 	for (k = 0; k < n; k++)
 		if (read(ev[k].data.fd, &v, sizeof(v)) < 0 && errno != EAGAIN)
 			XC_LOG(fwd, DEBUG, "reading fd %d: %s", ev[k].data.fd,
 			       strerror(errno));
-	for (i = 0; i < s->n_q; i++)
-		if (s->q[i].vid >= 0)
-			rte_vhost_enable_guest_notification(s->q[i].vid,
-							    s->q[i].vring, 0);
+	for (i = 0; i < s->n_dirs; i++) {
+		disarm(&s->dirs[i].rx);
+		disarm(&s->dirs[i].tx);
+	}
 }
 
 /**

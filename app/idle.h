@@ -13,32 +13,47 @@
 #define XC_IDLE_MAX_FDS		(2 * XC_MAX_CABLES)
 
 /**
- * struct xc_idle_q - one receive queue watched while sleeping
- * @port:	port id
- * @vring:	vring index of the guest's Tx ring for that queue
+ * struct xc_idle_q - a guest vring whose kicks can end a sleep
+ * @port:	vhost port id
+ * @vring:	vring index
  * @vid:	vhost device id the kick fd belongs to, -1 if none
  * @kickfd:	the guest's kick eventfd being watched, -1 if none
+ * @armed:	notifications were turned on for this sleep
  */
 struct xc_idle_q {
 	uint16_t port;
 	uint16_t vring;
 	int vid;
 	int kickfd;
+	bool armed;
+};
+
+/**
+ * struct xc_idle_dir - what a direction waits for while its lcore sleeps
+ * @d:		the direction
+ * @rx:		the sending guest's Tx ring: a kick means a new frame
+ * @tx:		the receiving guest's Rx ring: a kick means new buffers,
+ *		waited for while @d holds frames its peer did not take
+ */
+struct xc_idle_dir {
+	const struct xc_dir *d;
+	struct xc_idle_q rx;
+	struct xc_idle_q tx;
 };
 
 /**
  * struct xc_idle - sleeping state of one lcore
- * @epfd:	epoll set: the wake eventfd and the kick fds of @q
+ * @epfd:	epoll set: the wake eventfd and the armed kick fds
  * @wakefd:	eventfd written to cut a sleep short (link events, quit)
- * @n_q:	number of watched queues
- * @q:		watched queues
- * @sleeps:	times the lcore went to sleep (for the curious)
+ * @n_dirs:	number of watched directions
+ * @dirs:	watched directions
+ * @sleeps:	times the lcore went to sleep
  */
 struct xc_idle {
 	int epfd;
 	int wakefd;
-	unsigned int n_q;
-	struct xc_idle_q q[XC_IDLE_MAX_FDS];
+	unsigned int n_dirs;
+	struct xc_idle_dir dirs[XC_IDLE_MAX_FDS];
 	uint64_t sleeps;
 };
 

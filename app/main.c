@@ -308,7 +308,8 @@ static void build_cables_from_defs(struct xc_ctx *ctx)
 	for (i = 0; i < ctx->n_defs; i++) {
 		struct xc_cable *c = &ctx->cables[i];
 
-		snprintf(c->name, sizeof(c->name), "%s", ctx->defs[i].name);
+		RTE_BUILD_BUG_ON(sizeof(c->name) < XC_NAME_MAX);
+		memcpy(c->name, ctx->defs[i].name, XC_NAME_MAX);
 		for (j = 0; j < 2; j++) {
 			const struct xc_end_def *e = &ctx->defs[i].end[j];
 
