@@ -35,8 +35,31 @@ section_ok() {
 	[ "$rc" = 0 ] || { fail "$1: $2 ended with rc='$rc'"; vm_result "$1" "$2" | tail -n 8 | sed 's/^/    /'; return 1; }
 }
 
-# pings_after VM N - number of the last "ok" ping after ping number N
+# last_ping VM ok|fail - number of the last successful or failed ping
 last_ping() { sed -nE "s/^XC-PING ([0-9]+) $2.*/\1/p" "$1.console" | tail -n 1; }
+
+# start_ping_pair - xcable, VM B idle and VM A pinging B through the cable
+start_ping_pair() {
+	vm_prepare || return 1
+	xc_start xc.log --left "$T/l.sock" --right "$T/r.sock"
+	wait_log xc.log "running;" 1 20 || { fail "xcable did not start"; return 1; }
+	boot b "$T/r.sock" $B_MAC "xc.role=idle xc.ip=10.0.0.2/24"
+	boot a "$T/l.sock" $A_MAC "xc.role=pinger xc.ip=10.0.0.1/24 xc.peer=10.0.0.2"
+	wait_console a "XC-PING .* ok" 120 || { fail "A never reached B"; return 1; }
+	say "A pings B through xcable"
+}
+
+# wait_ping_after N SECONDS - wait for one of A's pings after ping N to
+# succeed; its number in $PING_OK
+wait_ping_after() {
+	local i
+	for ((i = 0; i < $2 * 2; i++)); do
+		PING_OK=$(last_ping a ok)
+		[ -n "$PING_OK" ] && [ "$PING_OK" -gt "$1" ] && return 0
+		sleep 0.5
+	done
+	return 1
+}
 
 t_vm_basic_traffic() {
 	vm_prepare || return 1
@@ -66,41 +89,24 @@ t_vm_basic_traffic() {
 TESTS+=(t_vm_basic_traffic)
 
 t_vm_one_restarts() {
-	local before after
-	vm_prepare || return 1
-	xc_start xc.log --left "$T/l.sock" --right "$T/r.sock"
-	wait_log xc.log "running;" 1 20 || { fail "xcable did not start"; return 1; }
-	boot b "$T/r.sock" $B_MAC "xc.role=idle xc.ip=10.0.0.2/24"
-	boot a "$T/l.sock" $A_MAC "xc.role=pinger xc.ip=10.0.0.1/24 xc.peer=10.0.0.2"
-	wait_console a "XC-PING .* ok" 120 || { fail "A never reached B"; return 1; }
-	say "A pings B through xcable"
+	local before
+	start_ping_pair || return 1
 	kill -KILL "${VM_PID[b]}"; wait "${VM_PID[b]}" 2>/dev/null
 	wait_console a "XC-PING .* fail" 30 || { fail "pings kept working with B dead?"; return 1; }
 	before=$(last_ping a fail)
 	say "B killed: A's ping $before failed"
 	mv b.console b1.console
 	boot b "$T/r.sock" $B_MAC "xc.role=idle xc.ip=10.0.0.2/24"
-	for i in $(seq 1 240); do
-		after=$(last_ping a ok)
-		[ -n "$after" ] && [ "$after" -gt "$before" ] && break
-		sleep 0.5
-	done
-	[ -n "$after" ] && [ "$after" -gt "$before" ] || { fail "traffic did not resume after B rebooted"; return 1; }
-	say "B booted again: A's ping $after succeeded"
+	wait_ping_after "$before" 120 || { fail "traffic did not resume after B rebooted"; return 1; }
+	say "B booted again: A's ping $PING_OK succeeded"
 	kill -0 "$XC_PID" && [ "$(grep -c 'running;' xc.log)" = 1 ] || { fail "xcable restarted or died"; return 1; }
 	say "xcable ran throughout (one start, pid $XC_PID)"
 }
 TESTS+=(t_vm_one_restarts)
 
 t_vm_xcable_restarts() {
-	local before after
-	vm_prepare || return 1
-	xc_start xc.log --left "$T/l.sock" --right "$T/r.sock"
-	wait_log xc.log "running;" 1 20 || { fail "xcable did not start"; return 1; }
-	boot b "$T/r.sock" $B_MAC "xc.role=idle xc.ip=10.0.0.2/24"
-	boot a "$T/l.sock" $A_MAC "xc.role=pinger xc.ip=10.0.0.1/24 xc.peer=10.0.0.2"
-	wait_console a "XC-PING .* ok" 120 || { fail "A never reached B"; return 1; }
-	say "A pings B through xcable"
+	local before
+	start_ping_pair || return 1
 	kill -KILL "$XC_PID"; wait "$XC_PID" 2>/dev/null
 	wait_console a "XC-PING .* fail" 30 || { fail "pings kept working without xcable?"; return 1; }
 	before=$(last_ping a fail)
@@ -109,13 +115,8 @@ t_vm_xcable_restarts() {
 	wait_log xc2.log "running;" 1 20 || { cat xc2.log; fail "xcable did not start again over its stale sockets"; return 1; }
 	wait_log xc2.log "link up" 2 60 || { fail "the VMs did not reconnect by themselves"; return 1; }
 	say "xcable restarted; both VMs (reconnect=1) reconnected by themselves"
-	for i in $(seq 1 120); do
-		after=$(last_ping a ok)
-		[ -n "$after" ] && [ "$after" -gt "$before" ] && break
-		sleep 0.5
-	done
-	[ -n "$after" ] && [ "$after" -gt "$before" ] || { fail "traffic did not resume"; return 1; }
-	say "A's ping $after succeeded again"
+	wait_ping_after "$before" 60 || { fail "traffic did not resume"; return 1; }
+	say "A's ping $PING_OK succeeded again"
 }
 TESTS+=(t_vm_xcable_restarts)
 
