@@ -244,12 +244,13 @@ static void parse_cmdline(struct xc_ctx *ctx, int argc, char **argv,
 			die_usage("%s", err);
 	}
 	if (!ctx->simple) {
+		if (s.eal_argc > XC_SIMPLE_MAX_ARGS)
+			die_usage("too many EAL arguments (at most %d)",
+				  XC_SIMPLE_MAX_ARGS - 1);
 		ea->argc = s.eal_argc;
 		for (i = 0; i < s.eal_argc; i++)
 			ea->argv[i] = argv[i];
 		ea->argv[s.eal_argc] = NULL;
-		if (s.eal_argc > XC_SIMPLE_MAX_ARGS)
-			die_usage("too many EAL arguments");
 		return;
 	}
 	for (i = 0; i < (int)ctx->n_defs; i++) {
@@ -338,8 +339,8 @@ static void build_cables_from_defs(struct xc_ctx *ctx)
 static void build_cables(struct xc_ctx *ctx)
 {
 	const struct xc_opts *o = &ctx->opts;
+	bool used[RTE_MAX_ETHPORTS] = { false };
 	unsigned int i, j;
-	bool *used;
 
 	if (ctx->n_defs) {
 		build_cables_from_defs(ctx);
@@ -357,9 +358,6 @@ static void build_cables(struct xc_ctx *ctx)
 		ctx->n_cables = o->n_cables;
 	}
 
-	used = calloc(ctx->n_ports, sizeof(*used));
-	if (used == NULL)
-		rte_exit(EXIT_FAILURE, "out of memory\n");
 	for (i = 0; i < ctx->n_cables; i++) {
 		struct xc_cable *c = &ctx->cables[i];
 		uint16_t p[2] = { (uint16_t)(2 * i), (uint16_t)(2 * i + 1) };
@@ -386,7 +384,6 @@ static void build_cables(struct xc_ctx *ctx)
 			XC_LOG(main, WARNING,
 			       "port %u (%s) is on no cable and stays unused",
 			       i, ctx->ports[i].name);
-	free(used);
 }
 
 /**

@@ -204,6 +204,8 @@ t_usage_errors() {
 	expect_usage "port on two cables" "two cables" -l 0 --no-pci --no-huge -m 256 --no-shconf \
 		--vdev "net_vhost0,iface=$T/0.sock" --vdev "net_vhost1,iface=$T/1.sock" -- --cable 0:1 --cable 1:0 || ok=1
 	expect_usage "bad EAL option" "cannot start DPDK.s EAL" --no-such-eal-option -- --cable 0:1 || ok=1
+	expect_usage "too many EAL arguments" "too many EAL arguments" $(printf -- '-v %.0s' {1..200}) -- || ok=1
+	expect_usage "too many EAL arguments, simple mode" "too many EAL arguments" $(printf -- '-v %.0s' {1..200}) -- --left "$T/a" --right "$T/b" || ok=1
 	touch "$T/file.sock"
 	expect_usage "regular file in the way" "not a socket" --left "$T/file.sock" --right "$T/b.sock" || ok=1
 	[ -e "$T/file.sock" ] || { fail "a regular file was removed"; ok=1; }
