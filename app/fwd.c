@@ -28,11 +28,11 @@
 #include <rte_pause.h>
 
 #include "fwd.h"
+#include "log.h"
 
 /* a receiver that never takes its frames is looked at this often even
  * without a kick (a guest driver may refill without notifying) */
 #define XC_BLOCKED_SLEEP_MS	1
-#include "log.h"
 
 RTE_LOG_REGISTER(xc_logtype_fwd, xcable.fwd, INFO);
 

@@ -69,7 +69,7 @@ int xc_idle_watch(struct xc_idle *s, const struct xc_dir *d)
 {
 	struct xc_idle_dir *w;
 
-	if (s->n_dirs == XC_IDLE_MAX_FDS)
+	if (s->n_dirs == XC_IDLE_MAX_DIRS)
 		return -ENOSPC;
 	w = &s->dirs[s->n_dirs++];
 	w->d = d;
@@ -169,13 +169,13 @@ void xc_idle_arm(struct xc_idle *s)
  */
 void xc_idle_wait(struct xc_idle *s, int timeout_ms)
 {
-	struct epoll_event ev[2 * XC_IDLE_MAX_FDS + 1];
+	struct epoll_event ev[2 * XC_IDLE_MAX_DIRS + 1];
 	unsigned int i;
 	uint64_t v;
 	int n, k;
 
 	s->sleeps += timeout_ms > 0;
-	n = epoll_wait(s->epfd, ev, 2 * XC_IDLE_MAX_FDS + 1, timeout_ms);
+	n = epoll_wait(s->epfd, ev, 2 * XC_IDLE_MAX_DIRS + 1, timeout_ms);
 	for (k = 0; k < n; k++)
 		if (read(ev[k].data.fd, &v, sizeof(v)) < 0 && errno != EAGAIN)
 			XC_LOG(fwd, DEBUG, "reading fd %d: %s", ev[k].data.fd,

@@ -10,7 +10,7 @@
 
 #include "cable.h"
 
-#define XC_IDLE_MAX_FDS		(2 * XC_MAX_CABLES)
+#define XC_IDLE_MAX_DIRS		(2 * XC_MAX_CABLES)
 
 /**
  * struct xc_idle_q - a guest vring whose kicks can end a sleep
@@ -53,7 +53,7 @@ struct xc_idle {
 	int epfd;
 	int wakefd;
 	unsigned int n_dirs;
-	struct xc_idle_dir dirs[XC_IDLE_MAX_FDS];
+	struct xc_idle_dir dirs[XC_IDLE_MAX_DIRS];
 	uint64_t sleeps;
 };
 

@@ -66,6 +66,7 @@ RTE_LOG_REGISTER(xc_logtype_stats, xcable.stats, INFO);
  * @quit:	set by the signal handler
  * @next_stats:	TSC value at which the counters are printed next
  * @sock_gid:	group of the sockets xcable creates, -1 to leave it
+ * @end_gid:	the same for each end of @defs, resolved once at start-up
  */
 struct xc_ctx {
 	struct xc_opts opts;
@@ -80,6 +81,7 @@ struct xc_ctx {
 	volatile bool quit;
 	uint64_t next_stats;
 	int sock_gid;
+	int end_gid[XC_MAX_CABLES][2];
 };
 
 /* the one piece of state a signal handler cannot be given as an argument */
@@ -257,9 +259,15 @@ static void parse_cmdline(struct xc_ctx *ctx, int argc, char **argv,
 		for (j = 0; j < 2; j++) {
 			const struct xc_end_def *e = &ctx->defs[i].end[j];
 
-			if (e->sock_group[0] &&
-			    xc_sock_group(e->sock_group, err, sizeof(err)) < 0)
-				die_usage("cable %s: %s", ctx->defs[i].name, err);
+			ctx->end_gid[i][j] = -1;
+			if (e->sock_group[0]) {
+				ctx->end_gid[i][j] = xc_sock_group(e->sock_group,
+								   err,
+								   sizeof(err));
+				if (ctx->end_gid[i][j] < 0)
+					die_usage("cable %s: %s",
+						  ctx->defs[i].name, err);
+			}
 			if (xc_sock_prepare(e->path, e->client, err,
 					    sizeof(err)))
 				die_usage("%s", err);
@@ -325,8 +333,7 @@ static void build_cables_from_defs(struct xc_ctx *ctx)
 			snprintf(c->end[j]->label, sizeof(c->end[j]->label),
 				 "%s", j ? "right" : "left");
 			c->end[j]->sock_mode = e->sock_mode;
-			c->end[j]->sock_gid = e->sock_group[0] ?
-				xc_sock_group(e->sock_group, NULL, 0) : -1;
+			c->end[j]->sock_gid = ctx->end_gid[i][j];
 		}
 		set_dirs(c);
 	}
@@ -430,7 +437,9 @@ static void setup_ports(struct xc_ctx *ctx)
 			die_usage("%s", err);
 		p->sock_mode = ctx->opts.sock_mode;
 		p->sock_gid = ctx->sock_gid;
-		if (p->is_vhost &&
+		/* the simple and config modes checked their sockets before
+		 * the EAL started */
+		if (p->is_vhost && !ctx->simple &&
 		    xc_sock_prepare(p->iface, p->client, err, sizeof(err)))
 			die_usage("%s", err);
 	}

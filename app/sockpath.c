@@ -139,8 +139,7 @@ int xc_sock_group(const char *name, char *err, size_t errlen)
 	v = strtol(name, &end, 10);
 	if (*name && *end == '\0' && v >= 0 && v < 65536)
 		return (int)v;
-	if (err)
-		snprintf(err, errlen, "no group '%s'", name);
+	snprintf(err, errlen, "no group '%s'", name);
 	return -ENOENT;
 }
 
