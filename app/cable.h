@@ -19,6 +19,7 @@
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
+#include "guard.h"
 #include "options.h"
 #include "stats.h"
 
@@ -43,6 +44,7 @@
  * @rxq_on:	bit q set when Rx queue q is enabled (atomic)
  * @notify:	called from the event thread after a link or queue change
  * @notify_arg:	argument of @notify
+ * @guard:	keeps a second frontend off a vhost server socket in use
  */
 struct xc_port {
 	uint16_t id;
@@ -61,6 +63,7 @@ struct xc_port {
 	uint64_t rxq_on;
 	void (*notify)(void *arg);
 	void *notify_arg;
+	struct xc_guard guard;
 };
 
 /**

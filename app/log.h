@@ -15,6 +15,8 @@ extern int xc_logtype_main;
 extern int xc_logtype_port;
 extern int xc_logtype_fwd;
 extern int xc_logtype_stats;
+extern int xc_logtype_capture;
+extern int xc_logtype_guard;
 
 #define XC_LOG(type, level, fmt, ...)                                        \
 	rte_log(RTE_LOG_##level, xc_logtype_##type, "xcable: " fmt "\n",     \

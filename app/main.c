@@ -31,11 +31,13 @@
 #include <rte_version.h>
 
 #include "cable.h"
+#include "capture.h"
 #include "config.h"
 #include "fwd.h"
 #include "log.h"
 #include "options.h"
 #include "ports.h"
+#include "runfiles.h"
 #include "simple.h"
 #include "sockpath.h"
 #include "telemetry.h"
@@ -67,6 +69,7 @@ RTE_LOG_REGISTER(xc_logtype_stats, xcable.stats, INFO);
  * @next_stats:	TSC value at which the counters are printed next
  * @sock_gid:	group of the sockets xcable creates, -1 to leave it
  * @end_gid:	the same for each end of @defs, resolved once at start-up
+ * @rf:		files the EAL leaves behind, removed at exit
  */
 struct xc_ctx {
 	struct xc_opts opts;
@@ -82,6 +85,7 @@ struct xc_ctx {
 	uint64_t next_stats;
 	int sock_gid;
 	int end_gid[XC_MAX_CABLES][2];
+	struct xc_runfiles rf;
 };
 
 /* the one piece of state a signal handler cannot be given as an argument */
@@ -112,6 +116,31 @@ static void die_usage(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+	exit(XC_EXIT_USAGE);
+}
+
+/**
+ * die_eal() - like die_usage(), once the EAL runs: close what was opened
+ *	       and remove the EAL's files first
+ * @ctx:	context
+ * @fmt:	printf format
+ */
+__attribute__((format(printf, 2, 3), noreturn))
+static void die_eal(struct xc_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+	uint16_t i;
+
+	fputs("xcable: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	for (i = 0; ctx->ports && i < ctx->n_ports; i++)
+		if (ctx->ports[i].configured)
+			xc_port_close(&ctx->ports[i]);
+	rte_eal_cleanup();
+	xc_runfiles_remove(&ctx->rf);
 	exit(XC_EXIT_USAGE);
 }
 
@@ -328,7 +357,7 @@ static void build_cables_from_defs(struct xc_ctx *ctx)
 				    strcmp(ctx->ports[k].iface, e->path) == 0)
 					c->end[j] = &ctx->ports[k];
 			if (c->end[j] == NULL)
-				die_usage("cable %s: no port serves %s", c->name,
+				die_eal(ctx, "cable %s: no port serves %s", c->name,
 					  e->path);
 			snprintf(c->end[j]->label, sizeof(c->end[j]->label),
 				 "%s", j ? "right" : "left");
@@ -355,10 +384,10 @@ static void build_cables(struct xc_ctx *ctx)
 	}
 	if (o->n_cables == 0) {
 		if (ctx->n_ports % 2)
-			die_usage("%u ports cannot be paired: give an even number of ports, or name the pairs with --cable A:B",
+			die_eal(ctx, "%u ports cannot be paired: give an even number of ports, or name the pairs with --cable A:B",
 				  ctx->n_ports);
 		if (ctx->n_ports / 2 > XC_MAX_CABLES)
-			die_usage("%u ports make more than %d cables",
+			die_eal(ctx, "%u ports make more than %d cables",
 				  ctx->n_ports, XC_MAX_CABLES);
 		ctx->n_cables = ctx->n_ports / 2;
 	} else {
@@ -375,10 +404,10 @@ static void build_cables(struct xc_ctx *ctx)
 		}
 		for (j = 0; j < 2; j++) {
 			if (p[j] >= ctx->n_ports)
-				die_usage("--cable %u:%u: there is no port %u (ports are 0 to %d)",
+				die_eal(ctx, "--cable %u:%u: there is no port %u (ports are 0 to %d)",
 					  p[0], p[1], p[j], ctx->n_ports - 1);
 			if (used[p[j]])
-				die_usage("port %u is an end of two cables",
+				die_eal(ctx, "port %u is an end of two cables",
 					  p[j]);
 			used[p[j]] = true;
 			c->end[j] = &ctx->ports[p[j]];
@@ -398,7 +427,7 @@ static void build_cables(struct xc_ctx *ctx)
  *		    any socket is created
  * @ctx:	context
  */
-static void check_lcores(const struct xc_ctx *ctx)
+static void check_lcores(struct xc_ctx *ctx)
 {
 	unsigned int i;
 
@@ -407,7 +436,7 @@ static void check_lcores(const struct xc_ctx *ctx)
 
 		if (l >= 0 && (l >= RTE_MAX_LCORE ||
 			       !rte_lcore_is_enabled((unsigned int)l)))
-			die_usage("cable %s: lcore %d is not enabled (EAL -l)",
+			die_eal(ctx, "cable %s: lcore %d is not enabled (EAL -l)",
 				  ctx->defs[i].name, l);
 	}
 }
@@ -423,7 +452,7 @@ static void setup_ports(struct xc_ctx *ctx)
 
 	ctx->n_ports = rte_eth_dev_count_avail();
 	if (ctx->n_ports == 0)
-		die_usage("no ports: add them with --vdev net_vhost0,iface=PATH (or use --left/--right)");
+		die_eal(ctx, "no ports: add them with --vdev net_vhost0,iface=PATH (or use --left/--right)");
 	ctx->ports = calloc(ctx->n_ports, sizeof(*ctx->ports));
 	if (ctx->ports == NULL)
 		rte_exit(EXIT_FAILURE, "out of memory\n");
@@ -431,17 +460,17 @@ static void setup_ports(struct xc_ctx *ctx)
 		struct xc_port *p;
 
 		if (id >= ctx->n_ports)
-			die_usage("port ids are not contiguous");
+			die_eal(ctx, "port ids are not contiguous");
 		p = &ctx->ports[id];
 		if (xc_port_init(p, id, err, sizeof(err)))
-			die_usage("%s", err);
+			die_eal(ctx, "%s", err);
 		p->sock_mode = ctx->opts.sock_mode;
 		p->sock_gid = ctx->sock_gid;
 		/* the simple and config modes checked their sockets before
 		 * the EAL started */
 		if (p->is_vhost && !ctx->simple &&
 		    xc_sock_prepare(p->iface, p->client, err, sizeof(err)))
-			die_usage("%s", err);
+			die_eal(ctx, "%s", err);
 	}
 }
 
@@ -492,12 +521,7 @@ static void start_cables(struct xc_ctx *ctx)
 				goto fail;
 	return;
 fail:
-	fprintf(stderr, "xcable: %s\n", err);
-	for (i = 0; i < ctx->n_ports; i++)
-		if (ctx->ports[i].configured)
-			xc_port_close(&ctx->ports[i]);
-	rte_eal_cleanup();
-	exit(XC_EXIT_USAGE);
+	die_eal(ctx, "%s", err);
 }
 
 /**
@@ -614,6 +638,7 @@ int main(int argc, char **argv)
 {
 	static struct xc_eal_argv ea;
 	struct xc_ctx *ctx;
+	bool capture;
 	unsigned int i;
 	int rc;
 
@@ -628,6 +653,7 @@ int main(int argc, char **argv)
 	if (rc < 0)
 		die_usage("cannot start DPDK's EAL: %s (check the EAL options)",
 			  rte_strerror(rte_errno));
+	xc_runfiles_note(&ctx->rf);
 	xc_quit_flag = &ctx->quit;
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
@@ -645,14 +671,17 @@ int main(int argc, char **argv)
 		       ctx->cables[i].end[1]->iface[0] ?
 		       ctx->cables[i].end[1]->iface : ctx->cables[i].end[1]->name);
 	xc_telemetry_init(ctx->cables, ctx->n_cables);
+	capture = xc_capture_init(ctx->cables, ctx->n_cables);
 	XC_LOG(main, INFO, "running; stop with Ctrl-C or SIGTERM");
 
 	run(ctx);
 
 	XC_LOG(main, INFO, "stopping");
+	xc_capture_fini(capture);
 	shutdown_all(ctx);
 	free(ctx->ports);
-	free(ctx);
 	rte_eal_cleanup();
+	xc_runfiles_remove(&ctx->rf);
+	free(ctx);
 	return 0;
 }

@@ -139,6 +139,12 @@ static void update_link(struct xc_port *p)
 	if (p->is_vhost)
 		XC_LOG(port, INFO, "%s (%s): link %s", p->label, p->iface,
 		       up ? "up, VM connected" : "down, VM gone");
+	if (p->is_vhost && !p->client) {
+		if (up)
+			xc_guard_attach(&p->guard, p->label);
+		else
+			xc_guard_detach(&p->guard, p->label);
+	}
 	else
 		XC_LOG(port, INFO, "%s: link %s", p->label, up ? "up" : "down");
 }
@@ -201,6 +207,11 @@ int xc_port_configure(struct xc_port *p, struct rte_mempool *pool,
 	rc = rte_eth_dev_info_get(p->id, &info);
 	if (rc)
 		goto fail;
+	if (p->is_vhost && !p->client &&
+	    xc_guard_init(&p->guard, p->iface, p->sock_mode, p->sock_gid))
+		XC_LOG(port, WARNING,
+		       "%s: path %s too long to hide while in use: a second frontend could take the port over",
+		       p->label, p->iface);
 	memset(&conf, 0, sizeof(conf));
 	conf.intr_conf.lsc = p->lsc;
 	if (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS)
@@ -276,13 +287,16 @@ int xc_port_start(struct xc_port *p, char *err, size_t errlen)
 }
 
 /**
- * xc_port_poll_link() - refresh the link state of a port without events
+ * xc_port_poll_link() - refresh the link state of a port without events,
+ *			 and turn away second frontends
  * @p:		port
  */
 void xc_port_poll_link(struct xc_port *p)
 {
 	if (p->started && !p->lsc)
 		update_link(p);
+	if (p->started && p->is_vhost && !p->client)
+		xc_guard_poll(&p->guard, p->label);
 }
 
 /**
@@ -291,6 +305,8 @@ void xc_port_poll_link(struct xc_port *p)
  */
 void xc_port_close(struct xc_port *p)
 {
+	if (p->is_vhost && !p->client)
+		xc_guard_close(&p->guard, p->label);
 	if (p->started)
 		rte_eth_dev_stop(p->id);
 	p->started = false;

@@ -4,12 +4,17 @@
  *
  * "xcable --left L --right R" (or a config file's cables) becomes, in effect:
  *   xcable -l FIRST,LAST --no-pci --file-prefix xcable-PID
- *          (--no-huge -m 256 --no-shconf | --in-memory --single-file-segments)
+ *          (--single-file-segments | --in-memory --single-file-segments |
+ *           --no-huge -m 256 --no-shconf)
  *          --vdev net_vhost0,iface=L --vdev net_vhost1,iface=R --
- * Hugepages are used when enough are free, and never required. EAL options
- * the user gave before "--" come first and take precedence.
+ * Hugepages are used when enough are free, and never required. With a
+ * hugetlbfs mount the memory is shared, so that dpdk-dumpcap (a secondary
+ * process) can attach and capture; without one, hugepages are used privately
+ * (--in-memory) and capture is not available. EAL options the user gave
+ * before "--" come first and take precedence.
  */
 #include <errno.h>
+#include <mntent.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -22,7 +27,26 @@
 #define XC_SIMPLE_MEM_MB	256
 
 /**
- * xc_host_probe() - read CPU affinity and free hugepages
+ * hugetlbfs_mounted() - tell whether a hugetlbfs is mounted anywhere
+ *
+ * Return: true if /proc/mounts lists one
+ */
+static bool hugetlbfs_mounted(void)
+{
+	struct mntent *m;
+	bool found = false;
+	FILE *f = setmntent("/proc/mounts", "r");
+
+	if (f == NULL)
+		return false;
+	while (!found && (m = getmntent(f)) != NULL)
+		found = strcmp(m->mnt_type, "hugetlbfs") == 0;
+	endmntent(f);
+	return found;
+}
+
+/**
+ * xc_host_probe() - read CPU affinity, free hugepages and hugetlbfs
  * @h:		filled with what was found
  */
 void xc_host_probe(struct xc_host *h)
@@ -35,6 +59,7 @@ void xc_host_probe(struct xc_host *h)
 
 	h->first_cpu = h->last_cpu = 0;
 	h->huge_free_mb = 0;
+	h->huge_mounted = hugetlbfs_mounted();
 	h->pid = (int)getpid();
 	if (sched_getaffinity(0, sizeof(set), &set) == 0) {
 		h->first_cpu = -1;
@@ -173,7 +198,9 @@ int xc_simple_eal_args(struct xc_eal_argv *ea, const char *prog,
 	if (!user_has(user_argc, user_argv, prefix))
 		rc |= add(ea, "--file-prefix=xcable-%d", h->pid);
 	if (!user_has(user_argc, user_argv, mem)) {
-		if (h->huge_free_mb >= XC_SIMPLE_MEM_MB) {
+		if (h->huge_free_mb >= XC_SIMPLE_MEM_MB && h->huge_mounted) {
+			rc |= add(ea, "--single-file-segments");
+		} else if (h->huge_free_mb >= XC_SIMPLE_MEM_MB) {
 			rc |= add(ea, "--in-memory");
 			rc |= add(ea, "--single-file-segments");
 		} else {

@@ -5,6 +5,7 @@
 #ifndef XC_SIMPLE_H
 #define XC_SIMPLE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "options.h"
@@ -30,12 +31,14 @@ struct xc_eal_argv {
  * @first_cpu:		first CPU this process may run on
  * @last_cpu:		last CPU this process may run on
  * @huge_free_mb:	free memory in default-size hugepages, in MiB
+ * @huge_mounted:	a hugetlbfs is mounted (hugepages can be shared)
  * @pid:		process id, for a unique runtime directory
  */
 struct xc_host {
 	int first_cpu;
 	int last_cpu;
 	unsigned long huge_free_mb;
+	bool huge_mounted;
 	int pid;
 };
 

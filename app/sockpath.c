@@ -52,6 +52,44 @@ static int probe_live(const char *path)
 }
 
 /**
+ * xc_sock_hidden() - the name a served socket has while a frontend is
+ *		      attached: .NAME.in-use in the same directory
+ * @path:	socket path
+ * @out:	filled with the hidden path
+ * @len:	size of @out
+ *
+ * Return: 0 on success, -ENAMETOOLONG if it does not fit a socket address
+ */
+int xc_sock_hidden(const char *path, char *out, size_t len)
+{
+	const char *base = strrchr(path, '/');
+	size_t dirlen = base ? (size_t)(base - path) + 1 : 0;
+	int n;
+
+	base = base ? base + 1 : path;
+	n = snprintf(out, len, "%.*s.%s.in-use", (int)dirlen, path, base);
+	if (n < 0 || (size_t)n >= len ||
+	    (size_t)n >= sizeof(((struct sockaddr_un *)0)->sun_path))
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+/**
+ * remove_stale_hidden() - remove the hidden name a crashed xcable left
+ * @path:	socket path
+ */
+static void remove_stale_hidden(const char *path)
+{
+	char hidden[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	struct stat st;
+
+	if (xc_sock_hidden(path, hidden, sizeof(hidden)) == 0 &&
+	    lstat(hidden, &st) == 0 && S_ISSOCK(st.st_mode) &&
+	    probe_live(hidden) == 0)
+		unlink(hidden);
+}
+
+/**
  * xc_sock_prepare() - check a socket path, removing a stale leftover
  * @path:	vhost-user socket path
  * @client:	xcable connects (QEMU listens): nothing is created
@@ -75,6 +113,7 @@ int xc_sock_prepare(const char *path, bool client, char *err, size_t errlen)
 	if (client)
 		return 0;
 
+	remove_stale_hidden(path);
 	if (lstat(path, &st) == 0) {
 		if (!S_ISSOCK(st.st_mode)) {
 			snprintf(err, errlen,

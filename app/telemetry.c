@@ -106,6 +106,8 @@ static void add_end(struct rte_tel_data *d, const char *prefix,
 			features = 0;
 		rte_tel_data_add_dict_u64(d, key(k, prefix, "virtio_features"),
 					  features);
+		rte_tel_data_add_dict_u64(d, key(k, prefix, "refused_frontends"),
+			__atomic_load_n(&p->guard.refused, __ATOMIC_RELAXED));
 	}
 }
 

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * capture.c - let dpdk-dumpcap capture the frames crossing a cable
+ *
+ * dpdk-dumpcap is a DPDK secondary process: it attaches to xcable's shared
+ * memory (the EAL's --file-prefix names it) and asks, through rte_pdump,
+ * for copies of what a port receives and transmits. The copies are made on
+ * the forwarding lcore into dumpcap's own ring; when that ring is full the
+ * copy is dropped (dumpcap reports it), never the frame on the cable. No
+ * capture, no cost: rte_pdump adds its Rx/Tx callbacks only while a
+ * capture runs. Without shared memory (--in-memory, --no-shconf, which the
+ * simple mode uses when no hugetlbfs is mounted) there is nothing to attach
+ * to, and xcable says so at start.
+ */
+#include <libgen.h>
+#include <string.h>
+
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_pdump.h>
+
+#include "capture.h"
+#include "log.h"
+
+RTE_LOG_REGISTER(xc_logtype_capture, xcable.capture, INFO);
+
+/**
+ * xc_capture_init() - enable rte_pdump and tell how to capture
+ * @cables:	the cables, whose port names are shown
+ * @n_cables:	number of cables
+ *
+ * Return: true if captures are possible (call xc_capture_fini() at exit)
+ */
+bool xc_capture_init(const struct xc_cable *cables, unsigned int n_cables)
+{
+	char dir[PATH_MAX];
+	unsigned int i;
+
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return false;
+	if (rte_pdump_init() != 0) {
+		XC_LOG(capture, INFO,
+		       "capture unavailable: the EAL runs without shared memory (%s); mount a hugetlbfs (mount -t hugetlbfs nodev /dev/hugepages) and reserve hugepages to capture with dpdk-dumpcap",
+		       rte_strerror(rte_errno));
+		return false;
+	}
+	snprintf(dir, sizeof(dir), "%s", rte_eal_get_runtime_dir());
+	for (i = 0; i < n_cables; i++)
+		XC_LOG(capture, INFO,
+		       "capture %s with: dpdk-dumpcap --file-prefix=%s -i %s (or -i %s) -w FILE.pcapng",
+		       cables[i].name, basename(dir), cables[i].end[0]->name,
+		       cables[i].end[1]->name);
+	return true;
+}
+
+/**
+ * xc_capture_fini() - stop serving capture requests
+ * @on:		what xc_capture_init() returned
+ */
+void xc_capture_fini(bool on)
+{
+	if (on)
+		rte_pdump_uninit();
+}

@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * guard.c - one frontend per vhost-user socket
+ *
+ * The vhost library accepts any number of connections on a server socket,
+ * and the vhost PMD gives its port to whichever frontend finished setting
+ * up last: a second VM started on the same socket by mistake would cut the
+ * first one off. So, once a frontend is attached (link up), the served
+ * socket is renamed to a hidden name in the same directory (.NAME.in-use)
+ * and a decoy socket listens on the public path. The decoy accepts, logs
+ * who knocked, and closes: the second frontend sees the connection end at
+ * once, and the cable never notices. When the frontend goes (link down),
+ * the served socket is renamed back over the decoy, atomically, so QEMU's
+ * reconnect finds it again. The rename keeps the listening socket: a unix
+ * socket is found by its inode, whatever its name.
+ *
+ * Left: a frontend that connects in the milliseconds between the first
+ * one's connect and its link coming up still reaches the served socket.
+ */
+#include <errno.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <rte_log.h>
+
+#include "guard.h"
+#include "log.h"
+#include "sockpath.h"
+
+RTE_LOG_REGISTER(xc_logtype_guard, xcable.guard, INFO);
+
+/**
+ * xc_guard_init() - prepare the guard of a vhost server socket
+ * @g:		guard
+ * @path:	socket path
+ * @mode:	permission bits for the decoy
+ * @gid:	group for the decoy, -1 to leave it
+ *
+ * Return: 0 on success, -ENAMETOOLONG if the hidden name does not fit
+ *	   (the guard then stays off)
+ */
+int xc_guard_init(struct xc_guard *g, const char *path, unsigned int mode,
+		  int gid)
+{
+	pthread_mutex_init(&g->lock, NULL);
+	g->decoy = -1;
+	g->mode = mode;
+	g->gid = gid;
+	g->enabled = false;
+	snprintf(g->path, sizeof(g->path), "%s", path);
+	if (xc_sock_hidden(path, g->hidden, sizeof(g->hidden)))
+		return -ENAMETOOLONG;
+	g->enabled = true;
+	return 0;
+}
+
+/**
+ * listen_decoy() - listen on a path with the given mode and group
+ * @g:		guard
+ *
+ * Return: the listening socket, or -errno
+ */
+static int listen_decoy(struct xc_guard *g)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	char err[128];
+	mode_t old;
+	int fd, rc;
+
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	strcpy(sa.sun_path, g->path);
+	old = umask(0177);
+	rc = bind(fd, (struct sockaddr *)&sa, sizeof(sa));
+	umask(old);
+	if (rc == 0)
+		rc = listen(fd, 8);
+	if (rc < 0) {
+		rc = -errno;
+		close(fd);
+		return rc;
+	}
+	rc = xc_sock_secure(g->path, g->mode, g->gid, err, sizeof(err));
+	if (rc) {
+		close(fd);
+		unlink(g->path);
+		return rc;
+	}
+	return fd;
+}
+
+/**
+ * xc_guard_attach() - a frontend is attached: hide the served socket and
+ *		       put the decoy in its place
+ * @g:		guard
+ * @label:	port label, for messages
+ */
+void xc_guard_attach(struct xc_guard *g, const char *label)
+{
+	int fd;
+
+	pthread_mutex_lock(&g->lock);
+	if (!g->enabled || g->decoy >= 0)
+		goto out;
+	if (rename(g->path, g->hidden) < 0) {
+		XC_LOG(guard, WARNING,
+		       "%s: cannot hide %s while in use (%s): a second frontend could take the port over",
+		       label, g->path, strerror(errno));
+		goto out;
+	}
+	fd = listen_decoy(g);
+	if (fd < 0) {
+		XC_LOG(guard, WARNING,
+		       "%s: cannot listen on %s while in use (%s): other frontends see no socket there",
+		       label, g->path, strerror(-fd));
+		/* the path is free: later attempts simply fail to connect */
+		g->decoy = -2;
+		goto out;
+	}
+	g->decoy = fd;
+	XC_LOG(guard, DEBUG, "%s: %s in use, other frontends are refused",
+	       label, g->path);
+out:
+	pthread_mutex_unlock(&g->lock);
+}
+
+/**
+ * restore() - put the served socket back on its path (lock held)
+ * @g:		guard
+ * @label:	port label, for messages
+ */
+static void restore(struct xc_guard *g, const char *label)
+{
+	if (g->decoy == -1)
+		return;
+	if (g->decoy >= 0)
+		close(g->decoy);
+	g->decoy = -1;
+	/* replaces the decoy's file in one step */
+	if (rename(g->hidden, g->path) < 0)
+		XC_LOG(guard, ERR, "%s: cannot put %s back (%s): frontends cannot reconnect",
+		       label, g->path, strerror(errno));
+}
+
+/**
+ * xc_guard_detach() - the frontend went: serve the public path again
+ * @g:		guard
+ * @label:	port label, for messages
+ */
+void xc_guard_detach(struct xc_guard *g, const char *label)
+{
+	pthread_mutex_lock(&g->lock);
+	restore(g, label);
+	pthread_mutex_unlock(&g->lock);
+}
+
+/**
+ * xc_guard_poll() - turn away whoever connected to the decoy, and log it
+ * @g:		guard
+ * @label:	port label, for messages
+ */
+void xc_guard_poll(struct xc_guard *g, const char *label)
+{
+	struct ucred cr;
+	socklen_t len;
+	int fd;
+
+	if (pthread_mutex_trylock(&g->lock))
+		return;
+	while (g->decoy >= 0 &&
+	       (fd = accept4(g->decoy, NULL, NULL, SOCK_CLOEXEC)) >= 0) {
+		len = sizeof(cr);
+		if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) < 0)
+			cr.pid = 0, cr.uid = (uid_t)-1;
+		close(fd);
+		__atomic_fetch_add(&g->refused, 1, __ATOMIC_RELAXED);
+		XC_LOG(guard, WARNING,
+		       "%s: refused a second frontend on %s (pid %d, uid %d): the socket is in use, the cable stays with the first",
+		       label, g->path, (int)cr.pid, (int)cr.uid);
+	}
+	pthread_mutex_unlock(&g->lock);
+}
+
+/**
+ * xc_guard_close() - at exit: restore the path so the PMD can remove it,
+ *		      and stay off from now on
+ * @g:		guard
+ * @label:	port label, for messages
+ */
+void xc_guard_close(struct xc_guard *g, const char *label)
+{
+	pthread_mutex_lock(&g->lock);
+	restore(g, label);
+	g->enabled = false;
+	pthread_mutex_unlock(&g->lock);
+}

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * guard.h - one frontend per vhost-user socket
+ */
+#ifndef XC_GUARD_H
+#define XC_GUARD_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "options.h"
+
+/**
+ * struct xc_guard - keeps a second frontend off a socket that is in use
+ * @lock:	serialises the event thread (attach, detach) and the main
+ *		thread (poll, close)
+ * @enabled:	the port is a vhost server and its hidden name fits
+ * @path:	the socket path QEMU connects to
+ * @hidden:	where the served socket is while a frontend is attached
+ * @mode:	permission bits of the decoy socket
+ * @gid:	group of the decoy socket, -1 to leave it
+ * @decoy:	listening socket on @path while attached, else -1
+ * @refused:	frontends turned away (atomic)
+ */
+struct xc_guard {
+	pthread_mutex_t lock;
+	bool enabled;
+	char path[XC_SOCK_PATH_MAX];
+	char hidden[XC_SOCK_PATH_MAX];
+	unsigned int mode;
+	int gid;
+	int decoy;
+	uint64_t refused;
+};
+
+int xc_guard_init(struct xc_guard *g, const char *path, unsigned int mode,
+		  int gid);
+void xc_guard_attach(struct xc_guard *g, const char *label);
+void xc_guard_detach(struct xc_guard *g, const char *label);
+void xc_guard_poll(struct xc_guard *g, const char *label);
+void xc_guard_close(struct xc_guard *g, const char *label);
+
+#endif /* XC_GUARD_H */
