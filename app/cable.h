@@ -14,17 +14,20 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
 #include "guard.h"
+#include "offload.h"
 #include "options.h"
 #include "stats.h"
 
 #define XC_BURST		32	/* packets per rx burst */
 #define XC_RING_SIZE		1024	/* descriptors per queue */
+#define XC_HOLD_MAX		XC_SEG_MAX	/* frames ready to send */
 
 /**
  * struct xc_port - one ethdev used as a cable end
@@ -42,6 +45,10 @@
  * @link_up:	link state, written by events, read by lcores (atomic)
  * @txq_on:	bit q set when Tx queue q may be used (atomic)
  * @rxq_on:	bit q set when Rx queue q is enabled (atomic)
+ * @caps:	what the port can receive: offloads and largest frame, packed
+ *		by xc_caps_pack() (atomic; 0 while the link is down)
+ * @offloads:	offer virtio offloads to the guest (vhost ports)
+ * @n_queues:	queue pairs configured
  * @notify:	called from the event thread after a link or queue change
  * @notify_arg:	argument of @notify
  * @guard:	keeps a second frontend off a vhost server socket in use
@@ -61,6 +68,9 @@ struct xc_port {
 	uint32_t link_up;
 	uint64_t txq_on;
 	uint64_t rxq_on;
+	uint64_t caps;
+	bool offloads;
+	uint16_t n_queues;
 	void (*notify)(void *arg);
 	void *notify_arg;
 	struct xc_guard guard;
@@ -71,11 +81,16 @@ struct xc_port {
  * @rx:		port frames come from
  * @tx:		port frames go to
  * @rxq:	Rx queue on @rx
- * @txq:	Tx queue on @tx
+ * @txq:	Tx queue on @tx, when the peer enabled it
+ * @cur_txq:	Tx queue used this round (see xc_dir_pick_txq())
  * @label:	"rxname->txname", for messages
- * @hold:	frames received but not yet taken by @tx (backpressure)
+ * @raw:	frames received, not yet through the stages
+ * @raw_head:	index of the first of them
+ * @raw_n:	how many
+ * @hold:	frames ready to send but not yet taken by @tx (backpressure)
  * @hold_head:	index of the first held frame
  * @hold_n:	number of held frames
+ * @off:	software offload state
  * @st:		counters, written only by the owning lcore
  */
 struct xc_dir {
@@ -83,10 +98,15 @@ struct xc_dir {
 	struct xc_port *tx;
 	uint16_t rxq;
 	uint16_t txq;
+	uint16_t cur_txq;
 	char label[2 * RTE_ETH_NAME_MAX_LEN + 8];
-	struct rte_mbuf *hold[XC_BURST];
+	struct rte_mbuf *raw[XC_BURST];
+	uint16_t raw_head;
+	uint16_t raw_n;
+	struct rte_mbuf *hold[XC_HOLD_MAX];
 	uint16_t hold_head;
 	uint16_t hold_n;
+	struct xc_off off;
 	struct xc_dir_stats st;
 } __rte_cache_aligned;
 
@@ -94,27 +114,70 @@ struct xc_dir {
  * struct xc_cable - two ports joined point to point
  * @name:	cable name, e.g. "cable0"
  * @end:	the two ports
- * @dir:	dir[0] carries end[0] -> end[1], dir[1] the reverse
+ * @n_queues:	queue pairs used on both ends
+ * @dir:	dir[2q] carries end[0] -> end[1] on queue q, dir[2q + 1] the
+ *		reverse
  * @pool:	mbufs for this cable only, so one cable cannot starve another
+ * @ipool:	indirect mbufs for segments that point into a TSO frame
  */
 struct xc_cable {
 	char name[32];
 	struct xc_port *end[2];
-	struct xc_dir dir[2];
+	unsigned int n_queues;
+	struct xc_dir dir[2 * XC_MAX_QUEUES];
 	struct rte_mempool *pool;
+	struct rte_mempool *ipool;
 };
 
 /**
- * xc_port_tx_ready() - tell whether a direction may transmit on its port
- * @d:		direction
+ * xc_dir_pick_txq() - choose the peer's Tx queue for this round: the
+ *		       direction's own queue if the guest enabled it, else
+ *		       one of those it did enable (a guest may use fewer
+ *		       queue pairs than the other; the vhost library locks
+ *		       each vring, so sharing one is safe)
+ * @d:		direction; d->cur_txq is set
  *
- * Return: true if the peer's link is up and its queue is enabled
+ * Return: true if the peer's link is up and a queue is enabled
  */
-static inline bool xc_port_tx_ready(const struct xc_dir *d)
+static inline bool xc_dir_pick_txq(struct xc_dir *d)
 {
-	return __atomic_load_n(&d->tx->link_up, __ATOMIC_ACQUIRE) &&
-	       (__atomic_load_n(&d->tx->txq_on, __ATOMIC_ACQUIRE) >>
-		(d->txq & 63) & 1);
+	uint64_t on;
+	unsigned int k;
+
+	if (!__atomic_load_n(&d->tx->link_up, __ATOMIC_ACQUIRE))
+		return false;
+	on = __atomic_load_n(&d->tx->txq_on, __ATOMIC_ACQUIRE) &
+	     ((1ULL << d->tx->n_queues) - 1);
+	if (on >> d->txq & 1) {
+		d->cur_txq = d->txq;
+		return true;
+	}
+	if (on == 0)
+		return false;
+	for (k = d->txq % (unsigned int)__builtin_popcountll(on); k; k--)
+		on &= on - 1;	/* drop the lowest set bit */
+	d->cur_txq = (uint16_t)__builtin_ctzll(on);
+	return true;
+}
+
+/**
+ * xc_cable_stats() - counters of one direction of a cable, summed over its
+ *		      queues
+ * @c:		cable
+ * @j:		0 for end[0] -> end[1], 1 for the reverse
+ * @sum:	filled
+ */
+static inline void xc_cable_stats(const struct xc_cable *c, unsigned int j,
+				  struct xc_dir_stats *sum)
+{
+	struct xc_dir_stats s;
+	unsigned int q;
+
+	memset(sum, 0, sizeof(*sum));
+	for (q = 0; q < c->n_queues; q++) {
+		xc_stats_snapshot(&c->dir[2 * q + j].st, &s);
+		xc_stats_accumulate(sum, &s);
+	}
 }
 
 #endif /* XC_CABLE_H */

@@ -14,6 +14,7 @@
  */
 #include <libgen.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rte_eal.h>
 #include <rte_errno.h>
@@ -33,15 +34,19 @@ RTE_LOG_REGISTER(xc_logtype_capture, xcable.capture, INFO);
  */
 bool xc_capture_init(const struct xc_cable *cables, unsigned int n_cables)
 {
-	char dir[PATH_MAX];
+	char dir[PATH_MAX], sock[PATH_MAX + 16];
 	unsigned int i;
 
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
 		return false;
-	if (rte_pdump_init() != 0) {
+	/* a secondary process needs the multi-process socket (absent with
+	 * --in-memory and --no-shconf) and hugepages in a hugetlbfs (the
+	 * memory of --no-huge cannot be mapped by another process) */
+	snprintf(sock, sizeof(sock), "%s/mp_socket", rte_eal_get_runtime_dir());
+	if (access(sock, F_OK) != 0 || !rte_eal_has_hugepages() ||
+	    rte_pdump_init() != 0) {
 		XC_LOG(capture, INFO,
-		       "capture unavailable: the EAL runs without shared memory (%s); mount a hugetlbfs (mount -t hugetlbfs nodev /dev/hugepages) and reserve hugepages to capture with dpdk-dumpcap",
-		       rte_strerror(rte_errno));
+		       "capture unavailable: the EAL runs without shared hugepage memory; mount a hugetlbfs (mount -t hugetlbfs nodev /dev/hugepages), reserve hugepages and restart to capture with dpdk-dumpcap");
 		return false;
 	}
 	snprintf(dir, sizeof(dir), "%s", rte_eal_get_runtime_dir());

@@ -8,6 +8,8 @@
  *   idle-us = 100                idle time before sleeping
  *   socket-mode = 0660           default for every end
  *   socket-group = kvm           default for every end
+ *   offloads = yes               offer guests checksum/TSO offloads
+ *   queues = 1                   queue pairs of every end
  *
  *   [cable NAME]                 one per cable; NAME: letters, digits, - _ .
  *   left = /run/xcable/a.sock    socket of the left end (required)
@@ -16,6 +18,8 @@
  *   right-client = no
  *   left-socket-mode = 0660      per end, overriding [global]
  *   left-socket-group = kvm
+ *   left-offloads = yes          per end, overriding [global]
+ *   left-queues = 2              per end; both ends need the same number
  *   lcore = 1                    lcore forwarding this cable (default: spread)
  *
  * Everything is checked before anything starts: an unknown section or key
@@ -159,6 +163,16 @@ static int load_global(struct cfg_ctx *c, struct rte_cfgfile *cfg,
 				return bad(c, "global", k, "expected octal permission bits such as 0660");
 			if (!(o->given & XC_GIVEN_MODE))
 				o->sock_mode = m;
+		} else if (strcmp(k, "offloads") == 0) {
+			if (xc_parse_bool(val, &b))
+				return bad(c, "global", k, "expected yes or no");
+			if (!(o->given & XC_GIVEN_OFFLOADS))
+				o->offloads = b;
+		} else if (strcmp(k, "queues") == 0) {
+			if (xc_parse_uint(val, 1, XC_MAX_QUEUES, &v))
+				return bad(c, "global", k, "expected a number of queue pairs from 1 to 8");
+			if (!(o->given & XC_GIVEN_QUEUES))
+				o->queues = (unsigned int)v;
 		} else if (strcmp(k, "socket-group") == 0) {
 			if (val[0] == '\0' || strlen(val) >= sizeof(group))
 				return bad(c, "global", k, "expected a group name");
@@ -202,6 +216,8 @@ static int load_cable(struct cfg_ctx *c, struct rte_cfgfile *cfg,
 	for (j = 0; j < 2; j++) {
 		d->end[j].client = o->client;
 		d->end[j].sock_mode = o->sock_mode;
+		d->end[j].offloads = o->offloads;
+		d->end[j].queues = o->queues;
 		if (o->sock_group)
 			snprintf(d->end[j].sock_group,
 				 sizeof(d->end[j].sock_group), "%s",
@@ -244,10 +260,19 @@ static int load_cable(struct cfg_ctx *c, struct rte_cfgfile *cfg,
 			    strlen(val) >= sizeof(end->sock_group))
 				return bad(c, sec, k, "expected a group name");
 			strcpy(end->sock_group, val);
+		} else if (strcmp(sub, "-offloads") == 0) {
+			if (xc_parse_bool(val, &end->offloads))
+				return bad(c, sec, k, "expected yes or no");
+		} else if (strcmp(sub, "-queues") == 0) {
+			if (xc_parse_uint(val, 1, XC_MAX_QUEUES, &v))
+				return bad(c, sec, k, "expected a number of queue pairs from 1 to 8");
+			end->queues = (unsigned int)v;
 		} else {
 			return bad(c, sec, k, "unknown key");
 		}
 	}
+	if (d->end[0].queues != d->end[1].queues)
+		return bad(c, sec, "right-queues", "both ends need the same number of queues");
 	if (d->end[0].path[0] == '\0')
 		return bad(c, sec, "left", "missing: every cable needs a left socket");
 	if (d->end[1].path[0] == '\0')

@@ -17,8 +17,11 @@
  * direction whose peer is not draining, new receive buffers.
  *
  * Between receive and transmit sits xc_dir_stages(): the place for per-cable
- * stages (offload fix-up, capture, impairment). The hot path neither
- * allocates nor makes system calls.
+ * stages (offload fix-up now; impairment later). A received burst waits in
+ * the direction's raw queue, goes through the stages into the hold queue
+ * (a TSO frame may become many segments there), and is sent from it. The
+ * hot path makes no system calls; it allocates mbufs only to segment a
+ * frame for a receiver that cannot take it whole.
  */
 #include <sys/prctl.h>
 
@@ -29,6 +32,7 @@
 
 #include "fwd.h"
 #include "log.h"
+#include "offload.h"
 
 /* a receiver that never takes its frames is looked at this often even
  * without a kick (a guest driver may refill without notifying) */
@@ -43,8 +47,8 @@ RTE_LOG_REGISTER(xc_logtype_fwd, xcable.fwd, INFO);
  * @n:		how many
  * @why:	reason
  */
-static void drop_burst(struct xc_dir *d, struct rte_mbuf **pkts, uint16_t n,
-		       enum xc_drop why)
+static void drop_burst(struct xc_dir *d, struct rte_mbuf **pkts,
+		       unsigned int n, enum xc_drop why)
 {
 	rte_pktmbuf_free_bulk(pkts, n);
 	xc_stat_add(&d->st.drop[why], n);
@@ -58,40 +62,64 @@ static void drop_burst(struct xc_dir *d, struct rte_mbuf **pkts, uint16_t n,
  *
  * Return: number of frames the peer took; the rest are still ours
  */
-static uint16_t xmit(struct xc_dir *d, struct rte_mbuf **pkts, uint16_t n)
+static unsigned int xmit(struct xc_dir *d, struct rte_mbuf **pkts,
+			 unsigned int n)
 {
+	unsigned int done = 0;
 	uint32_t len[XC_BURST];
 	uint64_t bytes = 0;
-	uint16_t i, sent;
 
-	/* the PMD frees what it takes, so read lengths first */
-	for (i = 0; i < n; i++)
-		len[i] = pkts[i]->pkt_len;
-	sent = rte_eth_tx_burst(d->tx->id, d->txq, pkts, n);
-	for (i = 0; i < sent; i++)
-		bytes += len[i];
-	xc_stat_add(&d->st.tx_pkts, sent);
+	while (done < n) {
+		uint16_t k = (uint16_t)RTE_MIN(n - done, (unsigned int)XC_BURST);
+		uint16_t i, sent;
+
+		/* the PMD frees what it takes, so read lengths first */
+		for (i = 0; i < k; i++)
+			len[i] = pkts[done + i]->pkt_len;
+		sent = rte_eth_tx_burst(d->tx->id, d->cur_txq, pkts + done, k);
+		for (i = 0; i < sent; i++)
+			bytes += len[i];
+		done += sent;
+		if (sent < k)
+			break;
+	}
+	xc_stat_add(&d->st.tx_pkts, done);
 	xc_stat_add(&d->st.tx_bytes, bytes);
-	return sent;
+	return done;
 }
 
 /**
- * xc_dir_stages() - per-cable stages between receive and transmit
- * @d:		direction
- * @pkts:	frames received, may be rewritten in place
- * @n:		how many
+ * xc_dir_stages() - per-cable stages between receive and transmit: move
+ *		     received frames into the hold queue, made fit for the
+ *		     receiving end (offload fix-up)
+ * @d:		direction, with an empty hold queue
  *
- * Each stage may drop (counting the reason) or rewrite frames. None is
- * configured yet beyond the link check done by the caller.
- *
- * Return: number of frames left in @pkts to transmit
+ * Each stage may drop (counting the reason), rewrite or multiply frames
+ * (software segmentation). Frames that do not fit in the hold queue this
+ * time stay received, in order, for the next round.
  */
-static inline uint16_t xc_dir_stages(struct xc_dir *d, struct rte_mbuf **pkts,
-				     uint16_t n)
+static inline void xc_dir_stages(struct xc_dir *d)
 {
-	(void)d;
-	(void)pkts;
-	return n;
+	uint64_t caps = __atomic_load_n(&d->tx->caps, __ATOMIC_ACQUIRE);
+
+	while (d->raw_n) {
+		struct rte_mbuf *m = d->raw[d->raw_head];
+		int n;
+
+		if (likely(!xc_off_needed(m, caps))) {
+			if (d->hold_n == XC_HOLD_MAX)
+				break;
+			d->hold[d->hold_n++] = m;
+		} else {
+			n = xc_off_fixup(&d->off, m, caps, d->hold + d->hold_n,
+					 XC_HOLD_MAX - d->hold_n, &d->st);
+			if (n < 0)
+				break;	/* no room: next round */
+			d->hold_n += (uint16_t)n;
+		}
+		d->raw_head++;
+		d->raw_n--;
+	}
 }
 
 /**
@@ -103,17 +131,15 @@ static inline uint16_t xc_dir_stages(struct xc_dir *d, struct rte_mbuf **pkts,
  */
 unsigned int xc_dir_poll(struct xc_dir *d)
 {
-	struct rte_mbuf *pkts[XC_BURST];
 	uint64_t bytes = 0;
-	uint16_t n, i, sent;
+	unsigned int sent, work = 0;
+	uint16_t n, i;
 
-	if (d->hold_n) {
-		if (!xc_port_tx_ready(d)) {
-			n = d->hold_n;
-			drop_burst(d, d->hold + d->hold_head, n,
-				   XC_DROP_PEER_DOWN);
-			d->hold_head = d->hold_n = 0;
-			return n;
+	if (d->hold_n || d->raw_n) {
+		if (!xc_dir_pick_txq(d)) {
+			work = d->hold_n + d->raw_n;
+			xc_dir_flush(d, XC_DROP_PEER_DOWN);
+			return work;
 		}
 		sent = xmit(d, d->hold + d->hold_head, d->hold_n);
 		d->hold_head += sent;
@@ -121,29 +147,32 @@ unsigned int xc_dir_poll(struct xc_dir *d)
 		if (d->hold_n)
 			return sent; /* backpressure: take nothing new */
 		d->hold_head = 0;
+		work = sent;
 	}
 
-	n = rte_eth_rx_burst(d->rx->id, d->rxq, pkts, XC_BURST);
-	if (n == 0)
-		return 0;
-	for (i = 0; i < n; i++)
-		bytes += pkts[i]->pkt_len;
-	xc_stat_add(&d->st.rx_pkts, n);
-	xc_stat_add(&d->st.rx_bytes, bytes);
-
-	if (!xc_port_tx_ready(d)) {
-		drop_burst(d, pkts, n, XC_DROP_PEER_DOWN);
-		return n;
+	if (d->raw_n == 0) {
+		n = rte_eth_rx_burst(d->rx->id, d->rxq, d->raw, XC_BURST);
+		if (n == 0)
+			return work;
+		for (i = 0; i < n; i++)
+			bytes += d->raw[i]->pkt_len;
+		xc_stat_add(&d->st.rx_pkts, n);
+		xc_stat_add(&d->st.rx_bytes, bytes);
+		d->raw_head = 0;
+		d->raw_n = n;
+		work += n;
+		if (!xc_dir_pick_txq(d)) {
+			xc_dir_flush(d, XC_DROP_PEER_DOWN);
+			return work;
+		}
 	}
-	n = xc_dir_stages(d, pkts, n);
-	sent = xmit(d, pkts, n);
-	if (sent < n) {
-		for (i = sent; i < n; i++)
-			d->hold[i - sent] = pkts[i];
+	xc_dir_stages(d);
+	sent = xmit(d, d->hold, d->hold_n);
+	d->hold_head = (uint16_t)sent;
+	d->hold_n = (uint16_t)(d->hold_n - sent);
+	if (d->hold_n == 0)
 		d->hold_head = 0;
-		d->hold_n = n - sent;
-	}
-	return n;
+	return work + sent;
 }
 
 /**
@@ -155,7 +184,10 @@ void xc_dir_flush(struct xc_dir *d, enum xc_drop why)
 {
 	if (d->hold_n)
 		drop_burst(d, d->hold + d->hold_head, d->hold_n, why);
+	if (d->raw_n)
+		drop_burst(d, d->raw + d->raw_head, d->raw_n, why);
 	d->hold_head = d->hold_n = 0;
+	d->raw_head = d->raw_n = 0;
 }
 
 /**

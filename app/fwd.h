@@ -11,7 +11,7 @@
 #include "cable.h"
 #include "idle.h"
 
-#define XC_MAX_DIRS_PER_LCORE	(2 * XC_MAX_CABLES)
+#define XC_MAX_DIRS_PER_LCORE	(2 * XC_MAX_CABLES * XC_MAX_QUEUES)
 
 /**
  * struct xc_fwd_lcore - what one lcore forwards

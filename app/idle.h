@@ -10,7 +10,7 @@
 
 #include "cable.h"
 
-#define XC_IDLE_MAX_DIRS		(2 * XC_MAX_CABLES)
+#define XC_IDLE_MAX_DIRS		(2 * XC_MAX_CABLES * XC_MAX_QUEUES)
 
 /**
  * struct xc_idle_q - a guest vring whose kicks can end a sleep

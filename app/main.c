@@ -147,22 +147,24 @@ static void die_eal(struct xc_ctx *ctx, const char *fmt, ...)
 /**
  * print_dir() - print the counters of one direction on one line
  * @c:		cable
- * @d:		direction
+ * @j:		0 for end[0] -> end[1], 1 for the reverse
  */
-static void print_dir(const struct xc_cable *c, const struct xc_dir *d)
+static void print_dir(const struct xc_cable *c, unsigned int j)
 {
 	struct xc_dir_stats s;
 	int i;
 
-	xc_stats_snapshot(&d->st, &s);
+	xc_cable_stats(c, j, &s);
 	printf("%s %s: rx %" PRIu64 " pkts %" PRIu64 " bytes, tx %" PRIu64
 	       " pkts %" PRIu64 " bytes, dropped %" PRIu64 " (",
-	       c->name, d->label, s.rx_pkts, s.rx_bytes, s.tx_pkts,
+	       c->name, c->dir[j].label, s.rx_pkts, s.rx_bytes, s.tx_pkts,
 	       s.tx_bytes, xc_stats_drops(&s));
 	for (i = 0; i < XC_DROP__MAX; i++)
 		printf("%s%s %" PRIu64, i ? ", " : "",
 		       xc_drop_name((enum xc_drop)i), s.drop[i]);
-	printf(")\n");
+	printf("), segmented %" PRIu64 " into %" PRIu64
+	       ", checksums filled %" PRIu64 "\n", s.seg_frames, s.seg_out,
+	       s.csum_filled);
 }
 
 /**
@@ -176,8 +178,8 @@ static void print_stats(struct xc_ctx *ctx, bool final)
 
 	printf("%s\n", final ? "xcable: final counters" : "xcable: counters");
 	for (i = 0; i < ctx->n_cables; i++) {
-		print_dir(&ctx->cables[i], &ctx->cables[i].dir[0]);
-		print_dir(&ctx->cables[i], &ctx->cables[i].dir[1]);
+		print_dir(&ctx->cables[i], 0);
+		print_dir(&ctx->cables[i], 1);
 	}
 	fflush(stdout);
 }
@@ -314,21 +316,24 @@ static void parse_cmdline(struct xc_ctx *ctx, int argc, char **argv,
 }
 
 /**
- * set_dirs() - name a cable's two directions after its ends
- * @c:		cable with both ends set
+ * set_dirs() - set up a cable's directions, two per queue pair, named
+ *		after its ends
+ * @c:		cable with both ends and n_queues set
  */
 static void set_dirs(struct xc_cable *c)
 {
-	int j;
+	unsigned int j, q;
 
-	for (j = 0; j < 2; j++) {
-		struct xc_dir *d = &c->dir[j];
+	for (q = 0; q < c->n_queues; q++) {
+		for (j = 0; j < 2; j++) {
+			struct xc_dir *d = &c->dir[2 * q + j];
 
-		d->rx = c->end[j];
-		d->tx = c->end[1 - j];
-		d->rxq = d->txq = 0;
-		snprintf(d->label, sizeof(d->label), "%s->%s", d->rx->label,
-			 d->tx->label);
+			d->rx = c->end[j];
+			d->tx = c->end[1 - j];
+			d->rxq = d->txq = d->cur_txq = (uint16_t)q;
+			snprintf(d->label, sizeof(d->label), "%s->%s",
+				 d->rx->label, d->tx->label);
+		}
 	}
 }
 
@@ -363,7 +368,10 @@ static void build_cables_from_defs(struct xc_ctx *ctx)
 				 "%s", j ? "right" : "left");
 			c->end[j]->sock_mode = e->sock_mode;
 			c->end[j]->sock_gid = ctx->end_gid[i][j];
+			c->end[j]->offloads = e->offloads;
+			c->end[j]->n_queues = (uint16_t)e->queues;
 		}
+		c->n_queues = ctx->defs[i].end[0].queues;
 		set_dirs(c);
 	}
 }
@@ -411,8 +419,15 @@ static void build_cables(struct xc_ctx *ctx)
 					  p[j]);
 			used[p[j]] = true;
 			c->end[j] = &ctx->ports[p[j]];
+			c->end[j]->offloads = o->offloads;
 		}
 		snprintf(c->name, sizeof(c->name), "cable%u", i);
+		c->n_queues = RTE_MIN(c->end[0]->n_queues, c->end[1]->n_queues);
+		if (c->end[0]->n_queues != c->end[1]->n_queues)
+			XC_LOG(main, WARNING,
+			       "%s: ports %u and %u have %u and %u queues; %u are used",
+			       c->name, p[0], p[1], c->end[0]->n_queues,
+			       c->end[1]->n_queues, c->n_queues);
 		set_dirs(c);
 	}
 	for (i = 0; i < ctx->n_ports; i++)
@@ -488,14 +503,22 @@ static void start_cables(struct xc_ctx *ctx)
 		int socket = rte_eth_dev_socket_id(c->end[0]->id);
 
 		snprintf(name, sizeof(name), "xc_pool%u", i);
-		c->pool = rte_pktmbuf_pool_create(name, XC_POOL_MBUFS,
+		c->pool = rte_pktmbuf_pool_create(name,
+						  XC_POOL_MBUFS * c->n_queues,
 						  XC_POOL_CACHE, 0,
 						  RTE_MBUF_DEFAULT_BUF_SIZE,
 						  socket < 0 ? 0 : socket);
-		if (c->pool == NULL)
+		snprintf(name, sizeof(name), "xc_ipool%u", i);
+		c->ipool = rte_pktmbuf_pool_create(name,
+						   XC_POOL_MBUFS * c->n_queues,
+						   XC_POOL_CACHE, 0, 0,
+						   socket < 0 ? 0 : socket);
+		if (c->pool == NULL || c->ipool == NULL)
 			rte_exit(EXIT_FAILURE,
 				 "%s: cannot create mbuf pool: %s\n", c->name,
 				 rte_strerror(rte_errno));
+		for (j = 0; j < 2 * c->n_queues; j++)
+			xc_off_init(&c->dir[j].off, c->pool, c->ipool);
 		for (j = 0; j < 2; j++) {
 			struct xc_port *p = c->end[j];
 			mode_t old;
@@ -534,7 +557,7 @@ fail:
  */
 static bool assign_lcores(struct xc_ctx *ctx)
 {
-	unsigned int main_id = rte_get_main_lcore(), lcore, i, j;
+	unsigned int main_id = rte_get_main_lcore(), lcore, i, j, k;
 	unsigned int workers[RTE_MAX_LCORE], n_workers = 0;
 
 	RTE_LCORE_FOREACH_WORKER(lcore)
@@ -548,9 +571,8 @@ static bool assign_lcores(struct xc_ctx *ctx)
 		lc->max_sleep_ms = XC_HK_MS;
 		lc->idle.epfd = lc->idle.wakefd = -1;
 	}
-	for (i = 0; i < ctx->n_cables; i++) {
-		for (j = 0; j < 2; j++) {
-			unsigned int k = 2 * i + j;
+	for (i = 0, k = 0; i < ctx->n_cables; i++) {
+		for (j = 0; j < 2 * ctx->cables[i].n_queues; j++, k++) {
 			struct xc_fwd_lcore *lc;
 
 			if (ctx->n_defs && ctx->defs[i].lcore >= 0) {
@@ -613,12 +635,11 @@ static void run(struct xc_ctx *ctx)
  */
 static void shutdown_all(struct xc_ctx *ctx)
 {
-	unsigned int i;
+	unsigned int i, j;
 
-	for (i = 0; i < ctx->n_cables; i++) {
-		xc_dir_flush(&ctx->cables[i].dir[0], XC_DROP_SHUTDOWN);
-		xc_dir_flush(&ctx->cables[i].dir[1], XC_DROP_SHUTDOWN);
-	}
+	for (i = 0; i < ctx->n_cables; i++)
+		for (j = 0; j < 2 * ctx->cables[i].n_queues; j++)
+			xc_dir_flush(&ctx->cables[i].dir[j], XC_DROP_SHUTDOWN);
 	print_stats(ctx, true);
 	for (i = 0; i < RTE_MAX_LCORE; i++)
 		if (ctx->lcores[i].n_dirs)
@@ -627,8 +648,10 @@ static void shutdown_all(struct xc_ctx *ctx)
 	for (i = 0; i < ctx->n_ports; i++)
 		if (ctx->ports[i].configured)
 			xc_port_close(&ctx->ports[i]);
-	for (i = 0; i < ctx->n_cables; i++)
+	for (i = 0; i < ctx->n_cables; i++) {
 		rte_mempool_free(ctx->cables[i].pool);
+		rte_mempool_free(ctx->cables[i].ipool);
+	}
 	for (i = 0; i < RTE_MAX_LCORE; i++)
 		if (ctx->lcores[i].n_dirs)
 			xc_idle_fini(&ctx->lcores[i].idle);

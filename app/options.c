@@ -197,6 +197,8 @@ int xc_opts_parse(struct xc_opts *o, int argc, char **argv,
 	memset(o, 0, sizeof(*o));
 	o->idle_us = XC_IDLE_US_DEFAULT;
 	o->sock_mode = XC_SOCK_MODE_DEFAULT;
+	o->offloads = true;
+	o->queues = 1;
 	for (i = 0; i < argc; i++) {
 		const char *arg = argv[i], *val = NULL, *eq;
 		char name[32];
@@ -225,7 +227,8 @@ int xc_opts_parse(struct xc_opts *o, int argc, char **argv,
 		name[n] = '\0';
 
 		if (strcmp(name, "--client") == 0 ||
-		    strcmp(name, "--poll") == 0) {
+		    strcmp(name, "--poll") == 0 ||
+		    strcmp(name, "--no-offloads") == 0) {
 			if (eq) {
 				snprintf(err, errlen,
 					 "option %s takes no value", name);
@@ -233,9 +236,12 @@ int xc_opts_parse(struct xc_opts *o, int argc, char **argv,
 			}
 			if (name[2] == 'c') {
 				o->client = true;
-			} else {
+			} else if (name[2] == 'p') {
 				o->poll = true;
 				o->given |= XC_GIVEN_POLL;
+			} else {
+				o->offloads = false;
+				o->given |= XC_GIVEN_OFFLOADS;
 			}
 			continue;
 		}
@@ -243,7 +249,8 @@ int xc_opts_parse(struct xc_opts *o, int argc, char **argv,
 		    strcmp(name, "--idle-us") && strcmp(name, "--socket-mode") &&
 		    strcmp(name, "--socket-group") && strcmp(name, "--config") &&
 		    strcmp(name, "--cable") && strcmp(name, "--log-level") &&
-		    strcmp(name, "--stats-interval")) {
+		    strcmp(name, "--stats-interval") &&
+		    strcmp(name, "--queues")) {
 			snprintf(err, errlen,
 				 "unknown option '%.64s' (EAL options go before '--'; see --help)",
 				 arg);
@@ -323,6 +330,15 @@ int xc_opts_parse(struct xc_opts *o, int argc, char **argv,
 			}
 			o->idle_us = (unsigned int)v;
 			o->given |= XC_GIVEN_IDLE;
+		} else if (strcmp(name, "--queues") == 0) {
+			if (xc_parse_uint(val, 1, XC_MAX_QUEUES, &v)) {
+				snprintf(err, errlen,
+					 "--queues '%.64s': expected a number of queue pairs from 1 to %d",
+					 val, XC_MAX_QUEUES);
+				return -EINVAL;
+			}
+			o->queues = (unsigned int)v;
+			o->given |= XC_GIVEN_QUEUES;
 		} else {
 			int rc = xc_parse_uint(val, 0, 86400, &v);
 
@@ -381,6 +397,8 @@ void xc_opts_simple_defs(const struct xc_opts *o, struct xc_cable_def *def)
 		snprintf(e->path, sizeof(e->path), "%s", j ? o->right : o->left);
 		e->client = o->client;
 		e->sock_mode = o->sock_mode;
+		e->offloads = o->offloads;
+		e->queues = o->queues;
 		if (o->sock_group)
 			snprintf(e->sock_group, sizeof(e->sock_group), "%s",
 				 o->sock_group);
@@ -431,6 +449,11 @@ void xc_opts_usage(const char *prog)
 	       "  --poll                busy-poll always; default: poll under load, sleep\n"
 	       "                        until a guest kicks after --idle-us without work\n"
 	       "  --idle-us US          idle time before sleeping (default %d)\n"
+	       "  --no-offloads         offer guests no checksum or segmentation offloads\n"
+	       "                        (default: offer them; frames are adapted to what\n"
+	       "                        each receiving guest negotiated)\n"
+	       "  --queues N            queue pairs per end, as the guests' mq=on,queues=N\n"
+	       "                        (simple and config modes; default 1)\n"
 	       "  --socket-mode MODE    permissions of the sockets xcable creates (default 0660)\n"
 	       "  --socket-group GROUP  group of the sockets xcable creates\n"
 	       "  --log-level LEVEL     e.g. debug, or xcable.port:debug (repeatable)\n"

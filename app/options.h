@@ -31,6 +31,9 @@ struct xc_cable_spec {
 #define XC_GIVEN_IDLE		(1u << 2)
 #define XC_GIVEN_MODE		(1u << 3)
 #define XC_GIVEN_GROUP		(1u << 4)
+#define XC_GIVEN_OFFLOADS	(1u << 5)
+#define XC_GIVEN_QUEUES		(1u << 6)
+#define XC_MAX_QUEUES		8	/* queue pairs per cable end */
 #define XC_GROUP_MAX		64
 
 /**
@@ -40,12 +43,16 @@ struct xc_cable_spec {
  * @client:	connect to a socket QEMU listens on, instead of listening
  * @sock_mode:	permission bits of the socket, if xcable creates it
  * @sock_group:	group of the socket, empty to leave it
+ * @offloads:	offer checksum and segmentation offloads to the guest
+ * @queues:	queue pairs (the guest's mq=on,queues=N)
  */
 struct xc_end_def {
 	char path[XC_SOCK_PATH_MAX];
 	bool client;
 	unsigned int sock_mode;
 	char sock_group[XC_GROUP_MAX];
+	bool offloads;
+	unsigned int queues;
 };
 
 /**
@@ -71,6 +78,8 @@ struct xc_cable_def {
  * @sock_group:		group to give them, or NULL
  * @poll:		busy-poll always (no sleeping when idle)
  * @idle_us:		microseconds without work before an lcore sleeps
+ * @offloads:		offer virtio offloads to guests (--no-offloads: off)
+ * @queues:		queue pairs per end (--queues)
  * @n_cables:		number of --cable options
  * @cables:		the --cable pairs, in order
  * @log_levels:	--log-level values, passed on to the EAL
@@ -90,6 +99,8 @@ struct xc_opts {
 	const char *sock_group;
 	bool poll;
 	unsigned int idle_us;
+	bool offloads;
+	unsigned int queues;
 	unsigned int n_cables;
 	struct xc_cable_spec cables[XC_MAX_CABLES];
 	const char *log_levels[XC_MAX_LOG_LEVELS];

@@ -12,6 +12,7 @@
  * not report link changes by event is polled by the main thread instead.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_bus.h>
@@ -20,11 +21,17 @@
 #include <rte_eth_vhost.h>
 #include <rte_ethdev.h>
 #include <rte_kvargs.h>
+#include <rte_vhost.h>
 
 #include "log.h"
 #include "ports.h"
 
 RTE_LOG_REGISTER(xc_logtype_port, xcable.port, INFO);
+
+/* virtio-net offload features, withheld from guests by --no-offloads:
+ * CSUM, GUEST_CSUM, GUEST_TSO4/6, GUEST_ECN, GUEST_UFO, HOST_TSO4/6,
+ * HOST_ECN, HOST_UFO */
+#define XC_VIRTIO_OFFLOADS	(0x3ULL | (0xffULL << 7))
 
 /**
  * read_vhost_args() - take the socket path and mode from a vhost port's
@@ -53,6 +60,10 @@ static int read_vhost_args(struct xc_port *p, const struct rte_device *dev)
 	}
 	v = rte_kvargs_get(kv, "client");
 	p->client = v != NULL && strcmp(v, "0") != 0;
+	v = rte_kvargs_get(kv, "queues");
+	if (v != NULL)
+		p->n_queues = (uint16_t)RTE_MIN(strtoul(v, NULL, 10),
+						(unsigned long)XC_MAX_QUEUES);
 	rte_kvargs_free(kv);
 	return rc;
 }
@@ -79,6 +90,8 @@ int xc_port_init(struct xc_port *p, uint16_t id, char *err, size_t errlen)
 			 id, rte_strerror(-rc));
 		return rc;
 	}
+	p->n_queues = 1;
+	p->offloads = true;
 	rte_eth_dev_get_name_by_port(id, p->name);
 	snprintf(p->label, sizeof(p->label), "%s", p->name);
 	p->lsc = (*info.dev_flags & RTE_ETH_DEV_INTR_LSC) != 0;
@@ -90,6 +103,8 @@ int xc_port_init(struct xc_port *p, uint16_t id, char *err, size_t errlen)
 				 id, p->name);
 			return -EINVAL;
 		}
+		if (p->n_queues == 0)
+			p->n_queues = 1;
 	}
 	return 0;
 }
@@ -117,28 +132,76 @@ static void drain_queue_events(struct xc_port *p)
 }
 
 /**
- * update_link() - read the link state and log a change
+ * read_caps() - what the port's receiver can take, read when its link is up
+ * @p:		port
+ *
+ * Return: packed capabilities (see xc_caps_pack())
+ */
+static uint64_t read_caps(const struct xc_port *p)
+{
+	uint64_t features = 0;
+	uint16_t mtu = 0;
+	int vid;
+
+	if (!p->is_vhost) {
+		/* other ports: plain frames up to their MTU (trunks and
+		 * NIC offloads come with cables across hosts) */
+		if (rte_eth_dev_get_mtu(p->id, &mtu) != 0)
+			mtu = RTE_ETHER_MTU;
+		return xc_caps_pack(0, (uint32_t)mtu + RTE_ETHER_HDR_LEN + 8);
+	}
+	vid = rte_eth_vhost_get_vid_from_port_id(p->id);
+	if (vid < 0 || rte_vhost_get_negotiated_features(vid, &features))
+		return 0;
+	if (rte_vhost_get_mtu(vid, &mtu))
+		mtu = 0;
+	return xc_caps_from_virtio(features, mtu);
+}
+
+/**
+ * update_link() - read the link state and what the port's receiver can
+ *		   take, and log a change
  * @p:		port
  */
 static void update_link(struct xc_port *p)
 {
 	struct rte_eth_link link;
-	uint32_t up, was;
+	uint64_t caps = 0;
+	uint32_t up, was, f;
 
 	if (rte_eth_link_get_nowait(p->id, &link) != 0)
 		return;
 	up = link.link_status == RTE_ETH_LINK_UP;
+	if (up && !__atomic_load_n(&p->link_up, __ATOMIC_ACQUIRE)) {
+		/* before the link is seen up, so lcores never use stale
+		 * capabilities of a guest that restarted */
+		caps = read_caps(p);
+		__atomic_store_n(&p->caps, caps, __ATOMIC_RELEASE);
+	}
 	was = __atomic_exchange_n(&p->link_up, up, __ATOMIC_ACQ_REL);
 	if (up == was)
 		return;
-	if (!up && p->is_vhost) {
-		/* the PMD forgets vring state silently when a VM goes */
-		__atomic_store_n(&p->txq_on, 0, __ATOMIC_RELEASE);
-		__atomic_store_n(&p->rxq_on, 0, __ATOMIC_RELEASE);
+	if (!up) {
+		__atomic_store_n(&p->caps, 0, __ATOMIC_RELEASE);
+		if (p->is_vhost) {
+			/* the PMD forgets vring state silently when a VM
+			 * goes */
+			__atomic_store_n(&p->txq_on, 0, __ATOMIC_RELEASE);
+			__atomic_store_n(&p->rxq_on, 0, __ATOMIC_RELEASE);
+		}
 	}
-	if (p->is_vhost)
-		XC_LOG(port, INFO, "%s (%s): link %s", p->label, p->iface,
-		       up ? "up, VM connected" : "down, VM gone");
+	f = xc_caps_flags(caps);
+	if (p->is_vhost && up)
+		XC_LOG(port, INFO,
+		       "%s (%s): link up, VM connected; it takes%s%s%s%s%s, frames up to %u bytes",
+		       p->label, p->iface, f ? "" : " no offloads",
+		       f & XC_CAP_CSUM ? " csum" : "",
+		       f & XC_CAP_TSO4 ? " tso4" : "",
+		       f & XC_CAP_TSO6 ? " tso6" : "",
+		       f & XC_CAP_UFO ? " ufo" : "", xc_caps_max_frame(caps));
+	else if (p->is_vhost)
+		XC_LOG(port, INFO, "%s (%s): link down, VM gone", p->label,
+		       p->iface);
 	if (p->is_vhost && !p->client) {
 		if (up)
 			xc_guard_attach(&p->guard, p->label);
@@ -184,9 +247,9 @@ static int port_event(uint16_t port_id, enum rte_eth_event_type type,
 }
 
 /**
- * xc_port_configure() - configure a port with one Rx and one Tx queue
+ * xc_port_configure() - configure a port with p->n_queues Rx and Tx queues
  * @p:		port
- * @pool:	mbufs for its Rx queue
+ * @pool:	mbufs for its Rx queues
  * @err:	one-line message on error
  * @errlen:	size of @err
  *
@@ -200,6 +263,7 @@ int xc_port_configure(struct xc_port *p, struct rte_mempool *pool,
 	struct rte_eth_conf conf;
 	struct rte_eth_dev_info info;
 	int socket = rte_eth_dev_socket_id(p->id);
+	uint16_t q;
 	int rc;
 
 	if (socket < 0)
@@ -218,6 +282,12 @@ int xc_port_configure(struct xc_port *p, struct rte_mempool *pool,
 		conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
 	if (info.rx_offload_capa & RTE_ETH_RX_OFFLOAD_SCATTER)
 		conf.rxmode.offloads |= RTE_ETH_RX_OFFLOAD_SCATTER;
+	/* take partial checksums and TSO frames as they are: the offload
+	 * stage decides per receiver (else the vhost PMD would complete
+	 * every checksum in software on receive) */
+	conf.rxmode.offloads |= info.rx_offload_capa &
+		(RTE_ETH_RX_OFFLOAD_TCP_CKSUM | RTE_ETH_RX_OFFLOAD_UDP_CKSUM |
+		 RTE_ETH_RX_OFFLOAD_TCP_LRO);
 
 	rc = rte_eth_dev_callback_register(p->id, RTE_ETH_EVENT_INTR_LSC,
 					   port_event, p);
@@ -228,7 +298,7 @@ int xc_port_configure(struct xc_port *p, struct rte_mempool *pool,
 	if (rc)
 		goto fail;
 
-	rc = rte_eth_dev_configure(p->id, 1, 1, &conf);
+	rc = rte_eth_dev_configure(p->id, p->n_queues, p->n_queues, &conf);
 	if (rc) {
 		if (p->is_vhost) {
 			snprintf(err, errlen,
@@ -240,10 +310,19 @@ int xc_port_configure(struct xc_port *p, struct rte_mempool *pool,
 		goto fail;
 	}
 	p->configured = true;
-	rc = rte_eth_rx_queue_setup(p->id, 0, XC_RING_SIZE, socket, NULL, pool);
-	if (rc == 0)
-		rc = rte_eth_tx_queue_setup(p->id, 0, XC_RING_SIZE, socket,
-					    NULL);
+	if (p->is_vhost && !p->offloads) {
+		rc = rte_vhost_driver_disable_features(p->iface,
+						       XC_VIRTIO_OFFLOADS);
+		if (rc)
+			goto fail;
+	}
+	for (q = 0; q < p->n_queues && rc == 0; q++) {
+		rc = rte_eth_rx_queue_setup(p->id, q, XC_RING_SIZE, socket,
+					    NULL, pool);
+		if (rc == 0)
+			rc = rte_eth_tx_queue_setup(p->id, q, XC_RING_SIZE,
+						    socket, NULL);
+	}
 	if (rc)
 		goto fail;
 	return 0;

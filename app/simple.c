@@ -213,8 +213,10 @@ int xc_simple_eal_args(struct xc_eal_argv *ea, const char *prog,
 		rc |= add(ea, "--log-level=%s", o->log_levels[i]);
 	for (i = 0; i < n_defs; i++)
 		for (j = 0; j < 2; j++)
-			rc |= add(ea, "--vdev=net_vhost%u,iface=%s%s",
+			rc |= add(ea, "--vdev=net_vhost%u,iface=%s%s%s,queues=%u",
 				  2 * i + (unsigned int)j, defs[i].end[j].path,
-				  defs[i].end[j].client ? ",client=1" : "");
+				  defs[i].end[j].client ? ",client=1" : "",
+				  defs[i].end[j].offloads ? ",tso=1" : "",
+				  defs[i].end[j].queues);
 	return rc ? -E2BIG : 0;
 }

@@ -7,6 +7,10 @@
 static const char *const drop_names[XC_DROP__MAX] = {
 	[XC_DROP_PEER_DOWN] = "peer-down",
 	[XC_DROP_SHUTDOWN] = "shutdown",
+	[XC_DROP_TOO_BIG] = "too-big",
+	[XC_DROP_BAD_OFFLOAD] = "bad-offload",
+	[XC_DROP_UNSUPPORTED] = "unsupported-offload",
+	[XC_DROP_NO_MBUF] = "no-mbuf",
 };
 
 /**
@@ -37,6 +41,10 @@ void xc_stats_snapshot(const struct xc_dir_stats *src,
 	for (i = 0; i < XC_DROP__MAX; i++)
 		dst->drop[i] = __atomic_load_n(&src->drop[i],
 					       __ATOMIC_RELAXED);
+	dst->seg_frames = __atomic_load_n(&src->seg_frames, __ATOMIC_RELAXED);
+	dst->seg_out = __atomic_load_n(&src->seg_out, __ATOMIC_RELAXED);
+	dst->csum_filled = __atomic_load_n(&src->csum_filled,
+					   __ATOMIC_RELAXED);
 }
 
 /**
@@ -53,4 +61,25 @@ uint64_t xc_stats_drops(const struct xc_dir_stats *s)
 	for (i = 0; i < XC_DROP__MAX; i++)
 		n += s->drop[i];
 	return n;
+}
+
+/**
+ * xc_stats_accumulate() - add one direction's counters to a sum
+ * @sum:	running sum
+ * @s:		counters to add (a snapshot)
+ */
+void xc_stats_accumulate(struct xc_dir_stats *sum,
+			 const struct xc_dir_stats *s)
+{
+	int i;
+
+	sum->rx_pkts += s->rx_pkts;
+	sum->rx_bytes += s->rx_bytes;
+	sum->tx_pkts += s->tx_pkts;
+	sum->tx_bytes += s->tx_bytes;
+	for (i = 0; i < XC_DROP__MAX; i++)
+		sum->drop[i] += s->drop[i];
+	sum->seg_frames += s->seg_frames;
+	sum->seg_out += s->seg_out;
+	sum->csum_filled += s->csum_filled;
 }

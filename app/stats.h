@@ -12,11 +12,20 @@
  * enum xc_drop - why a frame was dropped; every drop has exactly one
  * @XC_DROP_PEER_DOWN:	the far end's link or queue was down
  * @XC_DROP_SHUTDOWN:	frames still held when xcable stopped
+ * @XC_DROP_TOO_BIG:	larger than the receiving end can take
+ * @XC_DROP_BAD_OFFLOAD: offload metadata that contradicts the frame
+ * @XC_DROP_UNSUPPORTED: an offload xcable cannot do in software (UDP
+ *			 fragmentation offload over IPv6)
+ * @XC_DROP_NO_MBUF:	no buffers left to segment a frame into
  * @XC_DROP__MAX:	number of reasons
  */
 enum xc_drop {
 	XC_DROP_PEER_DOWN,
 	XC_DROP_SHUTDOWN,
+	XC_DROP_TOO_BIG,
+	XC_DROP_BAD_OFFLOAD,
+	XC_DROP_UNSUPPORTED,
+	XC_DROP_NO_MBUF,
 	XC_DROP__MAX,
 };
 
@@ -27,8 +36,12 @@ enum xc_drop {
  * @tx_pkts:	frames the receiving port accepted
  * @tx_bytes:	their bytes
  * @drop:	frames dropped, by reason
+ * @seg_frames:	frames segmented in software (receiver without TSO)
+ * @seg_out:	segments made of them
+ * @csum_filled: checksums completed in software (receiver without CSUM)
  *
- * Invariant once the direction is idle: rx_pkts = tx_pkts + sum(drop).
+ * Invariant once the direction is idle:
+ * rx_pkts - seg_frames + seg_out = tx_pkts + sum(drop).
  */
 struct xc_dir_stats {
 	uint64_t rx_pkts;
@@ -36,6 +49,9 @@ struct xc_dir_stats {
 	uint64_t tx_pkts;
 	uint64_t tx_bytes;
 	uint64_t drop[XC_DROP__MAX];
+	uint64_t seg_frames;
+	uint64_t seg_out;
+	uint64_t csum_filled;
 };
 
 /**
@@ -55,5 +71,7 @@ const char *xc_drop_name(enum xc_drop r);
 void xc_stats_snapshot(const struct xc_dir_stats *src,
 		       struct xc_dir_stats *dst);
 uint64_t xc_stats_drops(const struct xc_dir_stats *s);
+void xc_stats_accumulate(struct xc_dir_stats *sum,
+			 const struct xc_dir_stats *s);
 
 #endif /* XC_STATS_H */

@@ -84,8 +84,9 @@ static const char *key(char *buf, const char *prefix, const char *name)
 static void add_end(struct rte_tel_data *d, const char *prefix,
 		    const struct xc_port *p)
 {
-	char k[RTE_TEL_MAX_STRING_LEN];
-	uint64_t features = 0;
+	char k[RTE_TEL_MAX_STRING_LEN], offl[32];
+	uint64_t features = 0, caps;
+	uint32_t f;
 	int vid;
 
 	rte_tel_data_add_dict_string(d, key(k, prefix, "name"), p->label);
@@ -109,23 +110,35 @@ static void add_end(struct rte_tel_data *d, const char *prefix,
 		rte_tel_data_add_dict_u64(d, key(k, prefix, "refused_frontends"),
 			__atomic_load_n(&p->guard.refused, __ATOMIC_RELAXED));
 	}
+	caps = __atomic_load_n(&p->caps, __ATOMIC_RELAXED);
+	f = xc_caps_flags(caps);
+	snprintf(offl, sizeof(offl), "%s%s%s%s", f & XC_CAP_CSUM ? "csum " : "",
+		 f & XC_CAP_TSO4 ? "tso4 " : "", f & XC_CAP_TSO6 ? "tso6 " : "",
+		 f & XC_CAP_UFO ? "ufo " : "");
+	rte_tel_data_add_dict_string(d, key(k, prefix, "takes_offloads"), offl);
+	rte_tel_data_add_dict_u64(d, key(k, prefix, "max_frame"),
+				  xc_caps_max_frame(caps));
+	rte_tel_data_add_dict_u64(d, key(k, prefix, "queues"), p->n_queues);
 }
 
 /**
- * add_dir() - counters of one direction
+ * add_dir() - counters of one direction, summed over its queues
  * @d:		answer dict
- * @dir:	direction
+ * @c:		cable
+ * @j:		0 for end0 -> end1, 1 for the reverse
  */
-static void add_dir(struct rte_tel_data *d, const struct xc_dir *dir)
+static void add_dir(struct rte_tel_data *d, const struct xc_cable *c,
+		    unsigned int j)
 {
 	char k[RTE_TEL_MAX_STRING_LEN], prefix[RTE_TEL_MAX_STRING_LEN];
+	const struct xc_dir *dir = &c->dir[j];
 	struct xc_dir_stats s;
 	int i;
 
 	if (snprintf(prefix, sizeof(prefix), "%s_to_%s", dir->rx->label,
 		     dir->tx->label) >= (int)sizeof(prefix))
 		prefix[sizeof(prefix) - 1] = '\0';
-	xc_stats_snapshot(&dir->st, &s);
+	xc_cable_stats(c, j, &s);
 	rte_tel_data_add_dict_u64(d, key(k, prefix, "rx_pkts"), s.rx_pkts);
 	rte_tel_data_add_dict_u64(d, key(k, prefix, "rx_bytes"), s.rx_bytes);
 	rte_tel_data_add_dict_u64(d, key(k, prefix, "tx_pkts"), s.tx_pkts);
@@ -140,6 +153,12 @@ static void add_dir(struct rte_tel_data *d, const struct xc_dir *dir)
 			continue;
 		rte_tel_data_add_dict_u64(d, key(k, prefix, name), s.drop[i]);
 	}
+	rte_tel_data_add_dict_u64(d, key(k, prefix, "segmented"),
+				  s.seg_frames);
+	rte_tel_data_add_dict_u64(d, key(k, prefix, "segments_made"),
+				  s.seg_out);
+	rte_tel_data_add_dict_u64(d, key(k, prefix, "checksums_filled"),
+				  s.csum_filled);
 }
 
 /**
@@ -168,8 +187,8 @@ static int tel_cable(const char *cmd, const char *params,
 	rte_tel_data_add_dict_string(d, "name", c->name);
 	add_end(d, "end0", c->end[0]);
 	add_end(d, "end1", c->end[1]);
-	add_dir(d, &c->dir[0]);
-	add_dir(d, &c->dir[1]);
+	add_dir(d, c, 0);
+	add_dir(d, c, 1);
 	return 0;
 }
 
