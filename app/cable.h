@@ -49,6 +49,8 @@
  *		by xc_caps_pack() (atomic; 0 while the link is down)
  * @offloads:	offer virtio offloads to the guest (vhost ports)
  * @n_queues:	queue pairs configured
+ * @vh_busy:	threads inside a vhost library call for this port's device
+ *		(atomic; see xc_port_vhost_enter())
  * @notify:	called from the event thread after a link or queue change
  * @notify_arg:	argument of @notify
  * @guard:	keeps a second frontend off a vhost server socket in use
@@ -71,6 +73,7 @@ struct xc_port {
 	uint64_t caps;
 	bool offloads;
 	uint16_t n_queues;
+	uint32_t vh_busy;
 	void (*notify)(void *arg);
 	void *notify_arg;
 	struct xc_guard guard;
@@ -128,6 +131,35 @@ struct xc_cable {
 	struct rte_mempool *pool;
 	struct rte_mempool *ipool;
 };
+
+/**
+ * xc_port_vhost_enter() - start a call into the vhost library about this
+ *			   port's device, if it still has one
+ * @p:		vhost port
+ *
+ * The vhost library frees a device's vrings as soon as the PMD's
+ * destroy callback returns; ours (link down) waits until no thread is
+ * between enter and exit, and threads entering later see the link down.
+ *
+ * Return: true if the device may be used; then call xc_port_vhost_exit()
+ */
+static inline bool xc_port_vhost_enter(struct xc_port *p)
+{
+	__atomic_add_fetch(&p->vh_busy, 1, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&p->link_up, __ATOMIC_SEQ_CST))
+		return true;
+	__atomic_sub_fetch(&p->vh_busy, 1, __ATOMIC_RELEASE);
+	return false;
+}
+
+/**
+ * xc_port_vhost_exit() - end what xc_port_vhost_enter() allowed
+ * @p:		vhost port
+ */
+static inline void xc_port_vhost_exit(struct xc_port *p)
+{
+	__atomic_sub_fetch(&p->vh_busy, 1, __ATOMIC_RELEASE);
+}
 
 /**
  * xc_dir_pick_txq() - choose the peer's Tx queue for this round: the

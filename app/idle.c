@@ -21,6 +21,11 @@
  * kick fds change when a guest reconnects, so they are looked up again
  * before every sleep. Ports that are not vhost are never waited on; the
  * timeout bounds how late their frames can be noticed.
+ *
+ * A guest can go away at any moment, and the vhost library then frees its
+ * vrings right after telling the PMD. Every call into the vhost library
+ * here is therefore made inside xc_port_vhost_enter()/exit(), which the
+ * link-down handler waits for (see ports.c).
  */
 #include <errno.h>
 #include <string.h>
@@ -65,7 +70,7 @@ fail:
  *
  * Return: 0 on success, -ENOSPC if full
  */
-int xc_idle_watch(struct xc_idle *s, const struct xc_dir *d)
+int xc_idle_watch(struct xc_idle *s, struct xc_dir *d)
 {
 	struct xc_idle_dir *w;
 
@@ -73,16 +78,16 @@ int xc_idle_watch(struct xc_idle *s, const struct xc_dir *d)
 		return -ENOSPC;
 	w = &s->dirs[s->n_dirs++];
 	w->d = d;
-	w->rx = (struct xc_idle_q){ .port = d->rx->id,
+	w->rx = (struct xc_idle_q){ .p = d->rx, .port = d->rx->id,
 		.vring = (uint16_t)(d->rxq * 2 + 1),	/* guest's Tx */
 		.vid = -1, .kickfd = -1 };
-	w->tx = (struct xc_idle_q){ .port = d->tx->id,
+	w->tx = (struct xc_idle_q){ .p = d->tx, .port = d->tx->id,
 		.vring = (uint16_t)(d->txq * 2),	/* guest's Rx */
 		.vid = -1, .kickfd = -1 };
 	if (!d->rx->is_vhost)
-		w->rx.port = UINT16_MAX;
+		w->rx.p = NULL;
 	if (!d->tx->is_vhost)
-		w->tx.port = UINT16_MAX;
+		w->tx.p = NULL;
 	return 0;
 }
 
@@ -121,12 +126,13 @@ static void refresh(struct xc_idle *s, struct xc_idle_q *q)
  */
 static void arm(struct xc_idle *s, struct xc_idle_q *q)
 {
-	if (q->port == UINT16_MAX)
+	if (q->p == NULL || !xc_port_vhost_enter(q->p))
 		return;
 	refresh(s, q);
 	if (q->vid >= 0 &&
 	    rte_vhost_enable_guest_notification(q->vid, q->vring, 1) == 0)
 		q->armed = true;
+	xc_port_vhost_exit(q->p);
 }
 
 /**
@@ -135,8 +141,11 @@ static void arm(struct xc_idle *s, struct xc_idle_q *q)
  */
 static void disarm(struct xc_idle_q *q)
 {
-	if (q->armed)
+	/* a guest that went away took its vrings with it */
+	if (q->armed && xc_port_vhost_enter(q->p)) {
 		rte_vhost_enable_guest_notification(q->vid, q->vring, 0);
+		xc_port_vhost_exit(q->p);
+	}
 	q->armed = false;
 }
 

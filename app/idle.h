@@ -14,6 +14,7 @@
 
 /**
  * struct xc_idle_q - a guest vring whose kicks can end a sleep
+ * @p:		vhost port, NULL if the port is not vhost
  * @port:	vhost port id
  * @vring:	vring index
  * @vid:	vhost device id the kick fd belongs to, -1 if none
@@ -21,6 +22,7 @@
  * @armed:	notifications were turned on for this sleep
  */
 struct xc_idle_q {
+	struct xc_port *p;
 	uint16_t port;
 	uint16_t vring;
 	int vid;
@@ -58,7 +60,7 @@ struct xc_idle {
 };
 
 int xc_idle_init(struct xc_idle *s);
-int xc_idle_watch(struct xc_idle *s, const struct xc_dir *d);
+int xc_idle_watch(struct xc_idle *s, struct xc_dir *d);
 void xc_idle_arm(struct xc_idle *s);
 void xc_idle_wait(struct xc_idle *s, int timeout_ms);
 void xc_idle_wake(const struct xc_idle *s);

@@ -152,6 +152,7 @@ static void die_eal(struct xc_ctx *ctx, const char *fmt, ...)
 static void print_dir(const struct xc_cable *c, unsigned int j)
 {
 	struct xc_dir_stats s;
+	unsigned int q;
 	int i;
 
 	xc_cable_stats(c, j, &s);
@@ -165,6 +166,12 @@ static void print_dir(const struct xc_cable *c, unsigned int j)
 	printf("), segmented %" PRIu64 " into %" PRIu64
 	       ", checksums filled %" PRIu64 "\n", s.seg_frames, s.seg_out,
 	       s.csum_filled);
+	for (q = 0; c->n_queues > 1 && q < c->n_queues; q++) {
+		xc_stats_snapshot(&c->dir[2 * q + j].st, &s);
+		printf("%s %s queue %u: rx %" PRIu64 " pkts, tx %" PRIu64
+		       " pkts\n", c->name, c->dir[j].label, q, s.rx_pkts,
+		       s.tx_pkts);
+	}
 }
 
 /**

@@ -21,6 +21,7 @@
 #include <rte_eth_vhost.h>
 #include <rte_ethdev.h>
 #include <rte_kvargs.h>
+#include <rte_pause.h>
 #include <rte_vhost.h>
 
 #include "log.h"
@@ -178,7 +179,13 @@ static void update_link(struct xc_port *p)
 		caps = read_caps(p);
 		__atomic_store_n(&p->caps, caps, __ATOMIC_RELEASE);
 	}
-	was = __atomic_exchange_n(&p->link_up, up, __ATOMIC_ACQ_REL);
+	was = __atomic_exchange_n(&p->link_up, up, __ATOMIC_SEQ_CST);
+	if (!up) {
+		/* the vhost library frees the device when we return: wait
+		 * for lcores and telemetry still using it */
+		while (__atomic_load_n(&p->vh_busy, __ATOMIC_ACQUIRE))
+			rte_pause();
+	}
 	if (up == was)
 		return;
 	if (!up) {

@@ -101,10 +101,13 @@ static void add_end(struct rte_tel_data *d, const char *prefix,
 	rte_tel_data_add_dict_string(d, key(k, prefix, "link"),
 		__atomic_load_n(&p->link_up, __ATOMIC_RELAXED) ? "up" : "down");
 	if (p->is_vhost) {
-		vid = rte_eth_vhost_get_vid_from_port_id(p->id);
-		if (vid >= 0 && rte_vhost_get_negotiated_features(vid,
-								   &features))
-			features = 0;
+		if (xc_port_vhost_enter((struct xc_port *)p)) {
+			vid = rte_eth_vhost_get_vid_from_port_id(p->id);
+			if (vid >= 0 &&
+			    rte_vhost_get_negotiated_features(vid, &features))
+				features = 0;
+			xc_port_vhost_exit((struct xc_port *)p);
+		}
 		rte_tel_data_add_dict_u64(d, key(k, prefix, "virtio_features"),
 					  features);
 		rte_tel_data_add_dict_u64(d, key(k, prefix, "refused_frontends"),

@@ -98,12 +98,13 @@ cleanup_all() {
 # tiny guest (scripts/mkguest) under TCG whose only NIC is a vhost-user
 # virtio-net on SOCK; its console goes to NAME.console, its pid to
 # VM_PID[NAME]. CHARDEV_OPTS default to reconnect=1 (QEMU connects to
-# xcable); "server=on,wait=off" makes QEMU listen instead.
+# xcable); "server=on,wait=off" makes QEMU listen instead. VM_SMP sets the
+# vCPUs, VM_NETDEV extra -netdev options (queues=2).
 declare -A VM_PID
 QEMU_ACCEL=${QEMU_ACCEL:-tcg,thread=multi}
 vm_start() {
 	local name=$1 sock=$2 mac=$3 append=$4 chardev=${5:-reconnect=1} dev=${6:-}
-	qemu-system-x86_64 -accel "$QEMU_ACCEL" -cpu max -smp 1 -m 256 \
+	qemu-system-x86_64 -accel "$QEMU_ACCEL" -cpu max -smp "${VM_SMP:-1}" -m 256 \
 		-object memory-backend-memfd,id=mem,size=256M,share=on \
 		-machine pc,memory-backend=mem \
 		-nodefaults -display none -monitor none -no-reboot \
@@ -111,7 +112,7 @@ vm_start() {
 		-kernel "$BUILD/guest/vmlinuz" -initrd "$BUILD/guest/initramfs.gz" \
 		-append "console=ttyS0 quiet panic=-1 $append" \
 		-chardev "socket,id=c0,path=$sock,$chardev" \
-		-netdev vhost-user,id=n0,chardev=c0 \
+		-netdev "vhost-user,id=n0,chardev=c0${VM_NETDEV:+,$VM_NETDEV}" \
 		-device "virtio-net-pci,netdev=n0,mac=$mac,vectors=0${dev:+,$dev}" \
 		>"$name.qemu.log" 2>&1 &
 	VM_PID[$name]=$!

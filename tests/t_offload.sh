@@ -11,3 +11,101 @@ t_unit_offload() {
 	return $rc
 }
 TESTS+=(t_unit_offload)
+
+# peer_run LOG UPS ARGS... - start an xcpeer with ARGS once xcable logged UPS
+# "link up" lines, wait for it; its exit status is the function's
+peer_run() {
+	local log=$1 ups=$2 pp; shift 2
+	rm -f "$T/go"
+	"$XCPEER" "$@" --wait-file "$T/go" >"$T/peer.log" 2>&1 &
+	pp=$!
+	wait_log "$log" "link up" "$ups" 30 || { kill $pp; fail "xcable never saw the frontends"; return 1; }
+	touch "$T/go"
+	wait $pp
+}
+
+# dir_balance LOG DIR - rx - segmented + segments = tx + dropped, printed
+dir_balance() {
+	/usr/bin/python3 - "$1" "$2" <<'PY'
+import re, sys
+line = [l for l in open(sys.argv[1]) if l.startswith(sys.argv[2] + ":")][-1]
+v = lambda k: int(re.search(r"\b" + k + r" (\d+)", line).group(1))
+rx, tx, dr = v("rx"), v("tx"), v("dropped")
+seg = re.search(r"segmented (\d+) into (\d+), checksums filled (\d+)", line)
+sf, so, cf = (int(x) for x in seg.groups())
+print("  %s: rx %d, %d segmented into %d, %d checksums filled, tx %d, dropped %d" % (sys.argv[2], rx, sf, so, cf, tx, dr))
+sys.exit(0 if rx - sf + so == tx + dr else 1)
+PY
+}
+
+t_offload_frontends() {
+	local rx n=0 rc=0
+	xc_start xc.log --left "$T/l.sock" --right "$T/r.sock"
+	wait_log xc.log "running;" 1 20 || { fail "xcable did not start"; return 1; }
+	# the receiving frontend asks for no offloads, checksums only, then
+	# checksums and TSO; the sender always sends TSO frames and partial
+	# checksums (TCP and UDP, IPv4 and IPv6, VLAN and QinQ)
+	for rx in none csum tso; do
+		n=$((n + 2))
+		peer_run xc.log $n $(peer_eal "$T/l.sock" "$T/r.sock") -- offload --tx tso --rx $rx || rc=1
+		say "receiver asking for '$rx': $(grep -c '^ok' "$T/peer.log") ok, $(grep -c '^FAIL' "$T/peer.log") failed"
+		grep -E '^FAIL|^  ' "$T/peer.log" | head -n 5 | sed 's/^/  peer: /'
+		grep -E '^ok (TCP/IPv6 TSO 60000|TCP/IPv4 TSO 30000)' "$T/peer.log" | sed 's/^/  peer: /'
+	done
+	say "xcable saw: $(grep -o 'right ([^)]*): link up.*' xc.log | sed 's/.*; //' | tr '\n' '|')"
+	grep -q "right.*it takes csum tso4 tso6" xc.log || { fail "xcable never saw a receiver with TSO"; return 1; }
+	grep -q "right.*it takes no offloads" xc.log || { fail "xcable never saw a receiver without offloads"; return 1; }
+	xc_stop
+	dir_balance xc.log "cable0 left->right" || { fail "counters do not add up"; return 1; }
+	[ "$(counter xc.log 'cable0 left->right' dropped)" = 0 ] || { fail "frames were dropped"; return 1; }
+	return $rc
+}
+TESTS+=(t_offload_frontends)
+
+t_no_offloads_option() {
+	local j pp
+	xc_start xc.log --left "$T/l.sock" --right "$T/r.sock" --no-offloads
+	wait_log xc.log "running;" 1 20 || { fail "xcable did not start"; return 1; }
+	# frontends that ask for every offload get none, and plain frames work
+	peer_run xc.log 2 $(peer_eal "$T/l.sock" "$T/r.sock") -- frames --rounds 1 --rx tso --tx csum ||
+		{ grep -E 'FAIL|xcpeer' "$T/peer.log" | head -n 5; fail "frames did not cross"; return 1; }
+	say "peer: $(grep catalogue "$T/peer.log")"
+	# what two such frontends negotiated, asked while they are connected
+	"$XCPEER" $(peer_eal "$T/l.sock" "$T/r.sock") -- stream --pps 10 --seconds 4 --rx tso --tx tso >stream.log 2>&1 & pp=$!
+	wait_log xc.log "link up" 4 20 || { fail "frontends did not come back"; return 1; }
+	sleep 0.5
+	j=$(tel "xcable-$XC_PID" /xcable/cable,cable0)
+	wait $pp
+	xc_stop
+	say "xcable saw: $(grep -o 'left ([^)]*): link up.*' xc.log | sed 's/.*; //' | head -n 1)"
+	/usr/bin/python3 - "$j" <<'PY' || { fail "offload features were negotiated"; return 1; }
+import json, sys
+t = json.loads(sys.argv[1])["/xcable/cable"]
+offl = (1 << 0) | (1 << 1) | (0xff << 7)
+for e in ("end0", "end1"):
+    f = t[e + "/virtio_features"]
+    print("  %s negotiated features 0x%x, offload bits 0x%x, takes '%s'" % (e, f, f & offl, t[e + "/takes_offloads"]))
+    assert f & (1 << 32) and not f & offl and t[e + "/takes_offloads"] == ""
+PY
+}
+TESTS+=(t_no_offloads_option)
+
+t_too_big_dropped() {
+	local tb
+	xc_start xc.log --left "$T/l.sock" --right "$T/r.sock"
+	wait_log xc.log "running;" 1 20 || { fail "xcable did not start"; return 1; }
+	# the right frontend has no mergeable buffers and no offloads: it takes
+	# frames of up to 1518 bytes; the catalogue's 1522, 9014 and 9018-byte
+	# frames towards it must be dropped and counted, everything else arrive
+	peer_run xc.log 2 $(peer_eal "$T/l.sock" "$T/r.sock,mrg_rxbuf=0") -- frames --rounds 2 --drop-over 1518 --mtu 1500 ||
+		{ grep -E 'FAIL' "$T/peer.log" | head -n 5 | sed 's/^/  peer: /'; fail "frames lost, changed or delivered too big"; return 1; }
+	say "peer: $(grep catalogue "$T/peer.log")"
+	xc_stop
+	say "xcable saw: $(grep -o 'right ([^)]*): link up.*' xc.log | sed 's/.*; //')"
+	tb=$(counter xc.log "cable0 left->right" too-big)
+	say "left->right too-big: $tb (expected 6: three kinds, two rounds)"
+	[ "$tb" = 6 ] || { fail "too-big count wrong"; return 1; }
+	[ "$(counter xc.log 'cable0 right->left' dropped)" = 0 ] || { fail "right->left dropped frames"; return 1; }
+	dir_balance xc.log "cable0 left->right" || { fail "counters do not add up"; return 1; }
+}
+TESTS+=(t_too_big_dropped)

@@ -152,3 +152,68 @@ t_vm_jumbo() {
 	[ "$reasm" = 0 ] && [ "$frag" = 0 ] || { fail "jumbo pings were fragmented"; return 1; }
 }
 TESTS+=(t_vm_jumbo)
+
+# offloads a QEMU virtio-net device can be told not to negotiate (a guest's
+# own ethtool changes never reach a vhost-user backend)
+NO_OFFLOADS=csum=off,guest_csum=off,guest_tso4=off,guest_tso6=off,host_tso4=off,host_tso6=off,guest_ecn=off,host_ecn=off,guest_ufo=off,host_ufo=off
+
+# csum_zero LINE - every counter in "tcp=N udp=N udp6=N rx_errors=N" is 0
+csum_zero() { [ -n "$1" ] && ! grep -qE '=([1-9][0-9]*)?( |$)' <<<"$1 "; }
+
+t_vm_offload_mismatch() {
+	local s rate csa csb
+	vm_prepare || return 1
+	xc_start xc.log --left "$T/l.sock" --right "$T/r.sock"
+	wait_log xc.log "running;" 1 20 || { fail "xcable did not start"; return 1; }
+	# B: a guest whose NIC has every offload off (a BSD firewall, say);
+	# A: a Linux guest with all of them; MTU 9000 on both
+	boot b "$T/r.sock" $B_MAC "xc.role=server xc.ip=10.0.0.2/24 xc.ip6=fd00::2/64 xc.mtu=9000" reconnect=1 "$NO_OFFLOADS"
+	boot a "$T/l.sock" $A_MAC "xc.role=offload xc.ip=10.0.0.1/24 xc.peer=10.0.0.2 xc.ip6=fd00::1/64 xc.peer6=fd00::2 xc.mtu=9000 xc.secs=3"
+	wait_console a "XC-DONE" 400 || { tail -n 20 a.console; fail "guest A did not finish"; return 1; }
+	say "xcable: A $(grep -o 'left ([^)]*): link up.*' xc.log | tail -n 1 | sed 's/.*; //')"
+	say "xcable: B $(grep -o 'right ([^)]*): link up.*' xc.log | tail -n 1 | sed 's/.*; //')"
+	grep -q "right.*it takes no offloads" xc.log || { fail "B's NIC negotiated offloads"; return 1; }
+	grep -q "left.*it takes csum tso4 tso6" xc.log || { fail "A's NIC did not negotiate offloads"; return 1; }
+	section_ok a jumbo || return 1
+	for s in tcp4-a2b tcp4-b2a tcp6-a2b tcp6-b2a udp-a2b; do
+		section_ok a $s || return 1
+		rate=$(vm_result a $s | grep -E 'receiver' | tail -n 1 | grep -oE '[0-9.]+ Mbits/sec')
+		say "iperf3 $s: ${rate:-?}"
+	done
+	csa=$(sed -n 's/^XC-CSUM //p' a.console | tr -d '\r' | tail -n 1)
+	sleep 3
+	csb=$(sed -n 's/^XC-SNMP //p' b.console | tr -d '\r' | tail -n 1)
+	say "checksum errors counted by A (full offloads): $csa"
+	say "checksum errors counted by B (no offloads):   $csb"
+	csum_zero "$csa" && csum_zero "$csb" || { fail "a guest counted checksum errors"; return 1; }
+	xc_stop
+	dir_balance xc.log "cable0 left->right" || { fail "counters do not add up"; return 1; }
+	dir_balance xc.log "cable0 right->left" || { fail "counters do not add up"; return 1; }
+	[ "$(counter xc.log 'cable0 left->right' segmented)" -gt 0 ] || { fail "nothing was segmented for B"; return 1; }
+	for s in too-big bad-offload unsupported-offload no-mbuf; do
+		[ "$(counter xc.log 'cable0 left->right' $s)$(counter xc.log 'cable0 right->left' $s)" = 00 ] ||
+			{ fail "frames dropped as $s"; return 1; }
+	done
+}
+TESTS+=(t_vm_offload_mismatch)
+
+t_vm_multiqueue() {
+	local s q1
+	vm_prepare || return 1
+	xc_start xc.log --left "$T/l.sock" --right "$T/r.sock" --queues 2
+	wait_log xc.log "running;" 1 20 || { fail "xcable did not start"; return 1; }
+	VM_SMP=2 VM_NETDEV=queues=2 boot b "$T/r.sock" $B_MAC "xc.role=server xc.ip=10.0.0.2/24 xc.queues=2" reconnect=1 mq=on
+	VM_SMP=2 VM_NETDEV=queues=2 boot a "$T/l.sock" $A_MAC "xc.role=offload xc.ip=10.0.0.1/24 xc.peer=10.0.0.2 xc.queues=2 xc.streams=4 xc.secs=3"
+	wait_console a "XC-DONE" 400 || { tail -n 20 a.console; fail "guest A did not finish"; return 1; }
+	for s in tcp4-a2b tcp4-b2a; do
+		section_ok a $s || return 1
+		say "iperf3 -P 4 $s: $(vm_result a $s | grep -E 'SUM.*receiver' | tail -n 1 | grep -oE '[0-9.]+ Mbits/sec')"
+	done
+	xc_stop
+	grep -E '^cable0 .* queue [01]:' xc.log | sed 's/^/  /'
+	q1=$(grep -E '^cable0 .* queue 1:' xc.log | sed -E 's/.*rx ([0-9]+) pkts.*/\1/' | awk '{ n += $1 } END { print n + 0 }')
+	[ "${q1:-0}" -gt 0 ] || { fail "queue 1 carried nothing"; return 1; }
+	dir_balance xc.log "cable0 left->right" && dir_balance xc.log "cable0 right->left" ||
+		{ fail "counters do not add up"; return 1; }
+}
+TESTS+=(t_vm_multiqueue)

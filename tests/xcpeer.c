@@ -40,6 +40,8 @@
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
 
+#include "l4frames.h"
+
 #define SEG_SIZE	2048
 #define MAX_FRAME	9018
 #define MAGIC		0x58434142u	/* "XCAB" */
@@ -50,11 +52,15 @@
  * @pool:	mbufs
  * @n_ports:	ports in use
  * @mtu:	MTU configured on the ports
+ * @rx_offl:	Rx offloads to ask for: 0 none, 1 checksums, 2 also TSO
+ * @tx_offl:	Tx offloads to ask for: 0 none, 1 checksums, 2 also TSO
  */
 struct peer {
 	struct rte_mempool *pool;
 	uint16_t n_ports;
 	uint16_t mtu;
+	int rx_offl;
+	int tx_offl;
 };
 
 /**
@@ -235,6 +241,21 @@ static uint32_t recv_one(uint16_t port, uint8_t *buf, unsigned int ms)
 }
 
 /**
+ * flatten_mbuf() - copy an mbuf chain into a flat frame
+ * @m:		mbuf
+ * @f:		filled (len and bytes)
+ */
+static void flatten_mbuf(const struct rte_mbuf *m, struct frame *f)
+{
+	uint32_t len = RTE_MIN(m->pkt_len, (uint32_t)L4F_MAX_FRAME);
+	const void *p = rte_pktmbuf_read(m, 0, len, f->b);
+
+	if (p != NULL && p != f->b)
+		memcpy(f->b, p, len);
+	f->len = len;
+}
+
+/**
  * drain() - discard whatever is waiting on a port
  * @port:	port
  *
@@ -283,11 +304,13 @@ static bool wait_links(struct peer *pr, unsigned int ms)
  * @pr:		peer with two ports
  * @rounds:	how many times to send the catalogue each way
  * @gap_us:	pause before each frame
+ * @drop_over:	frames longer than this, sent from port 0, must not arrive
+ *		(the receiver cannot take them); 0: all must arrive
  *
  * Return: number of failed checks
  */
 static int mode_frames(struct peer *pr, unsigned int rounds,
-		       unsigned int gap_us)
+		       unsigned int gap_us, unsigned int drop_over)
 {
 	static uint8_t want[MAX_FRAME], got[MAX_FRAME];
 	unsigned int dir, r, i, fails = 0, total = 0;
@@ -313,6 +336,15 @@ static int mode_frames(struct peer *pr, unsigned int rounds,
 					printf("FAIL %s port %u->%u: not sent\n",
 					       k->name, from, to);
 					bad_kind[i]++;
+					continue;
+				}
+				if (dir == 0 && drop_over && k->len > drop_over) {
+					/* too big for the receiver: dropped */
+					if (recv_one(to, got, 200)) {
+						printf("FAIL %s port %u->%u: arrived, but the receiver cannot take it\n",
+						       k->name, from, to);
+						bad_kind[i]++;
+					}
 					continue;
 				}
 				t0 = rte_get_tsc_cycles();
@@ -495,6 +527,187 @@ static int mode_stream(struct peer *pr, unsigned int id, unsigned int pps,
 }
 
 /**
+ * struct ocase - one frame sent by the offload mode
+ * @name:	what it is
+ * @s:		how it is built (see l4frames.h)
+ */
+struct ocase {
+	const char *name;
+	struct spec s;
+};
+
+static const struct ocase ocases[] = {
+	{ "TCP/IPv4 TSO 30000 bytes, MSS 1448",
+	  { .v4 = true, .tcp = true, .payload = 30000, .mss = 1448,
+	    .tcp_flags = 0x18 } },
+	{ "TCP/IPv6 TSO 30000 bytes, MSS 1428, VLAN",
+	  { .v4 = false, .tcp = true, .tags = 1, .payload = 30000,
+	    .mss = 1428, .tcp_flags = 0x18 } },
+	{ "TCP/IPv4 TSO 20000 bytes, MSS 1440, QinQ",
+	  { .v4 = true, .tcp = true, .tags = 2, .payload = 20000,
+	    .mss = 1440, .tcp_flags = 0x19 } },
+	{ "TCP/IPv6 TSO 60000 bytes, MSS 1428",
+	  { .v4 = false, .tcp = true, .payload = 60000, .mss = 1428,
+	    .tcp_flags = 0x10 } },
+	{ "TCP/IPv4 partial checksum, 1000 bytes",
+	  { .v4 = true, .tcp = true, .payload = 1000, .tcp_flags = 0x18 } },
+	{ "UDP/IPv4 partial checksum, 1200 bytes",
+	  { .v4 = true, .tcp = false, .payload = 1200 } },
+	{ "UDP/IPv6 partial checksum, 800 bytes, VLAN",
+	  { .v4 = false, .tcp = false, .tags = 1, .payload = 800 } },
+};
+
+/**
+ * send_offload() - send one case as a guest with offloads would: the
+ *		    pseudo-header sum in the checksum field, Tx offload flags
+ * @pr:		peer
+ * @s:		case
+ * @f:		filled with the frame as it should arrive (full checksum)
+ *
+ * Return: true if the port took it
+ */
+static bool send_offload(struct peer *pr, const struct spec *s,
+			 struct frame *f)
+{
+	static struct frame g;
+	struct rte_mbuf *m;
+	uint32_t l4len;
+
+	build_flat(s, f);
+	g = *f;
+	l4len = g.len - g.l2 - g.l3;
+	put16(g.b + g.l2 + g.l3 + (s->tcp ? 16 : 6),
+	      fold16(pseudo(g.b + g.l2, s->v4, s->tcp ? 6 : 17, l4len)));
+	m = make_mbuf(pr, g.b, g.len);
+	if (m == NULL)
+		return false;
+	m->l2_len = g.l2;
+	m->l3_len = g.l3;
+	m->l4_len = g.l4;
+	m->ol_flags = (s->v4 ? RTE_MBUF_F_TX_IPV4 : RTE_MBUF_F_TX_IPV6) |
+		      (s->tcp ? RTE_MBUF_F_TX_TCP_CKSUM : RTE_MBUF_F_TX_UDP_CKSUM);
+	if (s->mss) {
+		m->ol_flags |= RTE_MBUF_F_TX_TCP_SEG;
+		m->tso_segsz = s->mss;
+	}
+	return send_one(0, m, 2000);
+}
+
+/**
+ * check_offload() - receive what one case became and check it
+ * @pr:		peer
+ * @c:		case
+ * @f:		the frame as sent, with a full checksum
+ *
+ * Return: 0 if right, 1 if not (reason printed)
+ */
+static int check_offload(struct peer *pr, const struct ocase *c,
+			 const struct frame *f)
+{
+	static struct frame g;
+	const struct spec *s = &c->s;
+	uint64_t end = rte_get_tsc_cycles() + rte_get_tsc_hz() * 2;
+	bool whole = s->mss && pr->rx_offl == 2;
+	int want = s->mss && !whole ?
+		   (int)((s->payload + s->mss - 1) / s->mss) : 1;
+	int got = 0, bad = 0;
+	struct rte_mbuf *m;
+
+	(void)pr;
+	while (got < want && rte_get_tsc_cycles() < end && !stop) {
+		uint64_t l4f;
+		bool partial;
+
+		if (rte_eth_rx_burst(1, 0, &m, 1) == 0) {
+			usleep(50);
+			continue;
+		}
+		l4f = m->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK;
+		partial = l4f == RTE_MBUF_F_RX_L4_CKSUM_NONE;
+		flatten_mbuf(m, &g);
+		if (partial && pr->rx_offl == 0) {
+			printf("FAIL %s: frame %d left to a receiver without checksum offload\n",
+			       c->name, got);
+			bad++;
+		} else if (whole) {
+			/* passed whole: same bytes but the checksum field,
+			 * and the MSS carried in the metadata */
+			uint32_t fo = f->l2 + f->l3 + (s->tcp ? 16 : 6);
+
+			if (!(m->ol_flags & RTE_MBUF_F_RX_LRO) ||
+			    m->tso_segsz != s->mss || g.len != f->len ||
+			    memcmp(g.b, f->b, fo) ||
+			    memcmp(g.b + fo + 2, f->b + fo + 2, f->len - fo - 2)) {
+				printf("FAIL %s: TSO frame not passed whole (len %u, lro %d, mss %u)\n",
+				       c->name, g.len,
+				       !!(m->ol_flags & RTE_MBUF_F_RX_LRO),
+				       m->tso_segsz);
+				bad++;
+			}
+		} else if (s->mss) {
+			if (!check_tcp_segment(c->name, s, f, &g, got, want,
+					       partial))
+				bad++;
+		} else {
+			g.l2 = f->l2;
+			g.l3 = f->l3;
+			g.v4 = f->v4;
+			g.tcp = f->tcp;
+			if (g.len != f->len ||
+			    (partial ? !l4_partial_ok(&g) :
+				       memcmp(g.b, f->b, f->len) != 0)) {
+				printf("FAIL %s: frame differs or bad checksum\n",
+				       c->name);
+				bad++;
+			}
+		}
+		rte_pktmbuf_free(m);
+		got++;
+	}
+	if (got != want) {
+		printf("FAIL %s: %d frames arrived, expected %d\n", c->name, got,
+		       want);
+		return 1;
+	}
+	usleep(20000);
+	if (drain(1)) {
+		printf("FAIL %s: more frames than expected\n", c->name);
+		return 1;
+	}
+	printf("%s %s: %d frame%s %s\n", bad ? "FAIL" : "ok", c->name, got,
+	       got > 1 ? "s" : "",
+	       whole ? "passed whole" : s->mss ? "segmented, all checked" :
+	       "checked");
+	return bad != 0;
+}
+
+/**
+ * mode_offload() - send TSO and partial-checksum frames from port 0 and
+ *		    check what port 1 receives for its offload settings
+ * @pr:		peer with two ports
+ *
+ * Return: number of failed cases
+ */
+static int mode_offload(struct peer *pr)
+{
+	static struct frame f;
+	unsigned int i;
+	int fails = 0;
+
+	for (i = 0; i < sizeof(ocases) / sizeof(ocases[0]); i++) {
+		if (!send_offload(pr, &ocases[i].s, &f)) {
+			printf("FAIL %s: not sent\n", ocases[i].name);
+			fails++;
+			continue;
+		}
+		fails += check_offload(pr, &ocases[i], &f);
+	}
+	printf("%s offload: %u cases, %d failed\n", fails ? "FAIL" : "ok", i,
+	       fails);
+	return fails;
+}
+
+/**
  * mode_loop() - circulate a fixed set of frames through the cable
  * @pr:		peer with two ports
  * @size:	frame size in bytes (without FCS)
@@ -629,6 +842,24 @@ static int setup_port(struct peer *pr, uint16_t port)
 		conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
 	if (info.rx_offload_capa & RTE_ETH_RX_OFFLOAD_SCATTER)
 		conf.rxmode.offloads |= RTE_ETH_RX_OFFLOAD_SCATTER;
+	/* the virtio PMD negotiates the features the offloads need */
+	if (pr->rx_offl >= 1)
+		conf.rxmode.offloads |= info.rx_offload_capa &
+			(RTE_ETH_RX_OFFLOAD_TCP_CKSUM |
+			 RTE_ETH_RX_OFFLOAD_UDP_CKSUM);
+	if (pr->rx_offl >= 2) {
+		conf.rxmode.offloads |= info.rx_offload_capa &
+					RTE_ETH_RX_OFFLOAD_TCP_LRO;
+		conf.rxmode.max_lro_pkt_size = RTE_MIN(65535u,
+						       info.max_lro_pkt_size);
+	}
+	if (pr->tx_offl >= 1)
+		conf.txmode.offloads |= info.tx_offload_capa &
+			(RTE_ETH_TX_OFFLOAD_TCP_CKSUM |
+			 RTE_ETH_TX_OFFLOAD_UDP_CKSUM);
+	if (pr->tx_offl >= 2)
+		conf.txmode.offloads |= info.tx_offload_capa &
+					RTE_ETH_TX_OFFLOAD_TCP_TSO;
 	rc = rte_eth_dev_configure(port, 1, 1, &conf);
 	if (rc == 0)
 		rc = rte_eth_rx_queue_setup(port, 0, 256, 0, NULL, pr->pool);
@@ -643,10 +874,13 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: xcpeer [EAL options] -- MODE [--wait-file F] ...\n"
-		"       xcpeer [EAL options] -- frames [--rounds N] [--gap-us US]\n"
+		"       xcpeer [EAL options] -- frames [--rounds N] [--gap-us US] [--drop-over LEN]\n"
 		"       xcpeer [EAL options] -- backpressure --count N --stall-ms MS\n"
 		"       xcpeer [EAL options] -- stream --id ID --pps N --seconds S\n"
-		"       xcpeer [EAL options] -- loop --size B --inflight N --warmup S --seconds S\n");
+		"       xcpeer [EAL options] -- loop --size B --inflight N --warmup S --seconds S\n"
+		"       xcpeer [EAL options] -- offload --rx none|csum|tso\n"
+		"(any mode: --rx/--tx none|csum|tso choose the offloads a port asks for,\n"
+		" --mtu N its MTU, default 9200)\n");
 	exit(2);
 }
 
@@ -654,7 +888,7 @@ int main(int argc, char **argv)
 {
 	unsigned long count = 20000, stall = 2000, rounds = 3, id = 0;
 	unsigned long pps = 1000, seconds = 5, size = 64, inflight = 256;
-	unsigned long warmup = 1, gap_us = 0;
+	unsigned long warmup = 1, gap_us = 0, drop_over = 0;
 	const char *wait_file = NULL;
 	char rundir[PATH_MAX];
 	struct peer pr = { .mtu = 9200 };
@@ -674,8 +908,18 @@ int main(int argc, char **argv)
 	mode = argv[1];
 	for (i = 2; i + 1 < argc; i += 2) {
 		unsigned long v = strtoul(argv[i + 1], NULL, 0);
+		const char *a = argv[i + 1];
+		int ol = !strcmp(a, "tso") ? 2 : !strcmp(a, "csum") ? 1 :
+			 !strcmp(a, "none") ? 0 : -1;
 
-		if (!strcmp(argv[i], "--wait-file"))
+		if (!strcmp(argv[i], "--rx") || !strcmp(argv[i], "--tx")) {
+			if (ol < 0)
+				usage();
+			if (argv[i][2] == 'r')
+				pr.rx_offl = ol;
+			else
+				pr.tx_offl = ol;
+		} else if (!strcmp(argv[i], "--wait-file"))
 			wait_file = argv[i + 1];
 		else if (!strcmp(argv[i], "--count"))
 			count = v;
@@ -695,6 +939,10 @@ int main(int argc, char **argv)
 			inflight = v;
 		else if (!strcmp(argv[i], "--gap-us"))
 			gap_us = v;
+		else if (!strcmp(argv[i], "--drop-over"))
+			drop_over = v;
+		else if (!strcmp(argv[i], "--mtu"))
+			pr.mtu = (uint16_t)v;
 		else if (!strcmp(argv[i], "--warmup"))
 			warmup = v;
 		else
@@ -734,7 +982,7 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(mode, "frames") && pr.n_ports >= 2)
 		fails = mode_frames(&pr, (unsigned int)rounds,
-				    (unsigned int)gap_us);
+				    (unsigned int)gap_us, (unsigned int)drop_over);
 	else if (!strcmp(mode, "backpressure") && pr.n_ports >= 2)
 		fails = mode_backpressure(&pr, (uint32_t)count,
 					  (unsigned int)stall);
@@ -742,6 +990,8 @@ int main(int argc, char **argv)
 		fails = mode_loop(&pr, (unsigned int)size,
 				  (unsigned int)inflight, (unsigned int)warmup,
 				  (unsigned int)seconds);
+	else if (!strcmp(mode, "offload") && pr.n_ports >= 2)
+		fails = mode_offload(&pr);
 	else if (!strcmp(mode, "stream"))
 		fails = mode_stream(&pr, (unsigned int)id,
 				    (unsigned int)pps, (unsigned int)seconds);
