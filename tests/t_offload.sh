@@ -109,3 +109,14 @@ t_too_big_dropped() {
 	dir_balance xc.log "cable0 left->right" || { fail "counters do not add up"; return 1; }
 }
 TESTS+=(t_too_big_dropped)
+
+t_fuzz_short() {
+	# each libFuzzer target (command line, config file, offload path) for
+	# 20 s from its corpus, regression inputs included; scripts/fuzz 600
+	# runs them longer
+	"$TOP/scripts/fuzz" 20 >fuzz.out 2>&1; local rc=$?
+	sed 's/^/  /' fuzz.out
+	[ $rc = 0 ] || fail "a fuzz target crashed or could not run"
+}
+TESTS+=(t_fuzz_short)
+ONCE+=(t_fuzz_short)
