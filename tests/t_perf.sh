@@ -65,9 +65,14 @@ t_bench_quick() {
 		grep "\"level\": \"vm\", \"forwarder\": \"$f\"" "$out/records.jsonl" | grep -q '"tcp1_a2b_gbps": [0-9]' ||
 			{ fail "no VM iperf3 result for $f"; return 1; }
 	done
+	for t in "xcable.*tcp-tso-pass" "xcable.*tcp-tso-segment" "xcable-nooffl.*tcp-no-offload" "testpmd.*tcp-tso-pass"; do
+		grep -E "\"forwarder\": \"$t" "$out/records.jsonl" | grep -q '"gbps": [0-9]*\.[0-9]*[1-9]' ||
+			{ fail "no goodput record for $t"; return 1; }
+	done
 	grep -q "## Ratios" "$out/summary.md" && [ -s "$out/bench-frontend.png" ] && [ -s "$out/bench-vm.png" ] ||
 		{ fail "summary or plots missing"; return 1; }
-	say "records for xcable, xcable-poll, testpmd (frontend, idle, VM) and qemu-stream, tap-bridge (VM); summary and plots written"
+	say "records for xcable, xcable-poll, testpmd (frontend, idle, VM), goodput with offloads on and off, and qemu-stream, tap-bridge (VM); summary and plots written"
+	grep -E 'no-offloads, payload' "$out/summary.md" | sed 's/^/  /'
 	grep -E '^\| xcable(-poll)? / ' "$out/summary.md" | head -n 4 | sed 's/^/  /'
 }
 TESTS+=(t_bench_quick)
