@@ -39,6 +39,7 @@
  * @client:	vhost client mode (QEMU listens, xcable connects)
  * @lsc:	the driver reports link changes by event
  * @sock_mode:	permission bits given to the socket, if xcable creates it
+ * @sock_uid:	owner given to the socket, -1 to leave it
  * @sock_gid:	group given to the socket, -1 to leave it
  * @configured:	rte_eth_dev_configure() succeeded (socket may exist)
  * @started:	rte_eth_dev_start() succeeded
@@ -64,6 +65,7 @@ struct xc_port {
 	bool client;
 	bool lsc;
 	unsigned int sock_mode;
+	int sock_uid;
 	int sock_gid;
 	bool configured;
 	bool started;

@@ -8,6 +8,7 @@
  *   idle-us = 100                idle time before sleeping
  *   socket-mode = 0660           default for every end
  *   socket-group = kvm           default for every end
+ *   socket-owner = libvirt-qemu  default for every end
  *   offloads = yes               offer guests checksum/TSO offloads
  *   queues = 1                   queue pairs of every end
  *
@@ -18,6 +19,7 @@
  *   right-client = no
  *   left-socket-mode = 0660      per end, overriding [global]
  *   left-socket-group = kvm
+ *   left-socket-owner = libvirt-qemu
  *   left-offloads = yes          per end, overriding [global]
  *   left-queues = 2              per end; both ends need the same number
  *   lcore = 1                    lcore forwarding this cable (default: spread)
@@ -131,7 +133,7 @@ static int set_path(struct cfg_ctx *c, const char *sec, const char *key,
 static int load_global(struct cfg_ctx *c, struct rte_cfgfile *cfg,
 		       struct xc_opts *o)
 {
-	static char group[XC_GROUP_MAX];
+	static char group[XC_GROUP_MAX], owner[XC_GROUP_MAX];
 	struct rte_cfgfile_entry e[64];
 	unsigned long v;
 	int n, i;
@@ -173,6 +175,13 @@ static int load_global(struct cfg_ctx *c, struct rte_cfgfile *cfg,
 				return bad(c, "global", k, "expected a number of queue pairs from 1 to 8");
 			if (!(o->given & XC_GIVEN_QUEUES))
 				o->queues = (unsigned int)v;
+		} else if (strcmp(k, "socket-owner") == 0) {
+			if (val[0] == '\0' || strlen(val) >= sizeof(owner))
+				return bad(c, "global", k, "expected a user name");
+			if (!(o->given & XC_GIVEN_OWNER)) {
+				strcpy(owner, val);
+				o->sock_owner = owner;
+			}
 		} else if (strcmp(k, "socket-group") == 0) {
 			if (val[0] == '\0' || strlen(val) >= sizeof(group))
 				return bad(c, "global", k, "expected a group name");
@@ -222,6 +231,10 @@ static int load_cable(struct cfg_ctx *c, struct rte_cfgfile *cfg,
 			snprintf(d->end[j].sock_group,
 				 sizeof(d->end[j].sock_group), "%s",
 				 o->sock_group);
+		if (o->sock_owner)
+			snprintf(d->end[j].sock_owner,
+				 sizeof(d->end[j].sock_owner), "%s",
+				 o->sock_owner);
 	}
 
 	n = rte_cfgfile_section_entries(cfg, sec, e, 64);
@@ -260,6 +273,11 @@ static int load_cable(struct cfg_ctx *c, struct rte_cfgfile *cfg,
 			    strlen(val) >= sizeof(end->sock_group))
 				return bad(c, sec, k, "expected a group name");
 			strcpy(end->sock_group, val);
+		} else if (strcmp(sub, "-socket-owner") == 0) {
+			if (val[0] == '\0' ||
+			    strlen(val) >= sizeof(end->sock_owner))
+				return bad(c, sec, k, "expected a user name");
+			strcpy(end->sock_owner, val);
 		} else if (strcmp(sub, "-offloads") == 0) {
 			if (xc_parse_bool(val, &end->offloads))
 				return bad(c, sec, k, "expected yes or no");

@@ -176,6 +176,31 @@ unsigned int xc_dir_poll(struct xc_dir *d)
 }
 
 /**
+ * xc_dir_drain() - at shutdown, take what the sender has queued and count
+ *		    it as dropped, so that nothing a guest sent is lost
+ *		    without a count
+ * @d:		direction, whose lcore must not be running
+ * @max:	at most this many frames (a guest may keep sending)
+ */
+void xc_dir_drain(struct xc_dir *d, unsigned int max)
+{
+	struct rte_mbuf *pkts[XC_BURST];
+	unsigned int total = 0;
+	uint64_t bytes;
+	uint16_t n, i;
+
+	while (total < max &&
+	       (n = rte_eth_rx_burst(d->rx->id, d->rxq, pkts, XC_BURST))) {
+		for (i = 0, bytes = 0; i < n; i++)
+			bytes += pkts[i]->pkt_len;
+		xc_stat_add(&d->st.rx_pkts, n);
+		xc_stat_add(&d->st.rx_bytes, bytes);
+		drop_burst(d, pkts, n, XC_DROP_SHUTDOWN);
+		total += n;
+	}
+}
+
+/**
  * xc_dir_flush() - drop whatever a direction still holds
  * @d:		direction, whose lcore must not be running
  * @why:	reason to count the frames under

@@ -41,6 +41,7 @@ struct xc_fwd_lcore {
 
 unsigned int xc_dir_poll(struct xc_dir *d);
 void xc_dir_flush(struct xc_dir *d, enum xc_drop why);
+void xc_dir_drain(struct xc_dir *d, unsigned int max);
 int xc_fwd_loop(void *arg);
 
 #endif /* XC_FWD_H */

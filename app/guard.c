@@ -37,17 +37,19 @@ RTE_LOG_REGISTER(xc_logtype_guard, xcable.guard, INFO);
  * @g:		guard
  * @path:	socket path
  * @mode:	permission bits for the decoy
+ * @uid:	owner for the decoy, -1 to leave it
  * @gid:	group for the decoy, -1 to leave it
  *
  * Return: 0 on success, -ENAMETOOLONG if the hidden name does not fit
  *	   (the guard then stays off)
  */
 int xc_guard_init(struct xc_guard *g, const char *path, unsigned int mode,
-		  int gid)
+		  int uid, int gid)
 {
 	pthread_mutex_init(&g->lock, NULL);
 	g->decoy = -1;
 	g->mode = mode;
+	g->uid = uid;
 	g->gid = gid;
 	g->enabled = false;
 	snprintf(g->path, sizeof(g->path), "%s", path);
@@ -84,7 +86,8 @@ static int listen_decoy(struct xc_guard *g)
 		close(fd);
 		return rc;
 	}
-	rc = xc_sock_secure(g->path, g->mode, g->gid, err, sizeof(err));
+	rc = xc_sock_secure(g->path, g->mode, g->uid, g->gid, err,
+			    sizeof(err));
 	if (rc) {
 		close(fd);
 		unlink(g->path);

@@ -19,6 +19,7 @@
  * @path:	the socket path QEMU connects to
  * @hidden:	where the served socket is while a frontend is attached
  * @mode:	permission bits of the decoy socket
+ * @uid:	owner of the decoy socket, -1 to leave it
  * @gid:	group of the decoy socket, -1 to leave it
  * @decoy:	listening socket on @path while attached, else -1
  * @refused:	frontends turned away (atomic)
@@ -29,13 +30,14 @@ struct xc_guard {
 	char path[XC_SOCK_PATH_MAX];
 	char hidden[XC_SOCK_PATH_MAX];
 	unsigned int mode;
+	int uid;
 	int gid;
 	int decoy;
 	uint64_t refused;
 };
 
 int xc_guard_init(struct xc_guard *g, const char *path, unsigned int mode,
-		  int gid);
+		  int uid, int gid);
 void xc_guard_attach(struct xc_guard *g, const char *label);
 void xc_guard_detach(struct xc_guard *g, const char *label);
 void xc_guard_poll(struct xc_guard *g, const char *label);

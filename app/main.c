@@ -68,7 +68,9 @@ RTE_LOG_REGISTER(xc_logtype_stats, xcable.stats, INFO);
  * @quit:	set by the signal handler
  * @next_stats:	TSC value at which the counters are printed next
  * @sock_gid:	group of the sockets xcable creates, -1 to leave it
- * @end_gid:	the same for each end of @defs, resolved once at start-up
+ * @sock_uid:	owner of the sockets xcable creates, -1 to leave it
+ * @end_gid:	the group for each end of @defs, resolved once at start-up
+ * @end_uid:	the same for the owner
  * @rf:		files the EAL leaves behind, removed at exit
  */
 struct xc_ctx {
@@ -84,7 +86,9 @@ struct xc_ctx {
 	volatile bool quit;
 	uint64_t next_stats;
 	int sock_gid;
+	int sock_uid;
 	int end_gid[XC_MAX_CABLES][2];
+	int end_uid[XC_MAX_CABLES][2];
 	struct xc_runfiles rf;
 };
 
@@ -276,11 +280,17 @@ static void parse_cmdline(struct xc_ctx *ctx, int argc, char **argv,
 	if (!ctx->simple && ctx->opts.n_log_levels)
 		die_usage("--log-level is an EAL option here: put it before '--'");
 
-	ctx->sock_gid = -1;
+	ctx->sock_gid = ctx->sock_uid = -1;
 	if (ctx->opts.sock_group) {
 		ctx->sock_gid = xc_sock_group(ctx->opts.sock_group, err,
 					      sizeof(err));
 		if (ctx->sock_gid < 0)
+			die_usage("%s", err);
+	}
+	if (ctx->opts.sock_owner) {
+		ctx->sock_uid = xc_sock_owner(ctx->opts.sock_owner, err,
+					      sizeof(err));
+		if (ctx->sock_uid < 0)
 			die_usage("%s", err);
 	}
 	if (!ctx->simple) {
@@ -297,7 +307,15 @@ static void parse_cmdline(struct xc_ctx *ctx, int argc, char **argv,
 		for (j = 0; j < 2; j++) {
 			const struct xc_end_def *e = &ctx->defs[i].end[j];
 
-			ctx->end_gid[i][j] = -1;
+			ctx->end_gid[i][j] = ctx->end_uid[i][j] = -1;
+			if (e->sock_owner[0]) {
+				ctx->end_uid[i][j] = xc_sock_owner(e->sock_owner,
+								   err,
+								   sizeof(err));
+				if (ctx->end_uid[i][j] < 0)
+					die_usage("cable %s: %s",
+						  ctx->defs[i].name, err);
+			}
 			if (e->sock_group[0]) {
 				ctx->end_gid[i][j] = xc_sock_group(e->sock_group,
 								   err,
@@ -375,6 +393,7 @@ static void build_cables_from_defs(struct xc_ctx *ctx)
 				 "%s", j ? "right" : "left");
 			c->end[j]->sock_mode = e->sock_mode;
 			c->end[j]->sock_gid = ctx->end_gid[i][j];
+			c->end[j]->sock_uid = ctx->end_uid[i][j];
 			c->end[j]->offloads = e->offloads;
 			c->end[j]->n_queues = (uint16_t)e->queues;
 		}
@@ -488,6 +507,7 @@ static void setup_ports(struct xc_ctx *ctx)
 			die_eal(ctx, "%s", err);
 		p->sock_mode = ctx->opts.sock_mode;
 		p->sock_gid = ctx->sock_gid;
+		p->sock_uid = ctx->sock_uid;
 		/* the simple and config modes checked their sockets before
 		 * the EAL started */
 		if (p->is_vhost && !ctx->simple &&
@@ -540,7 +560,8 @@ static void start_cables(struct xc_ctx *ctx)
 				goto fail;
 			if (p->is_vhost && !p->client &&
 			    xc_sock_secure(p->iface, p->sock_mode,
-					   p->sock_gid, err, sizeof(err)))
+					   p->sock_uid, p->sock_gid, err,
+					   sizeof(err)))
 				goto fail;
 		}
 	}
@@ -637,7 +658,8 @@ static void run(struct xc_ctx *ctx)
 }
 
 /**
- * shutdown_all() - drop held frames, print counters, close every port
+ * shutdown_all() - drop held frames and what the guests still have queued
+ *		    (counted as shutdown), print counters, close every port
  * @ctx:	context
  */
 static void shutdown_all(struct xc_ctx *ctx)
@@ -645,8 +667,10 @@ static void shutdown_all(struct xc_ctx *ctx)
 	unsigned int i, j;
 
 	for (i = 0; i < ctx->n_cables; i++)
-		for (j = 0; j < 2 * ctx->cables[i].n_queues; j++)
+		for (j = 0; j < 2 * ctx->cables[i].n_queues; j++) {
 			xc_dir_flush(&ctx->cables[i].dir[j], XC_DROP_SHUTDOWN);
+			xc_dir_drain(&ctx->cables[i].dir[j], 4 * XC_RING_SIZE);
+		}
 	print_stats(ctx, true);
 	for (i = 0; i < RTE_MAX_LCORE; i++)
 		if (ctx->lcores[i].n_dirs)

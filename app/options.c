@@ -248,6 +248,7 @@ int xc_opts_parse(struct xc_opts *o, int argc, char **argv,
 		if (strcmp(name, "--left") && strcmp(name, "--right") &&
 		    strcmp(name, "--idle-us") && strcmp(name, "--socket-mode") &&
 		    strcmp(name, "--socket-group") && strcmp(name, "--config") &&
+		    strcmp(name, "--socket-owner") &&
 		    strcmp(name, "--cable") && strcmp(name, "--log-level") &&
 		    strcmp(name, "--stats-interval") &&
 		    strcmp(name, "--queues")) {
@@ -321,6 +322,14 @@ int xc_opts_parse(struct xc_opts *o, int argc, char **argv,
 			}
 			o->sock_group = val;
 			o->given |= XC_GIVEN_GROUP;
+		} else if (strcmp(name, "--socket-owner") == 0) {
+			if (val[0] == '\0') {
+				snprintf(err, errlen,
+					 "--socket-owner: empty user name");
+				return -EINVAL;
+			}
+			o->sock_owner = val;
+			o->given |= XC_GIVEN_OWNER;
 		} else if (strcmp(name, "--idle-us") == 0) {
 			if (xc_parse_uint(val, 1, 1000000, &v)) {
 				snprintf(err, errlen,
@@ -402,6 +411,9 @@ void xc_opts_simple_defs(const struct xc_opts *o, struct xc_cable_def *def)
 		if (o->sock_group)
 			snprintf(e->sock_group, sizeof(e->sock_group), "%s",
 				 o->sock_group);
+		if (o->sock_owner)
+			snprintf(e->sock_owner, sizeof(e->sock_owner), "%s",
+				 o->sock_owner);
 	}
 }
 
@@ -456,6 +468,7 @@ void xc_opts_usage(const char *prog)
 	       "                        (simple and config modes; default 1)\n"
 	       "  --socket-mode MODE    permissions of the sockets xcable creates (default 0660)\n"
 	       "  --socket-group GROUP  group of the sockets xcable creates\n"
+	       "  --socket-owner USER   owner of the sockets xcable creates\n"
 	       "  --log-level LEVEL     e.g. debug, or xcable.port:debug (repeatable)\n"
 	       "  -h, --help            this text\n"
 	       "  -V, --version         print the version\n"

@@ -31,6 +31,7 @@ struct xc_cable_spec {
 #define XC_GIVEN_IDLE		(1u << 2)
 #define XC_GIVEN_MODE		(1u << 3)
 #define XC_GIVEN_GROUP		(1u << 4)
+#define XC_GIVEN_OWNER		(1u << 7)
 #define XC_GIVEN_OFFLOADS	(1u << 5)
 #define XC_GIVEN_QUEUES		(1u << 6)
 #define XC_MAX_QUEUES		8	/* queue pairs per cable end */
@@ -43,6 +44,7 @@ struct xc_cable_spec {
  * @client:	connect to a socket QEMU listens on, instead of listening
  * @sock_mode:	permission bits of the socket, if xcable creates it
  * @sock_group:	group of the socket, empty to leave it
+ * @sock_owner:	owner of the socket, empty to leave it
  * @offloads:	offer checksum and segmentation offloads to the guest
  * @queues:	queue pairs (the guest's mq=on,queues=N)
  */
@@ -51,6 +53,7 @@ struct xc_end_def {
 	bool client;
 	unsigned int sock_mode;
 	char sock_group[XC_GROUP_MAX];
+	char sock_owner[XC_GROUP_MAX];
 	bool offloads;
 	unsigned int queues;
 };
@@ -76,6 +79,7 @@ struct xc_cable_def {
  * @stats_interval:	seconds between counter prints, 0 for exit only
  * @sock_mode:		permission bits of the sockets xcable creates
  * @sock_group:		group to give them, or NULL
+ * @sock_owner:		owner to give them, or NULL
  * @poll:		busy-poll always (no sleeping when idle)
  * @idle_us:		microseconds without work before an lcore sleeps
  * @offloads:		offer virtio offloads to guests (--no-offloads: off)
@@ -97,6 +101,7 @@ struct xc_opts {
 	unsigned int stats_interval;
 	unsigned int sock_mode;
 	const char *sock_group;
+	const char *sock_owner;
 	bool poll;
 	unsigned int idle_us;
 	bool offloads;

@@ -279,7 +279,8 @@ int xc_port_configure(struct xc_port *p, struct rte_mempool *pool,
 	if (rc)
 		goto fail;
 	if (p->is_vhost && !p->client &&
-	    xc_guard_init(&p->guard, p->iface, p->sock_mode, p->sock_gid))
+	    xc_guard_init(&p->guard, p->iface, p->sock_mode, p->sock_uid,
+			  p->sock_gid))
 		XC_LOG(port, WARNING,
 		       "%s: path %s too long to hide while in use: a second frontend could take the port over",
 		       p->label, p->iface);

@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <grp.h>
+#include <pwd.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
@@ -183,21 +184,46 @@ int xc_sock_group(const char *name, char *err, size_t errlen)
 }
 
 /**
- * xc_sock_secure() - give a socket xcable created its mode and group
+ * xc_sock_owner() - look up the user sockets are given
+ * @name:	user name or number
+ * @err:	one-line message on error
+ * @errlen:	size of @err
+ *
+ * Return: the uid, or -ENOENT if there is no such user
+ */
+int xc_sock_owner(const char *name, char *err, size_t errlen)
+{
+	struct passwd *pw = getpwnam(name);
+	char *end;
+	long v;
+
+	if (pw != NULL)
+		return (int)pw->pw_uid;
+	v = strtol(name, &end, 10);
+	if (*name && *end == '\0' && v >= 0 && v < 65536)
+		return (int)v;
+	snprintf(err, errlen, "no user '%s'", name);
+	return -ENOENT;
+}
+
+/**
+ * xc_sock_secure() - give a socket xcable created its mode, owner and group
  * @path:	socket path
  * @mode:	permission bits
+ * @uid:	owner, or -1 to leave it
  * @gid:	group id, or -1 to leave it
  * @err:	one-line message on error
  * @errlen:	size of @err
  *
  * Return: 0 on success, -errno on failure
  */
-int xc_sock_secure(const char *path, unsigned int mode, int gid, char *err,
-		   size_t errlen)
+int xc_sock_secure(const char *path, unsigned int mode, int uid, int gid,
+		   char *err, size_t errlen)
 {
 	int rc;
 
-	if ((gid >= 0 && chown(path, (uid_t)-1, (gid_t)gid) < 0) ||
+	if (((uid >= 0 || gid >= 0) &&
+	     chown(path, (uid_t)uid, (gid_t)gid) < 0) ||
 	    chmod(path, (mode_t)mode) < 0) {
 		rc = -errno;
 		snprintf(err, errlen, "cannot set owner or mode of '%s': %s",

@@ -11,7 +11,8 @@
 int xc_sock_prepare(const char *path, bool client, char *err, size_t errlen);
 int xc_sock_hidden(const char *path, char *out, size_t len);
 int xc_sock_group(const char *name, char *err, size_t errlen);
-int xc_sock_secure(const char *path, unsigned int mode, int gid, char *err,
-		   size_t errlen);
+int xc_sock_owner(const char *name, char *err, size_t errlen);
+int xc_sock_secure(const char *path, unsigned int mode, int uid, int gid,
+		   char *err, size_t errlen);
 
 #endif /* XC_SOCKPATH_H */

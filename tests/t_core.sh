@@ -188,6 +188,8 @@ expect_usage() {
 
 t_usage_errors() {
 	local ok=0
+	expect_usage "queues out of range" "--queues '0': expected a number of queue pairs from 1 to 8" --left "$T/a" --right "$T/b" --queues 0 || ok=1
+	expect_usage "no-offloads with a value" "option --no-offloads takes no value" --left "$T/a" --right "$T/b" --no-offloads=yes || ok=1
 	expect_usage "unknown option" "unknown option '--bogus'" --bogus || ok=1
 	expect_usage "no arguments" "nothing to connect" || ok=1
 	expect_usage "left without right" "together" --left "$T/a.sock" || ok=1

@@ -57,22 +57,23 @@ PY
 TESTS+=(t_telemetry_matches_counters)
 
 t_socket_permissions() {
-	local m g
+	local m g u
 	xc_start xc.log --left "$T/l.sock" --right "$T/r.sock"
 	wait_log xc.log "running;" 1 20 || { fail "xcable did not start"; return 1; }
 	m=$(stat -c %a "$T/l.sock")/$(stat -c %a "$T/r.sock")
 	say "default socket modes: $m"
 	[ "$m" = 660/660 ] || { fail "sockets are not 0660 by default"; return 1; }
 	xc_stop
-	xc_start xc2.log --left "$T/l.sock" --right "$T/r.sock" --socket-mode 0600 --socket-group nogroup
+	xc_start xc2.log --left "$T/l.sock" --right "$T/r.sock" --socket-mode 0600 --socket-group nogroup --socket-owner nobody
 	wait_log xc2.log "running;" 1 20 || { cat xc2.log; fail "xcable did not start"; return 1; }
-	m=$(stat -c %a "$T/l.sock"); g=$(stat -c %G "$T/l.sock")
-	say "--socket-mode 0600 --socket-group nogroup: mode $m, group $g"
-	[ "$m" = 600 ] && [ "$g" = nogroup ] || { fail "mode or group not applied"; return 1; }
+	m=$(stat -c %a "$T/l.sock"); g=$(stat -c %G "$T/l.sock"); u=$(stat -c %U "$T/l.sock")
+	say "--socket-mode 0600 --socket-group nogroup --socket-owner nobody: mode $m, owner $u, group $g"
+	[ "$m" = 600 ] && [ "$g" = nogroup ] && [ "$u" = nobody ] || { fail "mode, owner or group not applied"; return 1; }
 	run_frames xc2.log "$T/l.sock" "$T/r.sock" 2 1 || return 1
 	xc_stop
 	expect_usage "bad socket mode" "socket-mode '999'" --left "$T/a" --right "$T/b" --socket-mode 999 || return 1
-	expect_usage "unknown group" "no group 'no-such-group-x'" --left "$T/a" --right "$T/b" --socket-group no-such-group-x
+	expect_usage "unknown group" "no group 'no-such-group-x'" --left "$T/a" --right "$T/b" --socket-group no-such-group-x || return 1
+	expect_usage "unknown owner" "no user 'no-such-user-x'" --left "$T/a" --right "$T/b" --socket-owner no-such-user-x
 }
 TESTS+=(t_socket_permissions)
 
@@ -124,6 +125,12 @@ t_config_errors() {
 	expect_usage "bad value" "bad.ini: \[global\] stats-interval: expected seconds" --config bad.ini || ok=1
 	printf '[cable x]\nleft = %s/a.sock\nright = %s/b.sock\n[cable y]\nleft = %s/b.sock\nright = %s/c.sock\n' "$T" "$T" "$T" "$T" >dup.ini
 	expect_usage "socket used twice" "already used by cable x" --config dup.ini || ok=1
+	printf '[cable x]\nleft = %s/a.sock\nright = %s/b.sock\nleft-queues = 2\n' "$T" "$T" >queues.ini
+	expect_usage "queues differ" "queues.ini: \[cable x\] right-queues: both ends need the same number of queues" --config queues.ini || ok=1
+	printf '[global]\nqueues = 9\n[cable x]\nleft = %s/a.sock\nright = %s/b.sock\n' "$T" "$T" >q9.ini
+	expect_usage "too many queues" "q9.ini: \[global\] queues: expected a number of queue pairs from 1 to 8" --config q9.ini || ok=1
+	printf '[cable x]\nleft = %s/a.sock\nright = %s/b.sock\nright-offloads = maybe\n' "$T" "$T" >offl.ini
+	expect_usage "bad offloads value" "offl.ini: \[cable x\] right-offloads: expected yes or no" --config offl.ini || ok=1
 	printf 'left = /a\n[[[\n' >garbage.ini
 	expect_usage "not INI" "garbage.ini: line 1: a key outside any section" --config garbage.ini || ok=1
 	expect_usage "missing file" "nope.ini: No such file" --config "$T/nope.ini" || ok=1

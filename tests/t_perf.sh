@@ -77,3 +77,12 @@ t_bench_quick() {
 }
 TESTS+=(t_bench_quick)
 ONCE+=(t_bench_quick)
+
+t_soak_short() {
+	# traffic both ways for 45 s, the right side restarting at random, then
+	# xcable itself (scripts/soak --minutes 10 is the long run)
+	"$TOP/scripts/soak" --seconds 45 --build "$BUILD" >soak.out 2>&1; local rc=$?
+	grep '^soak: ' soak.out | sed 's/^/  /'
+	[ $rc = 0 ] || fail "the soak found a crash, unaccounted frames or growth"
+}
+TESTS+=(t_soak_short)

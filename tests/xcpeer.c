@@ -462,6 +462,33 @@ static int mode_backpressure(struct peer *pr, uint32_t count,
 }
 
 /**
+ * count_rx() - receive one burst on port 0 and count frames by stream id
+ * @from:	per-id counters
+ * @stray:	frames of no stream
+ *
+ * Return: frames received
+ */
+static uint16_t count_rx(uint64_t *from, uint64_t *stray)
+{
+	struct rte_mbuf *m[32];
+	uint16_t n = rte_eth_rx_burst(0, 0, m, 32), j;
+
+	for (j = 0; j < n; j++) {
+		uint32_t hdr[2];
+		const void *h = rte_pktmbuf_read(m[j], 14, 8, hdr);
+
+		if (h != NULL && h != hdr)
+			memcpy(hdr, h, sizeof(hdr)); /* may be unaligned */
+		if (h && hdr[0] == MAGIC && (hdr[1] >> 24) < MAX_IDS)
+			from[hdr[1] >> 24]++;
+		else
+			(*stray)++;
+	}
+	rte_pktmbuf_free_bulk(m, n);
+	return n;
+}
+
+/**
  * mode_stream() - send tagged frames at a rate and count what comes back
  * @pr:		peer (port 0 used)
  * @id:		this stream's id, 0..MAX_IDS-1
@@ -485,9 +512,6 @@ static int mode_stream(struct peer *pr, unsigned int id, unsigned int pps,
 
 	(void)pr;
 	while ((now = rte_get_tsc_cycles()) < end && !stop) {
-		struct rte_mbuf *m[32];
-		uint16_t n, j;
-
 		if (pps && now >= next_tx) {
 			uint32_t tag = (uint32_t)(id << 24 | (sent & 0xffffff));
 			struct rte_mbuf *one;
@@ -502,22 +526,15 @@ static int mode_stream(struct peer *pr, unsigned int id, unsigned int pps,
 			if (next_tx < now)
 				next_tx = now;
 		}
-		n = rte_eth_rx_burst(0, 0, m, 32);
-		for (j = 0; j < n; j++) {
-			uint32_t hdr[2];
-			const void *h = rte_pktmbuf_read(m[j], 14, 8, hdr);
-
-			if (h != NULL && h != hdr)
-				memcpy(hdr, h, sizeof(hdr)); /* may be unaligned */
-			if (h && hdr[0] == MAGIC && (hdr[1] >> 24) < MAX_IDS)
-				from[hdr[1] >> 24]++;
-			else
-				stray++;
-		}
-		rte_pktmbuf_free_bulk(m, n);
-		if (n == 0)
+		if (count_rx(from, &stray) == 0)
 			usleep(100);
 	}
+	/* stopped sending: take what is still on its way for a moment, so
+	 * that a graceful stop loses nothing the cable delivered */
+	for (end = rte_get_tsc_cycles() + hz * 3 / 10;
+	     rte_get_tsc_cycles() < end;)
+		if (count_rx(from, &stray) == 0)
+			usleep(100);
 	printf("sent %" PRIu64 "\n", sent);
 	for (i = 0; i < MAX_IDS; i++)
 		if (from[i])
