@@ -21,6 +21,7 @@
 #include <rte_mempool.h>
 
 #include "guard.h"
+#include "impair.h"
 #include "offload.h"
 #include "options.h"
 #include "stats.h"
@@ -96,6 +97,7 @@ struct xc_port {
  * @hold_head:	index of the first held frame
  * @hold_n:	number of held frames
  * @off:	software offload state
+ * @im:		impairments (delay, loss, rate, ...)
  * @st:		counters, written only by the owning lcore
  */
 struct xc_dir {
@@ -112,6 +114,7 @@ struct xc_dir {
 	uint16_t hold_head;
 	uint16_t hold_n;
 	struct xc_off off;
+	struct xc_impair im;
 	struct xc_dir_stats st;
 } __rte_cache_aligned;
 

@@ -23,6 +23,8 @@
  *   left-offloads = yes          per end, overriding [global]
  *   left-queues = 2              per end; both ends need the same number
  *   lcore = 1                    lcore forwarding this cable (default: spread)
+ *   impair = delay=10ms,loss=1%  both directions (see xc_impair_parse())
+ *   impair-to-right = rate=100mbit   left->right only; impair-to-left too
  *
  * Everything is checked before anything starts: an unknown section or key
  * (a typo), a bad value, a missing end, a socket used twice, all give one
@@ -222,6 +224,8 @@ static int load_cable(struct cfg_ctx *c, struct rte_cfgfile *cfg,
 	memset(d, 0, sizeof(*d));
 	strcpy(d->name, name);
 	d->lcore = -1;
+	d->impair[0] = o->impair[0];
+	d->impair[1] = o->impair[1];
 	for (j = 0; j < 2; j++) {
 		d->end[j].client = o->client;
 		d->end[j].sock_mode = o->sock_mode;
@@ -244,6 +248,20 @@ static int load_cable(struct cfg_ctx *c, struct rte_cfgfile *cfg,
 		const char *k = e[i].name, *val = e[i].value, *sub;
 		struct xc_end_def *end;
 
+		if (strncmp(k, "impair", 6) == 0 &&
+		    (!k[6] || !strcmp(k + 6, "-to-right") ||
+		     !strcmp(k + 6, "-to-left"))) {
+			struct xc_impair_cfg ic;
+			char why[XC_ERR_LEN];
+
+			if (xc_impair_parse(val, &ic, why, sizeof(why)))
+				return bad(c, sec, k, why);
+			if (!k[6] || k[10] == 'r')
+				d->impair[0] = ic;
+			if (!k[6] || k[10] == 'l')
+				d->impair[1] = ic;
+			continue;
+		}
 		if (strcmp(k, "lcore") == 0) {
 			if (xc_parse_uint(val, 0, XC_MAX_LCORE_ID, &v))
 				return bad(c, sec, k, "expected an lcore number from 0 to 127");

@@ -135,6 +135,7 @@ unsigned int xc_dir_poll(struct xc_dir *d)
 	unsigned int sent, work = 0;
 	uint16_t n, i;
 
+	xc_impair_refresh(&d->im);
 	if (d->hold_n || d->raw_n) {
 		if (!xc_dir_pick_txq(d)) {
 			work = d->hold_n + d->raw_n;
@@ -152,7 +153,7 @@ unsigned int xc_dir_poll(struct xc_dir *d)
 
 	if (d->raw_n == 0) {
 		n = rte_eth_rx_burst(d->rx->id, d->rxq, d->raw, XC_BURST);
-		if (n == 0)
+		if (n == 0 && !xc_impair_pending(&d->im))
 			return work;
 		for (i = 0; i < n; i++)
 			bytes += d->raw[i]->pkt_len;
@@ -162,11 +163,20 @@ unsigned int xc_dir_poll(struct xc_dir *d)
 		d->raw_n = n;
 		work += n;
 		if (!xc_dir_pick_txq(d)) {
+			work += d->im.n;
 			xc_dir_flush(d, XC_DROP_PEER_DOWN);
 			return work;
 		}
 	}
 	xc_dir_stages(d);
+	if (unlikely(d->im.active || xc_impair_pending(&d->im))) {
+		/* through the impairment queue, behind what waits there */
+		if (d->hold_n)
+			xc_impair_in(&d->im, d->hold, d->hold_n, d->off.pool,
+				     &d->st);
+		d->hold_n = (uint16_t)xc_impair_out(&d->im, d->hold,
+						    XC_HOLD_MAX);
+	}
 	sent = xmit(d, d->hold, d->hold_n);
 	d->hold_head = (uint16_t)sent;
 	d->hold_n = (uint16_t)(d->hold_n - sent);
@@ -211,6 +221,7 @@ void xc_dir_flush(struct xc_dir *d, enum xc_drop why)
 		drop_burst(d, d->hold + d->hold_head, d->hold_n, why);
 	if (d->raw_n)
 		drop_burst(d, d->raw + d->raw_head, d->raw_n, why);
+	xc_impair_flush(&d->im, &d->st, why);
 	d->hold_head = d->hold_n = 0;
 	d->raw_head = d->raw_n = 0;
 }
@@ -222,16 +233,38 @@ void xc_dir_flush(struct xc_dir *d, enum xc_drop why)
  *
  * Return: frames moved or dropped in the round
  */
-static unsigned int poll_all(struct xc_fwd_lcore *lc, bool *blocked)
+static unsigned int poll_all(struct xc_fwd_lcore *lc, bool *blocked,
+			     uint64_t *due)
 {
 	unsigned int i, work = 0;
 
 	*blocked = false;
+	*due = UINT64_MAX;
 	for (i = 0; i < lc->n_dirs; i++) {
+		struct xc_impair *im = &lc->dirs[i]->im;
+
 		work += xc_dir_poll(lc->dirs[i]);
 		*blocked |= lc->dirs[i]->hold_n != 0;
+		if (unlikely(xc_impair_pending(im)))
+			*due = RTE_MIN(*due, im->rel[im->head]);
 	}
 	return work;
+}
+
+/**
+ * due_ns() - nanoseconds until a delayed frame is due
+ * @due:	its TSC, UINT64_MAX if none
+ * @now:	TSC now
+ *
+ * Return: 0 if none, else at least 1
+ */
+static uint64_t due_ns(uint64_t due, uint64_t now)
+{
+	if (due == UINT64_MAX)
+		return 0;
+	if (due <= now)
+		return 1;
+	return RTE_MAX((due - now) * 1000000000 / rte_get_tsc_hz(), 1ULL);
 }
 
 /**
@@ -245,7 +278,7 @@ int xc_fwd_loop(void *arg)
 {
 	struct xc_fwd_lcore *lc = arg;
 	uint64_t now = rte_rdtsc(), next_hk = now + lc->hk_period;
-	uint64_t last_work = now;
+	uint64_t last_work = now, due;
 	unsigned int work;
 	bool blocked;
 
@@ -255,7 +288,7 @@ int xc_fwd_loop(void *arg)
 	       rte_lcore_id(), lc->n_dirs, lc->hk ? " and keeps house" : "",
 	       lc->adaptive ? "sleeping when idle" : "busy polling");
 	while (!*lc->quit) {
-		work = poll_all(lc, &blocked);
+		work = poll_all(lc, &blocked, &due);
 		now = rte_rdtsc();
 		if (lc->hk && now >= next_hk) {
 			lc->hk(lc->hk_arg);
@@ -269,18 +302,22 @@ int xc_fwd_loop(void *arg)
 			rte_pause();
 			continue;
 		}
-		if (now - last_work < lc->idle_cycles) {
+		/* a delayed frame due within the idle time is waited for
+		 * here: a sleep could wake too late */
+		if (now - last_work < lc->idle_cycles ||
+		    (due != UINT64_MAX && due < now + lc->idle_cycles)) {
 			rte_pause();
 			continue;
 		}
 		/* no progress: ask for kicks (a new frame, or new buffers for
-		 * what is held), look once more, then sleep */
+		 * what is held), look once more, then sleep, at most until
+		 * the next delayed frame is due */
 		xc_idle_arm(&lc->idle);
-		if (poll_all(lc, &blocked) == 0)
+		if (poll_all(lc, &blocked, &due) == 0)
 			xc_idle_wait(&lc->idle, blocked ? XC_BLOCKED_SLEEP_MS :
-				     lc->max_sleep_ms);
+				     lc->max_sleep_ms, due_ns(due, rte_rdtsc()));
 		else
-			xc_idle_wait(&lc->idle, 0);
+			xc_idle_wait(&lc->idle, 0, 0);
 		last_work = rte_rdtsc();
 	}
 	return 0;

@@ -31,6 +31,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/timerfd.h>
 #include <unistd.h>
 
 #include <rte_eth_vhost.h>
@@ -52,10 +53,14 @@ int xc_idle_init(struct xc_idle *s)
 	memset(s, 0, sizeof(*s));
 	s->epfd = epoll_create1(EPOLL_CLOEXEC);
 	s->wakefd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	if (s->epfd < 0 || s->wakefd < 0)
+	s->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	if (s->epfd < 0 || s->wakefd < 0 || s->timerfd < 0)
 		goto fail;
 	ev.data.fd = s->wakefd;
 	if (epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->wakefd, &ev) < 0)
+		goto fail;
+	ev.data.fd = s->timerfd;
+	if (epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->timerfd, &ev) < 0)
 		goto fail;
 	return 0;
 fail:
@@ -171,20 +176,32 @@ void xc_idle_arm(struct xc_idle *s)
 }
 
 /**
- * xc_idle_wait() - sleep until a kick, a wake-up or the timeout, then turn
- *		    kicks off again
+ * xc_idle_wait() - sleep until a kick, a wake-up, a delayed frame's time or
+ *		    the timeout, then turn kicks off again
  * @s:		sleeping state, armed
  * @timeout_ms:	longest sleep
+ * @due_ns:	nanoseconds until a delayed frame is due, 0 if none
  */
-void xc_idle_wait(struct xc_idle *s, int timeout_ms)
+void xc_idle_wait(struct xc_idle *s, int timeout_ms, uint64_t due_ns)
 {
-	struct epoll_event ev[2 * XC_IDLE_MAX_DIRS + 1];
+	struct epoll_event ev[2 * XC_IDLE_MAX_DIRS + 2];
+	struct itimerspec its = { { 0, 0 }, { 0, 0 } };
 	unsigned int i;
 	uint64_t v;
 	int n, k;
 
 	s->sleeps += timeout_ms > 0;
-	n = epoll_wait(s->epfd, ev, 2 * XC_IDLE_MAX_DIRS + 1, timeout_ms);
+	if (due_ns) {
+		its.it_value.tv_sec = (time_t)(due_ns / 1000000000);
+		its.it_value.tv_nsec = (long)(due_ns % 1000000000);
+		timerfd_settime(s->timerfd, 0, &its, NULL);
+	}
+	n = epoll_wait(s->epfd, ev, 2 * XC_IDLE_MAX_DIRS + 2, timeout_ms);
+	if (due_ns) {	/* disarm, whatever ended the sleep */
+		its.it_value.tv_sec = 0;
+		its.it_value.tv_nsec = 0;
+		timerfd_settime(s->timerfd, 0, &its, NULL);
+	}
 	for (k = 0; k < n; k++)
 		if (read(ev[k].data.fd, &v, sizeof(v)) < 0 && errno != EAGAIN)
 			XC_LOG(fwd, DEBUG, "reading fd %d: %s", ev[k].data.fd,
@@ -217,5 +234,7 @@ void xc_idle_fini(struct xc_idle *s)
 		close(s->epfd);
 	if (s->wakefd >= 0)
 		close(s->wakefd);
-	s->epfd = s->wakefd = -1;
+	if (s->timerfd >= 0)
+		close(s->timerfd);
+	s->epfd = s->wakefd = s->timerfd = -1;
 }

@@ -47,6 +47,7 @@ struct xc_idle_dir {
  * struct xc_idle - sleeping state of one lcore
  * @epfd:	epoll set: the wake eventfd and the armed kick fds
  * @wakefd:	eventfd written to cut a sleep short (link events, quit)
+ * @timerfd:	ends a sleep when a delayed frame is due (impairments)
  * @n_dirs:	number of watched directions
  * @dirs:	watched directions
  * @sleeps:	times the lcore went to sleep
@@ -54,6 +55,7 @@ struct xc_idle_dir {
 struct xc_idle {
 	int epfd;
 	int wakefd;
+	int timerfd;
 	unsigned int n_dirs;
 	struct xc_idle_dir dirs[XC_IDLE_MAX_DIRS];
 	uint64_t sleeps;
@@ -62,7 +64,7 @@ struct xc_idle {
 int xc_idle_init(struct xc_idle *s);
 int xc_idle_watch(struct xc_idle *s, struct xc_dir *d);
 void xc_idle_arm(struct xc_idle *s);
-void xc_idle_wait(struct xc_idle *s, int timeout_ms);
+void xc_idle_wait(struct xc_idle *s, int timeout_ms, uint64_t due_ns);
 void xc_idle_wake(const struct xc_idle *s);
 void xc_idle_fini(struct xc_idle *s);
 

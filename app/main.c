@@ -33,6 +33,7 @@
 #include "cable.h"
 #include "capture.h"
 #include "config.h"
+#include "control.h"
 #include "fwd.h"
 #include "log.h"
 #include "options.h"
@@ -72,6 +73,7 @@ RTE_LOG_REGISTER(xc_logtype_stats, xcable.stats, INFO);
  * @end_gid:	the group for each end of @defs, resolved once at start-up
  * @end_uid:	the same for the owner
  * @rf:		files the EAL leaves behind, removed at exit
+ * @ctl:	the control socket
  */
 struct xc_ctx {
 	struct xc_opts opts;
@@ -90,6 +92,7 @@ struct xc_ctx {
 	int end_gid[XC_MAX_CABLES][2];
 	int end_uid[XC_MAX_CABLES][2];
 	struct xc_runfiles rf;
+	struct xc_control ctl;
 };
 
 /* the one piece of state a signal handler cannot be given as an argument */
@@ -168,8 +171,9 @@ static void print_dir(const struct xc_cable *c, unsigned int j)
 		printf("%s%s %" PRIu64, i ? ", " : "",
 		       xc_drop_name((enum xc_drop)i), s.drop[i]);
 	printf("), segmented %" PRIu64 " into %" PRIu64
-	       ", checksums filled %" PRIu64 "\n", s.seg_frames, s.seg_out,
-	       s.csum_filled);
+	       ", checksums filled %" PRIu64 ", duplicated %" PRIu64
+	       ", corrupted %" PRIu64 "\n", s.seg_frames, s.seg_out,
+	       s.csum_filled, s.duplicated, s.corrupted);
 	for (q = 0; c->n_queues > 1 && q < c->n_queues; q++) {
 		xc_stats_snapshot(&c->dir[2 * q + j].st, &s);
 		printf("%s %s queue %u: rx %" PRIu64 " pkts, tx %" PRIu64
@@ -544,8 +548,19 @@ static void start_cables(struct xc_ctx *ctx)
 			rte_exit(EXIT_FAILURE,
 				 "%s: cannot create mbuf pool: %s\n", c->name,
 				 rte_strerror(rte_errno));
-		for (j = 0; j < 2 * c->n_queues; j++)
+		for (j = 0; j < 2 * c->n_queues; j++) {
+			const struct xc_impair_cfg *ic = ctx->n_defs ?
+				&ctx->defs[i].impair[j % 2] :
+				&ctx->opts.impair[j % 2];
+
 			xc_off_init(&c->dir[j].off, c->pool, c->ipool);
+			if (xc_impair_init(&c->dir[j].im,
+					   rte_rdtsc() ^ (2ULL * i + j) << 32,
+					   socket < 0 ? 0 : socket))
+				rte_exit(EXIT_FAILURE, "%s: out of memory\n",
+					 c->name);
+			xc_impair_set(&c->dir[j].im, ic);
+		}
 		for (j = 0; j < 2; j++) {
 			struct xc_port *p = c->end[j];
 			mode_t old;
@@ -576,6 +591,39 @@ fail:
 }
 
 /**
+ * start_control() - open the control socket for xcablectl; without it
+ *		     xcable still runs, and says why
+ * @ctx:	context with cables started
+ */
+static void start_control(struct xc_ctx *ctx)
+{
+	struct xc_control *c = &ctx->ctl;
+	char err[XC_ERR_LEN];
+
+	if ((size_t)snprintf(c->path, sizeof(c->path), "%s",
+			     ctx->opts.control ? ctx->opts.control :
+			     ctx->rf.dir) >= sizeof(c->path) ||
+	    (!ctx->opts.control &&
+	     strlen(c->path) + strlen("/xcable.ctl") >= sizeof(c->path))) {
+		XC_LOG(main, WARNING, "no control socket: path too long");
+		c->fd = -1;
+		return;
+	}
+	if (!ctx->opts.control)
+		strcat(c->path, "/xcable.ctl");
+	c->mode = ctx->opts.sock_mode;
+	c->uid = ctx->sock_uid;
+	c->gid = ctx->sock_gid;
+	c->cables = ctx->cables;
+	c->n_cables = ctx->n_cables;
+	if (xc_control_start(c, err, sizeof(err)))
+		XC_LOG(main, WARNING, "no runtime control: %s", err);
+	else
+		XC_LOG(main, INFO, "control: xcablectl -s %s (or -p %s)",
+		       c->path, ctx->rf.prefix);
+}
+
+/**
  * assign_lcores() - place cable directions: on the lcore a cable names,
  *		     else spread over the worker lcores; with no worker,
  *		     the main lcore forwards too
@@ -597,7 +645,7 @@ static bool assign_lcores(struct xc_ctx *ctx)
 		lc->adaptive = !ctx->opts.poll;
 		lc->idle_cycles = rte_get_tsc_hz() / 1000000 * ctx->opts.idle_us;
 		lc->max_sleep_ms = XC_HK_MS;
-		lc->idle.epfd = lc->idle.wakefd = -1;
+		lc->idle.epfd = lc->idle.wakefd = lc->idle.timerfd = -1;
 	}
 	for (i = 0, k = 0; i < ctx->n_cables; i++) {
 		for (j = 0; j < 2 * ctx->cables[i].n_queues; j++, k++) {
@@ -680,6 +728,8 @@ static void shutdown_all(struct xc_ctx *ctx)
 		if (ctx->ports[i].configured)
 			xc_port_close(&ctx->ports[i]);
 	for (i = 0; i < ctx->n_cables; i++) {
+		for (j = 0; j < 2 * ctx->cables[i].n_queues; j++)
+			xc_impair_fini(&ctx->cables[i].dir[j].im);
 		rte_mempool_free(ctx->cables[i].pool);
 		rte_mempool_free(ctx->cables[i].ipool);
 	}
@@ -726,11 +776,13 @@ int main(int argc, char **argv)
 		       ctx->cables[i].end[1]->iface : ctx->cables[i].end[1]->name);
 	xc_telemetry_init(ctx->cables, ctx->n_cables);
 	capture = xc_capture_init(ctx->cables, ctx->n_cables);
+	start_control(ctx);
 	XC_LOG(main, INFO, "running; stop with Ctrl-C or SIGTERM");
 
 	run(ctx);
 
 	XC_LOG(main, INFO, "stopping");
+	xc_control_stop(&ctx->ctl);
 	xc_capture_fini(capture);
 	shutdown_all(ctx);
 	free(ctx->ports);

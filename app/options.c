@@ -199,6 +199,8 @@ int xc_opts_parse(struct xc_opts *o, int argc, char **argv,
 	o->sock_mode = XC_SOCK_MODE_DEFAULT;
 	o->offloads = true;
 	o->queues = 1;
+	xc_impair_parse("none", &o->impair[0], NULL, 0);
+	o->impair[1] = o->impair[0];
 	for (i = 0; i < argc; i++) {
 		const char *arg = argv[i], *val = NULL, *eq;
 		char name[32];
@@ -251,7 +253,10 @@ int xc_opts_parse(struct xc_opts *o, int argc, char **argv,
 		    strcmp(name, "--socket-owner") &&
 		    strcmp(name, "--cable") && strcmp(name, "--log-level") &&
 		    strcmp(name, "--stats-interval") &&
-		    strcmp(name, "--queues")) {
+		    strcmp(name, "--queues") && strcmp(name, "--impair") &&
+		    strcmp(name, "--impair-to-right") &&
+		    strcmp(name, "--impair-to-left") &&
+		    strcmp(name, "--control")) {
 			snprintf(err, errlen,
 				 "unknown option '%.64s' (EAL options go before '--'; see --help)",
 				 arg);
@@ -339,6 +344,19 @@ int xc_opts_parse(struct xc_opts *o, int argc, char **argv,
 			}
 			o->idle_us = (unsigned int)v;
 			o->given |= XC_GIVEN_IDLE;
+		} else if (strcmp(name, "--control") == 0) {
+			if (check_path(name, val, err, errlen))
+				return -EINVAL;
+			o->control = val;
+		} else if (strncmp(name, "--impair", 8) == 0) {
+			struct xc_impair_cfg c;
+
+			if (xc_impair_parse(val, &c, err, errlen))
+				return -EINVAL;
+			if (name[8] == '\0' || name[12] == 'r')
+				o->impair[0] = c;
+			if (name[8] == '\0' || name[12] == 'l')
+				o->impair[1] = c;
 		} else if (strcmp(name, "--queues") == 0) {
 			if (xc_parse_uint(val, 1, XC_MAX_QUEUES, &v)) {
 				snprintf(err, errlen,
@@ -400,6 +418,8 @@ void xc_opts_simple_defs(const struct xc_opts *o, struct xc_cable_def *def)
 	memset(def, 0, sizeof(*def));
 	snprintf(def->name, sizeof(def->name), "cable0");
 	def->lcore = -1;
+	def->impair[0] = o->impair[0];
+	def->impair[1] = o->impair[1];
 	for (j = 0; j < 2; j++) {
 		struct xc_end_def *e = &def->end[j];
 
@@ -466,6 +486,12 @@ void xc_opts_usage(const char *prog)
 	       "                        each receiving guest negotiated)\n"
 	       "  --queues N            queue pairs per end, as the guests' mq=on,queues=N\n"
 	       "                        (simple and config modes; default 1)\n"
+	       "  --impair SPEC         impair both directions (every cable), e.g.\n"
+	       "                        delay=10ms,jitter=1ms,loss=1%%,ge=1%%/30%%,rate=100mbit,\n"
+	       "                        dup=0.1%%,corrupt=0.1%%,limit=1000 (or none)\n"
+	       "  --impair-to-right SPEC, --impair-to-left SPEC   one direction only\n"
+	       "  --control PATH        control socket for xcablectl (default: xcable.ctl\n"
+	       "                        in the EAL runtime directory)\n"
 	       "  --socket-mode MODE    permissions of the sockets xcable creates (default 0660)\n"
 	       "  --socket-group GROUP  group of the sockets xcable creates\n"
 	       "  --socket-owner USER   owner of the sockets xcable creates\n"

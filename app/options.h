@@ -8,6 +8,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+
+#include "impair.h"
 #include <stdint.h>
 
 #define XC_MAX_CABLES		64
@@ -63,11 +65,13 @@ struct xc_end_def {
  * @name:	cable name, used in counters and telemetry
  * @end:	left and right ends
  * @lcore:	lcore that forwards both directions, -1 to choose
+ * @impair:	impairments of left->right ([0]) and right->left ([1])
  */
 struct xc_cable_def {
 	char name[XC_NAME_MAX];
 	struct xc_end_def end[2];
 	int lcore;
+	struct xc_impair_cfg impair[2];
 };
 
 /**
@@ -84,6 +88,9 @@ struct xc_cable_def {
  * @idle_us:		microseconds without work before an lcore sleeps
  * @offloads:		offer virtio offloads to guests (--no-offloads: off)
  * @queues:		queue pairs per end (--queues)
+ * @control:		control socket path (--control), or NULL for the default
+ * @impair:		--impair-to-right ([0]) and --impair-to-left ([1]);
+ *			--impair sets both
  * @n_cables:		number of --cable options
  * @cables:		the --cable pairs, in order
  * @log_levels:	--log-level values, passed on to the EAL
@@ -106,6 +113,8 @@ struct xc_opts {
 	unsigned int idle_us;
 	bool offloads;
 	unsigned int queues;
+	const char *control;
+	struct xc_impair_cfg impair[2];
 	unsigned int n_cables;
 	struct xc_cable_spec cables[XC_MAX_CABLES];
 	const char *log_levels[XC_MAX_LOG_LEVELS];

@@ -11,6 +11,8 @@ static const char *const drop_names[XC_DROP__MAX] = {
 	[XC_DROP_BAD_OFFLOAD] = "bad-offload",
 	[XC_DROP_UNSUPPORTED] = "unsupported-offload",
 	[XC_DROP_NO_MBUF] = "no-mbuf",
+	[XC_DROP_IMPAIR_LOSS] = "impair-loss",
+	[XC_DROP_IMPAIR_FULL] = "impair-queue-full",
 };
 
 /**
@@ -45,6 +47,8 @@ void xc_stats_snapshot(const struct xc_dir_stats *src,
 	dst->seg_out = __atomic_load_n(&src->seg_out, __ATOMIC_RELAXED);
 	dst->csum_filled = __atomic_load_n(&src->csum_filled,
 					   __ATOMIC_RELAXED);
+	dst->duplicated = __atomic_load_n(&src->duplicated, __ATOMIC_RELAXED);
+	dst->corrupted = __atomic_load_n(&src->corrupted, __ATOMIC_RELAXED);
 }
 
 /**
@@ -82,4 +86,6 @@ void xc_stats_accumulate(struct xc_dir_stats *sum,
 	sum->seg_frames += s->seg_frames;
 	sum->seg_out += s->seg_out;
 	sum->csum_filled += s->csum_filled;
+	sum->duplicated += s->duplicated;
+	sum->corrupted += s->corrupted;
 }

@@ -17,6 +17,8 @@
  * @XC_DROP_UNSUPPORTED: an offload xcable cannot do in software (UDP
  *			 fragmentation offload over IPv6)
  * @XC_DROP_NO_MBUF:	no buffers left to segment a frame into
+ * @XC_DROP_IMPAIR_LOSS: lost on purpose (impairment: loss, ge)
+ * @XC_DROP_IMPAIR_FULL: the impairment queue (delay, rate) was full
  * @XC_DROP__MAX:	number of reasons
  */
 enum xc_drop {
@@ -26,6 +28,8 @@ enum xc_drop {
 	XC_DROP_BAD_OFFLOAD,
 	XC_DROP_UNSUPPORTED,
 	XC_DROP_NO_MBUF,
+	XC_DROP_IMPAIR_LOSS,
+	XC_DROP_IMPAIR_FULL,
 	XC_DROP__MAX,
 };
 
@@ -39,9 +43,11 @@ enum xc_drop {
  * @seg_frames:	frames segmented in software (receiver without TSO)
  * @seg_out:	segments made of them
  * @csum_filled: checksums completed in software (receiver without CSUM)
+ * @duplicated:	extra copies sent on purpose (impairment: dup)
+ * @corrupted:	frames with a bit flipped on purpose (impairment: corrupt)
  *
  * Invariant once the direction is idle:
- * rx_pkts - seg_frames + seg_out = tx_pkts + sum(drop).
+ * rx_pkts - seg_frames + seg_out + duplicated = tx_pkts + sum(drop).
  */
 struct xc_dir_stats {
 	uint64_t rx_pkts;
@@ -52,6 +58,8 @@ struct xc_dir_stats {
 	uint64_t seg_frames;
 	uint64_t seg_out;
 	uint64_t csum_filled;
+	uint64_t duplicated;
+	uint64_t corrupted;
 };
 
 /**

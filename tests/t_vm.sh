@@ -217,3 +217,29 @@ t_vm_multiqueue() {
 		{ fail "counters do not add up"; return 1; }
 }
 TESTS+=(t_vm_multiqueue)
+
+t_vm_delay_keeps_throughput() {
+	local r before after
+	vm_prepare || return 1
+	xc_start xc.log --left "$T/l.sock" --right "$T/r.sock"
+	wait_log xc.log "control: xcablectl" 1 20 || { fail "xcable did not start"; return 1; }
+	boot b "$T/r.sock" $B_MAC "xc.role=server xc.ip=10.0.0.2/24"
+	boot a "$T/l.sock" $A_MAC "xc.role=iperfloop xc.ip=10.0.0.1/24 xc.peer=10.0.0.2 xc.runs=5 xc.secs=3 xc.window=4M"
+	wait_console a "XC-END iperf-2" 240 || { tail -n 5 a.console; fail "guest A did not run iperf3"; return 1; }
+	# 10 ms each way from now on, changed while the guests run
+	"$BUILD/app/xcablectl" -p "xcable-$XC_PID" impair cable0 delay=10ms >/dev/null || { fail "xcablectl refused"; return 1; }
+	wait_console a "XC-DONE" 240 || { fail "guest A did not finish"; return 1; }
+	for r in 1 2 3 4 5; do
+		section_ok a iperf-$r || return 1
+		RATE[$r]=$(vm_result a iperf-$r | grep receiver | grep -oE '[0-9.]+ Mbits/sec' | cut -d' ' -f1)
+	done
+	say "iperf3 A->B without delay: ${RATE[1]} and ${RATE[2]} Mbit/s; with 10 ms each way (run 3 straddles the change): ${RATE[4]} and ${RATE[5]} Mbit/s"
+	before=$(awk -v a="${RATE[1]}" -v b="${RATE[2]}" 'BEGIN { print (a > b ? a : b) }')
+	after=$(awk -v a="${RATE[4]}" -v b="${RATE[5]}" 'BEGIN { print (a > b ? a : b) }')
+	xc_stop
+	say "xcable: $(grep 'cable0 left->right' xc.log | grep -oE 'impair-queue-full [0-9]+')"
+	awk -v a="$after" -v b="$before" 'BEGIN { printf "  with delay / without: %.2f (at least 0.80)\n", a / b; exit !(a >= 0.8 * b) }' ||
+		{ fail "TCP throughput collapsed under delay"; return 1; }
+}
+declare -a RATE
+TESTS+=(t_vm_delay_keeps_throughput)

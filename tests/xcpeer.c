@@ -792,6 +792,100 @@ static int mode_goodput(struct peer *pr, unsigned int warmup,
 }
 
 /**
+ * cmp_u64() - qsort comparison of two uint64_t
+ * @a:		first
+ * @b:		second
+ *
+ * Return: <0, 0 or >0
+ */
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/**
+ * mode_latency() - one-way latency of each direction: frames stamped with
+ *		    the send time go alternately 0->1 and 1->0, --gap-us
+ *		    apart; the other port reads the stamp
+ * @pr:		peer with two ports
+ * @count:	frames per direction
+ * @gap_us:	pause between frames
+ *
+ * Prints "latency DIR sent N received N min_us X median_us X max_us X"
+ * per direction.
+ *
+ * Return: 0, 1 if a direction received nothing
+ */
+static int mode_latency(struct peer *pr, unsigned int count,
+			unsigned int gap_us)
+{
+	static const struct kind k = { "latency", 128,
+				       { UCAST, SRC, 0x88, 0xb5 }, 14 };
+	uint64_t hz = rte_get_tsc_hz(), *lat[2];
+	unsigned int got[2] = { 0, 0 }, sent[2] = { 0, 0 }, i, dir;
+	uint8_t buf[256];
+	int fails = 0;
+
+	lat[0] = calloc(count, sizeof(uint64_t));
+	lat[1] = calloc(count, sizeof(uint64_t));
+	if (lat[0] == NULL || lat[1] == NULL)
+		return 1;
+	for (i = 0; i < 2 * count && !stop; i++) {
+		uint64_t t = rte_get_tsc_cycles(), end = t + hz * gap_us / 1000000;
+		struct rte_mbuf *m;
+
+		dir = i & 1;
+		fill_frame(&k, i, buf);
+		memcpy(buf + 30, &t, sizeof(t));
+		m = make_mbuf(pr, buf, k.len);
+		if (m && rte_eth_tx_burst((uint16_t)dir, 0, &m, 1) == 1)
+			sent[dir]++;
+		else
+			rte_pktmbuf_free(m);
+		do {	/* collect arrivals on both ports until the next send */
+			for (dir = 0; dir < 2; dir++) {
+				struct rte_mbuf *r[32];
+				uint16_t n = rte_eth_rx_burst((uint16_t)(1 - dir),
+							      0, r, 32), j;
+
+				for (j = 0; j < n; j++) {
+					uint64_t ts, now = rte_get_tsc_cycles();
+					const void *p = rte_pktmbuf_read(r[j], 30,
+						8, &ts);
+
+					if (p && p != &ts)
+						memcpy(&ts, p, 8);
+					if (p && got[dir] < count && ts <= now)
+						lat[dir][got[dir]++] = now - ts;
+				}
+				rte_pktmbuf_free_bulk(r, n);
+			}
+		} while (rte_get_tsc_cycles() < end ||
+			 (i + 1 == 2 * count &&
+			  rte_get_tsc_cycles() < end + hz * 2 &&
+			  got[0] + got[1] < sent[0] + sent[1]));
+	}
+	for (dir = 0; dir < 2; dir++) {
+		qsort(lat[dir], got[dir], sizeof(uint64_t), cmp_u64);
+		if (got[dir] == 0) {
+			fails = 1;
+			printf("latency %u->%u sent %u received 0\n", dir, 1 - dir,
+			       sent[dir]);
+			continue;
+		}
+		printf("latency %u->%u sent %u received %u min_us %.1f median_us %.1f max_us %.1f\n",
+		       dir, 1 - dir, sent[dir], got[dir],
+		       lat[dir][0] * 1e6 / hz, lat[dir][got[dir] / 2] * 1e6 / hz,
+		       lat[dir][got[dir] - 1] * 1e6 / hz);
+	}
+	free(lat[0]);
+	free(lat[1]);
+	return fails;
+}
+
+/**
  * mode_loop() - circulate a fixed set of frames through the cable
  * @pr:		peer with two ports
  * @size:	frame size in bytes (without FCS)
@@ -964,6 +1058,7 @@ static void usage(void)
 		"       xcpeer [EAL options] -- loop --size B --inflight N --warmup S --seconds S\n"
 		"       xcpeer [EAL options] -- offload --rx none|csum|tso\n"
 		"       xcpeer [EAL options] -- goodput --tx tso|none --rx tso|none --warmup S --seconds S\n"
+		"       xcpeer [EAL options] -- latency --count N --gap-us US\n"
 		"(any mode: --rx/--tx none|csum|tso choose the offloads a port asks for,\n"
 		" --mtu N its MTU, default 9200)\n");
 	exit(2);
@@ -1077,6 +1172,9 @@ int main(int argc, char **argv)
 				  (unsigned int)seconds);
 	else if (!strcmp(mode, "offload") && pr.n_ports >= 2)
 		fails = mode_offload(&pr);
+	else if (!strcmp(mode, "latency") && pr.n_ports >= 2)
+		fails = mode_latency(&pr, (unsigned int)count,
+				     (unsigned int)gap_us);
 	else if (!strcmp(mode, "goodput") && pr.n_ports >= 2)
 		fails = mode_goodput(&pr, (unsigned int)warmup,
 				     (unsigned int)seconds);

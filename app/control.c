@@ -1,0 +1,356 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * control.c - the runtime control socket that xcablectl talks to
+ *
+ * Theory of operation: a thread of its own accepts connections on a unix
+ * socket (by default xcable.ctl in the EAL runtime directory, created
+ * with the same mode, owner and group as the vhost-user sockets), reads
+ * one request line, answers with lines of text and a last line "ok" or
+ * "error: WHY", and closes. A request only reads counters or publishes
+ * an impairment through its seqlock: nothing a client sends can stop or
+ * slow a forwarding lcore, and a client that stalls only holds up other
+ * clients (each read times out after a second).
+ *
+ *   list                       cables, link states, counters, impairments
+ *   show CABLE                 one cable: each end's features, each
+ *                              direction's counters and impairment
+ *   impair CABLE [to-right|to-left] SPEC   set (SPEC: see --impair, none)
+ *   clear CABLE                no impairment either way
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <rte_eth_vhost.h>
+#include <rte_vhost.h>
+
+#include "control.h"
+#include "log.h"
+#include "sockpath.h"
+
+RTE_LOG_REGISTER(xc_logtype_control, xcable.control, INFO);
+
+/**
+ * say() - append a formatted line to the answer
+ * @c:		control state (answer buffer)
+ * @fmt:	printf format, without newline
+ */
+__attribute__((format(printf, 2, 3)))
+static void say(struct xc_control *c, const char *fmt, ...)
+{
+	size_t room = sizeof(c->ans) - c->ans_len;
+	va_list ap;
+	int n;
+
+	if (room < 2)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(c->ans + c->ans_len, room - 1, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	c->ans_len += RTE_MIN((size_t)n, room - 2);
+	c->ans[c->ans_len++] = '\n';
+	c->ans[c->ans_len] = '\0';
+}
+
+/**
+ * find() - a cable by name
+ * @c:		control state
+ * @name:	cable name
+ *
+ * Return: the cable, or NULL
+ */
+static struct xc_cable *find(struct xc_control *c, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; name && i < c->n_cables; i++)
+		if (strcmp(c->cables[i].name, name) == 0)
+			return &c->cables[i];
+	return NULL;
+}
+
+/**
+ * dir_line() - one direction's counters and impairment on one line
+ * @c:		control state
+ * @cb:		cable
+ * @j:		0: end[0] -> end[1]; 1: the reverse
+ */
+static void dir_line(struct xc_control *c, const struct xc_cable *cb,
+		     unsigned int j)
+{
+	struct xc_impair_cfg ic;
+	struct xc_dir_stats s;
+	char imp[256];
+
+	xc_cable_stats(cb, j, &s);
+	xc_impair_get(&cb->dir[j].im, &ic);
+	xc_impair_format(&ic, imp, sizeof(imp));
+	say(c, "  %s: rx %" PRIu64 " tx %" PRIu64 " dropped %" PRIu64
+	    " (impair-loss %" PRIu64 ", impair-queue-full %" PRIu64
+	    ", peer-down %" PRIu64 ") duplicated %" PRIu64 " corrupted %" PRIu64
+	    " impair %s", cb->dir[j].label, s.rx_pkts, s.tx_pkts,
+	    xc_stats_drops(&s), s.drop[XC_DROP_IMPAIR_LOSS],
+	    s.drop[XC_DROP_IMPAIR_FULL], s.drop[XC_DROP_PEER_DOWN],
+	    s.duplicated, s.corrupted, imp);
+}
+
+/**
+ * end_line() - one end's link, features and socket
+ * @c:		control state
+ * @p:		port
+ */
+static void end_line(struct xc_control *c, struct xc_port *p)
+{
+	uint64_t features = 0, caps = __atomic_load_n(&p->caps,
+						      __ATOMIC_RELAXED);
+	uint32_t f = xc_caps_flags(caps);
+	int vid;
+
+	if (p->is_vhost && xc_port_vhost_enter(p)) {
+		vid = rte_eth_vhost_get_vid_from_port_id(p->id);
+		if (vid < 0 || rte_vhost_get_negotiated_features(vid, &features))
+			features = 0;
+		xc_port_vhost_exit(p);
+	}
+	say(c, "  %s: %s %s link %s, virtio features 0x%" PRIx64
+	    ", takes%s%s%s%s%s, frames up to %u bytes, %u queue(s)",
+	    p->label, p->name, p->iface[0] ? p->iface : "",
+	    __atomic_load_n(&p->link_up, __ATOMIC_RELAXED) ? "up" : "down",
+	    features, f ? "" : " no offloads", f & XC_CAP_CSUM ? " csum" : "",
+	    f & XC_CAP_TSO4 ? " tso4" : "", f & XC_CAP_TSO6 ? " tso6" : "",
+	    f & XC_CAP_UFO ? " ufo" : "", xc_caps_max_frame(caps), p->n_queues);
+}
+
+/**
+ * handle() - carry out one request
+ * @c:		control state
+ * @req:	the request line, split in place
+ *
+ * Return: 0, or -EINVAL with the reason in c->why
+ */
+static int handle(struct xc_control *c, char *req)
+{
+	char *argv[8], *save = NULL, *t;
+	struct xc_impair_cfg ic;
+	struct xc_cable *cb;
+	int argc = 0, j;
+	unsigned int i;
+
+	for (t = strtok_r(req, " \t\r\n", &save); t && argc < 8;
+	     t = strtok_r(NULL, " \t\r\n", &save))
+		argv[argc++] = t;
+	if (argc == 0) {
+		snprintf(c->why, sizeof(c->why), "empty request");
+		return -EINVAL;
+	}
+	if (strcmp(argv[0], "list") == 0 && argc == 1) {
+		for (i = 0; i < c->n_cables; i++) {
+			cb = &c->cables[i];
+			say(c, "%s: %s %s, %s %s", cb->name, cb->end[0]->label,
+			    __atomic_load_n(&cb->end[0]->link_up,
+					    __ATOMIC_RELAXED) ? "up" : "down",
+			    cb->end[1]->label,
+			    __atomic_load_n(&cb->end[1]->link_up,
+					    __ATOMIC_RELAXED) ? "up" : "down");
+			dir_line(c, cb, 0);
+			dir_line(c, cb, 1);
+		}
+		return 0;
+	}
+	cb = argc > 1 ? find(c, argv[1]) : NULL;
+	if (strcmp(argv[0], "show") == 0 || strcmp(argv[0], "clear") == 0 ||
+	    strcmp(argv[0], "impair") == 0) {
+		if (argc < 2) {
+			snprintf(c->why, sizeof(c->why), "%s: which cable?",
+				 argv[0]);
+			return -EINVAL;
+		}
+		if (cb == NULL) {
+			snprintf(c->why, sizeof(c->why), "no cable '%.40s'",
+				 argv[1]);
+			return -EINVAL;
+		}
+	}
+	if (strcmp(argv[0], "show") == 0 && argc == 2) {
+		say(c, "%s: %u queue(s)", cb->name, cb->n_queues);
+		end_line(c, cb->end[0]);
+		end_line(c, cb->end[1]);
+		dir_line(c, cb, 0);
+		dir_line(c, cb, 1);
+		return 0;
+	}
+	if (strcmp(argv[0], "clear") == 0 && argc == 2) {
+		xc_impair_parse("none", &ic, NULL, 0);
+		for (i = 0; i < 2 * cb->n_queues; i++)
+			xc_impair_set(&cb->dir[i].im, &ic);
+		XC_LOG(control, INFO, "%s: impairments cleared", cb->name);
+		return 0;
+	}
+	if (strcmp(argv[0], "impair") == 0 && (argc == 3 || argc == 4)) {
+		j = -1;	/* both */
+		if (argc == 4 && strcmp(argv[2], "to-right") == 0)
+			j = 0;
+		else if (argc == 4 && strcmp(argv[2], "to-left") == 0)
+			j = 1;
+		else if (argc == 4) {
+			snprintf(c->why, sizeof(c->why),
+				 "direction '%.20s': expected to-right or to-left",
+				 argv[2]);
+			return -EINVAL;
+		}
+		if (xc_impair_parse(argv[argc - 1], &ic, c->why,
+				    sizeof(c->why)))
+			return -EINVAL;
+		for (i = 0; i < 2 * cb->n_queues; i++)
+			if (j < 0 || (int)(i % 2) == j)
+				xc_impair_set(&cb->dir[i].im, &ic);
+		XC_LOG(control, INFO, "%s: impairment %s%s set to %s",
+		       cb->name, j < 0 ? "both ways" : "",
+		       j == 0 ? "to-right" : j == 1 ? "to-left" : "",
+		       argv[argc - 1]);
+		return 0;
+	}
+	snprintf(c->why, sizeof(c->why),
+		 "bad request '%.40s' (list, show CABLE, impair CABLE [to-right|to-left] SPEC, clear CABLE)",
+		 argv[0]);
+	return -EINVAL;
+}
+
+/**
+ * serve() - answer one client
+ * @c:		control state
+ * @fd:		its connection
+ */
+static void serve(struct xc_control *c, int fd)
+{
+	struct timeval tv = { .tv_sec = 1 };
+	char req[1024];
+	size_t got = 0;
+	ssize_t n;
+
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	while (got < sizeof(req) - 1 &&
+	       (n = read(fd, req + got, sizeof(req) - 1 - got)) > 0) {
+		got += (size_t)n;
+		if (memchr(req, '\n', got))
+			break;
+	}
+	req[got] = '\0';
+	c->ans_len = 0;
+	c->ans[0] = '\0';
+	if (got == sizeof(req) - 1 && !memchr(req, '\n', got)) {
+		say(c, "error: request too long");
+	} else if (handle(c, req) == 0) {
+		say(c, "ok");
+	} else {
+		c->ans_len = 0;
+		say(c, "error: %s", c->why);
+	}
+	if (write(fd, c->ans, c->ans_len) < 0)
+		XC_LOG(control, DEBUG, "answer not sent: %s", strerror(errno));
+}
+
+/**
+ * loop() - the control thread: accept, serve, until closed
+ * @arg:	control state
+ *
+ * Return: NULL
+ */
+static void *loop(void *arg)
+{
+	struct xc_control *c = arg;
+	int fd;
+
+	while (!__atomic_load_n(&c->quit, __ATOMIC_ACQUIRE)) {
+		fd = accept4(c->fd, NULL, NULL, SOCK_CLOEXEC);
+		if (fd < 0) {
+			if (errno == EINTR || errno == ECONNABORTED)
+				continue;
+			break;
+		}
+		serve(c, fd);
+		close(fd);
+	}
+	return NULL;
+}
+
+/**
+ * xc_control_start() - create the control socket and its thread
+ * @c:		control state; path, mode, uid, gid, cables set by the caller
+ * @err:	one-line message on error
+ * @errlen:	size of @err
+ *
+ * Return: 0, or -errno (xcable then runs without runtime control)
+ */
+int xc_control_start(struct xc_control *c, char *err, size_t errlen)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	mode_t old;
+	int rc;
+
+	c->fd = -1;
+	if (strlen(c->path) >= sizeof(sa.sun_path)) {
+		snprintf(err, errlen, "control socket path '%s' is too long",
+			 c->path);
+		return -ENAMETOOLONG;
+	}
+	rc = xc_sock_prepare(c->path, false, err, errlen);
+	if (rc)
+		return rc;
+	strcpy(sa.sun_path, c->path);
+	c->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (c->fd < 0)
+		goto fail;
+	old = umask(0177);
+	rc = bind(c->fd, (struct sockaddr *)&sa, sizeof(sa));
+	umask(old);
+	if (rc < 0 || listen(c->fd, 8) < 0)
+		goto fail;
+	rc = xc_sock_secure(c->path, c->mode, c->uid, c->gid, err, errlen);
+	if (rc) {
+		close(c->fd);
+		unlink(c->path);
+		c->fd = -1;
+		return rc;
+	}
+	rc = pthread_create(&c->thread, NULL, loop, c);
+	if (rc) {
+		errno = rc;
+		goto fail;
+	}
+	return 0;
+fail:
+	rc = -errno;
+	snprintf(err, errlen, "control socket '%s': %s", c->path,
+		 strerror(errno));
+	if (c->fd >= 0)
+		close(c->fd);
+	c->fd = -1;
+	return rc;
+}
+
+/**
+ * xc_control_stop() - stop the thread and remove the socket
+ * @c:		control state, started or not
+ */
+void xc_control_stop(struct xc_control *c)
+{
+	if (c->fd < 0)
+		return;
+	__atomic_store_n(&c->quit, true, __ATOMIC_RELEASE);
+	shutdown(c->fd, SHUT_RDWR);	/* ends a blocked accept() */
+	pthread_join(c->thread, NULL);
+	close(c->fd);
+	unlink(c->path);
+	c->fd = -1;
+}

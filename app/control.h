@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * control.h - the runtime control socket that xcablectl talks to
+ */
+#ifndef XC_CONTROL_H
+#define XC_CONTROL_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cable.h"
+
+/**
+ * struct xc_control - control socket state
+ * @path:	socket path
+ * @mode:	its permission bits
+ * @uid:	its owner, -1 to leave it
+ * @gid:	its group, -1 to leave it
+ * @cables:	the cables it controls
+ * @n_cables:	how many
+ * @fd:		listening socket, -1 if not started
+ * @thread:	the thread serving it
+ * @quit:	asks the thread to end
+ * @ans:	answer being built
+ * @ans_len:	bytes in @ans
+ * @why:	reason of a refused request
+ */
+struct xc_control {
+	char path[XC_SOCK_PATH_MAX];
+	unsigned int mode;
+	int uid;
+	int gid;
+	struct xc_cable *cables;
+	unsigned int n_cables;
+	int fd;
+	pthread_t thread;
+	bool quit;
+	char ans[65536];
+	size_t ans_len;
+	char why[XC_ERR_LEN];
+};
+
+int xc_control_start(struct xc_control *c, char *err, size_t errlen);
+void xc_control_stop(struct xc_control *c);
+
+#endif /* XC_CONTROL_H */

@@ -1,0 +1,160 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# tests/t_lab.sh - lab links: impairments (delay, loss, rate, duplication,
+# corruption), changed at runtime with xcablectl
+# (sourced by tests/run; each t_* function is one test)
+
+XCTL=${XCTL:-$BUILD/app/xcablectl}
+
+# latency_run LOG UPS - xcpeer latency mode through xcable once it logged
+# UPS "link up" lines; medians (us) of left->right and right->left in
+# $LAT_LR and $LAT_RL
+latency_run() {
+	peer_run "$1" "$2" $(peer_eal "$T/l.sock" "$T/r.sock") -- latency --count 200 --gap-us 3000 ||
+		{ grep -E 'latency|FAIL' "$T/peer.log" | sed 's/^/  peer: /'; fail "latency run failed"; return 1; }
+	LAT_LR=$(sed -nE 's/^latency 0->1 .*median_us ([0-9.]+).*/\1/p' "$T/peer.log")
+	LAT_RL=$(sed -nE 's/^latency 1->0 .*median_us ([0-9.]+).*/\1/p' "$T/peer.log")
+	grep '^latency' "$T/peer.log" | sed 's/^/  peer: /'
+}
+
+t_impair_delay() {
+	local base
+	xc_start xc.log --left "$T/l.sock" --right "$T/r.sock"
+	wait_log xc.log "running;" 1 20 || { fail "xcable did not start"; return 1; }
+	latency_run xc.log 2 || return 1
+	base=$(awk -v a="$LAT_LR" -v b="$LAT_RL" 'BEGIN { print a + b }')
+	xc_stop
+	xc_start xc2.log --left "$T/l.sock" --right "$T/r.sock" --impair delay=10ms
+	wait_log xc2.log "running;" 1 20 || { fail "xcable did not start"; return 1; }
+	latency_run xc2.log 2 || return 1
+	xc_stop
+	# a round trip crosses both directions: 10 ms each way
+	awk -v a="$LAT_LR" -v b="$LAT_RL" -v z="$base" 'BEGIN {
+		rise = (a + b - z) / 1000
+		printf "  round trip %.3f ms without delay, %.3f ms with 10 ms each way: +%.3f ms (20 ms +/- 10%%)\n", z / 1000, (a + b) / 1000, rise
+		exit !(rise >= 18 && rise <= 22) }' || { fail "the delay is not 20 ms +/- 10%"; return 1; }
+}
+TESTS+=(t_impair_delay)
+
+# stream_pair SECONDS PPS - left sends PPS frames/s for SECONDS, right only
+# receives; outputs in left.out and right.out
+stream_pair() {
+	local rp
+	"$XCPEER" $(peer_eal "$T/r.sock") -- stream --id 2 --pps 0 --seconds $(($1 + 3)) >right.out 2>&1 & rp=$!
+	"$XCPEER" $(peer_eal "$T/l.sock") -- stream --id 1 --pps "$2" --seconds "$1" --wait-file "$T/go" >left.out 2>&1 &
+	wait_log xc.log "link up" 2 30 || { fail "frontends did not connect"; return 1; }
+	touch "$T/go"
+	wait $! ; wait $rp
+}
+
+t_impair_loss() {
+	local sent got lost counted
+	rm -f "$T/go"
+	xc_start xc.log --left "$T/l.sock" --right "$T/r.sock" --impair-to-right loss=5%
+	wait_log xc.log "running;" 1 20 || { fail "xcable did not start"; return 1; }
+	stream_pair 2 5000 || return 1
+	xc_stop
+	sent=$(sed -nE 's/^sent ([0-9]+)/\1/p' left.out); got=$(received_from right.out 1)
+	lost=$((sent - ${got:-0})); counted=$(counter xc.log "cable0 left->right" impair-loss)
+	say "5% random loss: left sent $sent, right received ${got:-0}: $lost lost; xcable counted $counted as impair-loss"
+	# 10000 frames at 5%: 500 expected, sd 22; 400..600 is +/- 4.5 sd
+	[ "$sent" -ge 9500 ] && [ "$lost" -ge $((sent / 25)) ] && [ "$lost" -le $((sent * 3 / 50)) ] ||
+		{ fail "loss outside the statistical bounds"; return 1; }
+	[ "$lost" = "$counted" ] || { fail "lost frames and impair-loss differ"; return 1; }
+}
+TESTS+=(t_impair_loss)
+
+t_impair_bursty_loss() {
+	local sent got lost
+	rm -f "$T/go"
+	# Gilbert-Elliott: 1% good->bad, 25% bad->good, all lost when bad:
+	# 1/26 of the time bad (3.8%), in bursts of 4 on average
+	xc_start xc.log --left "$T/l.sock" --right "$T/r.sock" --impair-to-right ge=1%/25%
+	wait_log xc.log "running;" 1 20 || { fail "xcable did not start"; return 1; }
+	stream_pair 2 5000 || return 1
+	xc_stop
+	sent=$(sed -nE 's/^sent ([0-9]+)/\1/p' left.out); got=$(received_from right.out 1)
+	lost=$((sent - ${got:-0}))
+	say "Gilbert-Elliott 1%/25%: sent $sent, lost $lost ($(awk -v l=$lost -v s=$sent 'BEGIN { printf "%.2f", 100 * l / s }')%, expected about 3.8%)"
+	[ "$lost" -ge $((sent / 100)) ] && [ "$lost" -le $((sent * 8 / 100)) ] || { fail "bursty loss outside bounds"; return 1; }
+	[ "$lost" = "$(counter xc.log 'cable0 left->right' impair-loss)" ] || { fail "lost frames and impair-loss differ"; return 1; }
+}
+TESTS+=(t_impair_bursty_loss)
+
+t_impair_rate() {
+	local frames mbps
+	xc_start xc.log --left "$T/l.sock" --right "$T/r.sock" --impair rate=100mbit
+	wait_log xc.log "running;" 1 20 || { fail "xcable did not start"; return 1; }
+	peer_run xc.log 2 $(peer_eal "$T/l.sock" "$T/r.sock") -- goodput --tx none --rx none --warmup 1 --seconds 3 ||
+		{ fail "goodput run failed"; return 1; }
+	xc_stop
+	frames=$(sed -nE 's/^goodput .* frames ([0-9]+)/\1/p' "$T/peer.log")
+	# 1514-byte frames
+	mbps=$(awk -v f="$frames" 'BEGIN { printf "%.1f", f * 1514 * 8 / 3 / 1e6 }')
+	say "rate=100mbit: $frames frames of 1514 bytes in 3 s: $mbps Mbit/s"
+	say "xcable: $(grep -m1 'cable0 left->right' xc.log | grep -oE 'impair-queue-full [0-9]+') (the sender offered more)"
+	awk -v m="$mbps" 'BEGIN { exit !(m >= 90 && m <= 100.5) }' || { fail "rate not between 90 and 100 Mbit/s"; return 1; }
+}
+TESTS+=(t_impair_rate)
+
+t_impair_dup_corrupt() {
+	local sent got dup cor
+	rm -f "$T/go"
+	xc_start xc.log --left "$T/l.sock" --right "$T/r.sock" --impair-to-right dup=10%,corrupt=10%
+	wait_log xc.log "running;" 1 20 || { fail "xcable did not start"; return 1; }
+	stream_pair 2 5000 || return 1
+	xc_stop
+	sent=$(sed -nE 's/^sent ([0-9]+)/\1/p' left.out)
+	# corrupted frames may name another stream or none (stray): count all
+	got=$(awk '/^received-from/ { n += $3 } /^stray/ { n += $2 } END { print n + 0 }' right.out)
+	dup=$(counter xc.log "cable0 left->right" duplicated); cor=$(counter xc.log "cable0 left->right" corrupted)
+	say "dup=10%,corrupt=10% over $sent frames: $dup duplicated, $cor corrupted; right received $got frames"
+	[ "$dup" -ge $((sent * 8 / 100)) ] && [ "$dup" -le $((sent * 12 / 100)) ] &&
+	[ "$cor" -ge $((sent * 8 / 100)) ] && [ "$cor" -le $((sent * 12 / 100)) ] || { fail "counts outside bounds"; return 1; }
+	[ "$got" = $((sent + dup)) ] || { fail "right did not get every frame plus the duplicates"; return 1; }
+}
+TESTS+=(t_impair_dup_corrupt)
+
+t_xcablectl_runtime() {
+	local lp rp j out rc
+	rm -f "$T/go"
+	xc_start xc.log --left "$T/l.sock" --right "$T/r.sock"
+	wait_log xc.log "control: xcablectl" 1 20 || { fail "no control socket"; return 1; }
+	say "$(grep -m1 'control: xcablectl' xc.log | sed 's/^xcable: //')"
+	stream_peer left.out "$T/l.sock" 1 8 & lp=$!
+	stream_peer right.out "$T/r.sock" 2 8 & rp=$!
+	wait_log xc.log "link up" 2 30 || { fail "frontends did not connect"; return 1; }
+	sleep 2
+	"$XCTL" -p "xcable-$XC_PID" impair cable0 to-right delay=5ms,jitter=1ms >ctl.out 2>&1 || { cat ctl.out; fail "impair refused"; return 1; }
+	"$XCTL" -p "xcable-$XC_PID" show cable0 >show.out 2>&1 || { fail "show failed"; return 1; }
+	grep -q "left->right: .*impair delay=5.000ms,jitter=1.000ms" show.out || { cat show.out; fail "show does not list the impairment"; return 1; }
+	say "xcablectl show cable0: $(grep 'left->right' show.out | sed 's/^ *//')"
+	sleep 2
+	"$XCTL" -p "xcable-$XC_PID" clear cable0 >/dev/null 2>&1 || { fail "clear refused"; return 1; }
+	"$XCTL" -p "xcable-$XC_PID" list >list.out 2>&1 || { fail "list failed"; return 1; }
+	grep -q "left->right: .*impair none" list.out || { cat list.out; fail "impairment not cleared"; return 1; }
+	# bad requests: exit 2 with a message, and traffic goes on
+	for req in "impair nosuch delay=1ms" "impair cable0 delay=fast" "impair cable0 sideways loss=1%" "reboot" "impair cable0 jitter=5ms"; do
+		"$XCTL" -p "xcable-$XC_PID" $req >out.txt 2>&1; rc=$?
+		say "xcablectl $req: exit $rc, $(tail -n 1 out.txt)"
+		[ $rc = 2 ] && grep -q '^xcablectl: ' out.txt || { fail "bad request not refused with exit 2"; return 1; }
+	done
+	"$XCTL" -s "$T/nosuch.ctl" list >out.txt 2>&1; rc=$?
+	say "xcablectl -s $T/nosuch.ctl list: exit $rc, $(tail -n 1 out.txt)"
+	[ $rc = 2 ] || { fail "unreachable xcable not exit 2"; return 1; }
+	wait $lp $rp
+	sleep 0.5
+	xc_stop
+	# the delay changed and went; nothing was lost to it
+	check_dir_clean_ex xc.log "cable0 left->right" || return 1
+}
+TESTS+=(t_xcablectl_runtime)
+
+# check_dir_clean_ex LOG DIR - rx = tx and no drop but peer-down at the
+# start (a frontend connecting before the other)
+check_dir_clean_ex() {
+	local rx tx dr pd
+	rx=$(counter "$1" "$2" rx); tx=$(counter "$1" "$2" tx)
+	dr=$(counter "$1" "$2" dropped); pd=$(counter "$1" "$2" peer-down)
+	say "$2: rx $rx tx $tx dropped $dr (peer-down $pd)"
+	[ "$rx" = $((tx + dr)) ] && [ "$dr" = "$pd" ] || fail "frames lost other than while the peer was away"
+}
