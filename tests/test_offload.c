@@ -28,6 +28,7 @@
 #include <rte_udp.h>
 
 #include "l4frames.h"
+#include "testlib.h"
 #include "offload.h"
 
 enum { ONE, CHAIN, EXTBUF };	/* mbuf layouts */
@@ -35,16 +36,6 @@ enum { ONE, CHAIN, EXTBUF };	/* mbuf layouts */
 
 static int fails;
 static struct rte_mempool *pool, *ipool;
-
-#define CHECK(name, cond)                                                    \
-	do {                                                                 \
-		if (cond) {                                                  \
-			printf("ok %s\n", name);                             \
-		} else {                                                     \
-			printf("FAIL %s: %s\n", name, #cond);               \
-			fails++;                                             \
-		}                                                            \
-	} while (0)
 
 /* what a run dropped, for failure messages */
 static void show(const char *what, int n, const struct xc_dir_stats *st)
@@ -80,8 +71,8 @@ static struct rte_mbuf *to_mbuf(const struct spec *s, const struct frame *f)
 {
 	struct frame g = *f;
 	uint8_t *ip = g.b + g.l2;
-	uint32_t l4len = g.len - g.l2 - g.l3, off = 0;
-	struct rte_mbuf *head = NULL, *last = NULL;
+	uint32_t l4len = g.len - g.l2 - g.l3;
+	struct rte_mbuf *head = NULL;
 
 	/* a guest with offloads leaves the pseudo-header sum in the field */
 	put16(ip + g.l3 + (s->tcp ? 16 : 6),
@@ -98,28 +89,10 @@ static struct rte_mbuf *to_mbuf(const struct spec *s, const struct frame *f)
 		rte_pktmbuf_reset_headroom(head);
 		memcpy(rte_pktmbuf_append(head, (uint16_t)g.len), g.b, g.len);
 	} else {
-		while (off < g.len) {
-			uint32_t n = s->layout == CHAIN ? 1000 : 2048;
-			struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
-
-			/* a chain keeps all headers in its first mbuf */
-			if (s->layout == CHAIN && off == 0)
-				n = g.l2 + g.l3 + g.l4 + 10;
-			n = RTE_MIN(n, g.len - off);
-			if (s->layout == ONE)
-				n = RTE_MIN(g.len - off,
-					    (uint32_t)rte_pktmbuf_tailroom(m));
-			memcpy(rte_pktmbuf_append(m, (uint16_t)n), g.b + off, n);
-			off += n;
-			if (head == NULL) {
-				head = m;
-			} else {
-				last->next = m;
-				head->nb_segs++;
-				head->pkt_len += n;
-			}
-			last = m;
-		}
+		/* a chain keeps all headers in its first mbuf */
+		head = s->layout == CHAIN ?
+		       mbuf_chain(pool, g.b, g.len, g.l2 + g.l3 + g.l4 + 10, 1000) :
+		       mbuf_chain(pool, g.b, g.len, 0, UINT32_MAX);
 	}
 	head->ol_flags |= RTE_MBUF_F_RX_L4_CKSUM_NONE;	/* keeps EXTERNAL */
 	if (s->mss) {

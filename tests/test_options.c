@@ -18,18 +18,10 @@
 #include "config.h"
 #include "options.h"
 #include "sockpath.h"
+#include "testlib.h"
 
 static int fails;
 
-#define CHECK(name, cond)                                                    \
-	do {                                                                 \
-		if (cond) {                                                  \
-			printf("ok %s\n", name);                             \
-		} else {                                                     \
-			printf("FAIL %s: %s\n", name, #cond);               \
-			fails++;                                             \
-		}                                                            \
-	} while (0)
 
 /* parse a space-separated command line; returns the parser's result */
 static int parse(struct xc_opts *o, const char *line, char *err)

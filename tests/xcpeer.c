@@ -41,6 +41,7 @@
 #include <rte_mbuf.h>
 
 #include "l4frames.h"
+#include "testlib.h"
 
 #define SEG_SIZE	2048
 #define MAX_FRAME	9018
@@ -160,29 +161,7 @@ static void fill_frame(const struct kind *k, uint32_t seq, uint8_t *buf)
 static struct rte_mbuf *make_mbuf(struct peer *pr, const uint8_t *buf,
 				  uint32_t len)
 {
-	struct rte_mbuf *head = NULL, *last = NULL;
-	uint32_t off = 0;
-
-	while (off < len) {
-		struct rte_mbuf *m = rte_pktmbuf_alloc(pr->pool);
-		uint32_t n = RTE_MIN(len - off, (uint32_t)SEG_SIZE);
-
-		if (m == NULL) {
-			rte_pktmbuf_free(head);
-			return NULL;
-		}
-		memcpy(rte_pktmbuf_append(m, (uint16_t)n), buf + off, n);
-		off += n;
-		if (head == NULL) {
-			head = m;
-		} else {
-			last->next = m;
-			head->nb_segs++;
-			head->pkt_len += n;
-		}
-		last = m;
-	}
-	return head;
+	return mbuf_chain(pr->pool, buf, len, 0, SEG_SIZE);
 }
 
 /**

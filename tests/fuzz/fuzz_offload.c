@@ -18,6 +18,7 @@
 #include <rte_mbuf.h>
 
 #include "offload.h"
+#include "testlib.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -44,10 +45,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct rte_mbuf *head = NULL, *last = NULL;
+	struct rte_mbuf *head;
 	struct xc_dir_stats st;
 	struct xc_off o;
-	uint32_t off = 0, seg, max;
+	uint32_t seg, max;
 	uint64_t caps;
 	int n, i;
 
@@ -56,22 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	seg = 64u + (uint32_t)data[5] * 8u;	/* 64 to 2104 bytes per mbuf */
 	max = 60u + (uint32_t)(data[3] | data[4] << 8);
 	caps = xc_caps_pack(data[2] & 0xf, max);
-	while (off < size - 8) {
-		struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
-		uint32_t k = RTE_MIN(RTE_MIN(seg, (uint32_t)size - 8 - off),
-				     (uint32_t)rte_pktmbuf_tailroom(m));
-
-		memcpy(rte_pktmbuf_append(m, (uint16_t)k), data + 8 + off, k);
-		off += k;
-		if (head == NULL) {
-			head = m;
-		} else {
-			last->next = m;
-			head->nb_segs++;
-			head->pkt_len += k;
-		}
-		last = m;
-	}
+	head = mbuf_chain(pool, data + 8, (uint32_t)size - 8, 0, seg);
 	if (head == NULL)
 		return 0;
 	head->ol_flags = 0;
