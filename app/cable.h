@@ -52,11 +52,17 @@
  * @offloads:	offer virtio offloads to the guest (vhost ports)
  * @n_queues:	queue pairs configured
  * @vh_busy:	threads inside a vhost library call for this port's device
+ * @devargs:	how to probe the port again after an unplug (vdev name,args)
+ * @cable:	cable this port is an end of, and which end (@end_idx)
+ * @unplugging:	being unplugged: its link events are ours, not the VM's
+ * @was_up:	link up when the main thread last looked (propagation)
  *		(atomic; see xc_port_vhost_enter())
  * @notify:	called from the event thread after a link or queue change
  * @notify_arg:	argument of @notify
  * @guard:	keeps a second frontend off a vhost server socket in use
  */
+struct xc_cable;
+
 struct xc_port {
 	uint16_t id;
 	char name[RTE_ETH_NAME_MAX_LEN];
@@ -77,6 +83,11 @@ struct xc_port {
 	bool offloads;
 	uint16_t n_queues;
 	uint32_t vh_busy;
+	char devargs[512];
+	struct xc_cable *cable;
+	int end_idx;
+	bool unplugging;
+	bool was_up;
 	void (*notify)(void *arg);
 	void *notify_arg;
 	struct xc_guard guard;
@@ -98,6 +109,7 @@ struct xc_port {
  * @hold_n:	number of held frames
  * @off:	software offload state
  * @im:		impairments (delay, loss, rate, ...)
+ * @paused:	the cable's pause flag: set, the direction touches no port
  * @st:		counters, written only by the owning lcore
  */
 struct xc_dir {
@@ -115,6 +127,7 @@ struct xc_dir {
 	uint16_t hold_n;
 	struct xc_off off;
 	struct xc_impair im;
+	const uint32_t *paused;
 	struct xc_dir_stats st;
 } __rte_cache_aligned;
 
@@ -127,6 +140,12 @@ struct xc_dir {
  *		reverse
  * @pool:	mbufs for this cable only, so one cable cannot starve another
  * @ipool:	indirect mbufs for segments that point into a TSO frame
+ * @paused:	lcores leave this cable's ports alone (atomic)
+ * @admin_down:	taken down by an operator (xcablectl down)
+ * @pulled:	end[i] is unplugged: by an operator, or because end[1-i]
+ *		went away (link propagation)
+ * @req:	request for the main thread: XC_REQ_* (atomic)
+ * @req_done:	the main thread's answer to @req: 1 done, -errno failed
  */
 struct xc_cable {
 	char name[32];
@@ -135,7 +154,16 @@ struct xc_cable {
 	struct xc_dir dir[2 * XC_MAX_QUEUES];
 	struct rte_mempool *pool;
 	struct rte_mempool *ipool;
+	uint32_t paused;
+	bool admin_down;
+	bool pulled[2];
+	uint32_t req;
+	int req_done;
 };
+
+#define XC_REQ_NONE	0
+#define XC_REQ_DOWN	1	/* operator: take the cable down */
+#define XC_REQ_UP	2	/* operator: bring it up */
 
 /**
  * xc_port_vhost_enter() - start a call into the vhost library about this

@@ -11,6 +11,7 @@
  *   socket-owner = libvirt-qemu  default for every end
  *   offloads = yes               offer guests checksum/TSO offloads
  *   queues = 1                   queue pairs of every end
+ *   link-propagation = yes       carrier follows the far end
  *
  *   [cable NAME]                 one per cable; NAME: letters, digits, - _ .
  *   left = /run/xcable/a.sock    socket of the left end (required)
@@ -172,6 +173,11 @@ static int load_global(struct cfg_ctx *c, struct rte_cfgfile *cfg,
 				return bad(c, "global", k, "expected yes or no");
 			if (!(o->given & XC_GIVEN_OFFLOADS))
 				o->offloads = b;
+		} else if (strcmp(k, "link-propagation") == 0) {
+			if (xc_parse_bool(val, &b))
+				return bad(c, "global", k, "expected yes or no");
+			if (!(o->given & XC_GIVEN_PROPAGATE))
+				o->no_propagate = !b;
 		} else if (strcmp(k, "queues") == 0) {
 			if (xc_parse_uint(val, 1, XC_MAX_QUEUES, &v))
 				return bad(c, "global", k, "expected a number of queue pairs from 1 to 8");

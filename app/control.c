@@ -16,6 +16,8 @@
  *                              direction's counters and impairment
  *   impair CABLE [to-right|to-left] SPEC   set (SPEC: see --impair, none)
  *   clear CABLE                no impairment either way
+ *   down CABLE, up CABLE       pull the cable out, plug it back in (the
+ *                              main thread does it; this waits for it)
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -168,7 +170,8 @@ static int handle(struct xc_control *c, char *req)
 	}
 	cb = argc > 1 ? find(c, argv[1]) : NULL;
 	if (strcmp(argv[0], "show") == 0 || strcmp(argv[0], "clear") == 0 ||
-	    strcmp(argv[0], "impair") == 0) {
+	    strcmp(argv[0], "impair") == 0 || strcmp(argv[0], "down") == 0 ||
+	    strcmp(argv[0], "up") == 0) {
 		if (argc < 2) {
 			snprintf(c->why, sizeof(c->why), "%s: which cable?",
 				 argv[0]);
@@ -187,6 +190,25 @@ static int handle(struct xc_control *c, char *req)
 		dir_line(c, cb, 0);
 		dir_line(c, cb, 1);
 		return 0;
+	}
+	if ((strcmp(argv[0], "down") == 0 || strcmp(argv[0], "up") == 0) &&
+	    argc == 2) {
+		int done = 0;
+
+		__atomic_store_n(&cb->req_done, 0, __ATOMIC_RELEASE);
+		__atomic_store_n(&cb->req, argv[0][0] == 'd' ? XC_REQ_DOWN :
+			XC_REQ_UP, __ATOMIC_RELEASE);
+		for (i = 0; i < 1000 && done == 0; i++) {
+			usleep(10000);
+			done = __atomic_load_n(&cb->req_done, __ATOMIC_ACQUIRE);
+		}
+		if (done == 1)
+			return 0;
+		snprintf(c->why, sizeof(c->why), "%s %s: %s", argv[0],
+			 cb->name, done == 0 ? "timed out" :
+			 done == -ENOTSUP ? "only cables between two vhost ports can be pulled" :
+			 "failed, see xcable's log");
+		return -EINVAL;
 	}
 	if (strcmp(argv[0], "clear") == 0 && argc == 2) {
 		xc_impair_parse("none", &ic, NULL, 0);
@@ -220,7 +242,7 @@ static int handle(struct xc_control *c, char *req)
 		return 0;
 	}
 	snprintf(c->why, sizeof(c->why),
-		 "bad request '%.40s' (list, show CABLE, impair CABLE [to-right|to-left] SPEC, clear CABLE)",
+		 "bad request '%.40s' (list, show CABLE, impair CABLE [to-right|to-left] SPEC, clear CABLE, down CABLE, up CABLE)",
 		 argv[0]);
 	return -EINVAL;
 }

@@ -135,6 +135,13 @@ unsigned int xc_dir_poll(struct xc_dir *d)
 	unsigned int sent, work = 0;
 	uint16_t n, i;
 
+	if (unlikely(d->paused &&
+		     __atomic_load_n(d->paused, __ATOMIC_ACQUIRE))) {
+		/* the cable is being pulled: drop what waits, touch nothing */
+		if (d->hold_n || d->raw_n || xc_impair_pending(&d->im))
+			xc_dir_flush(d, XC_DROP_CABLE_DOWN);
+		return 0;
+	}
 	xc_impair_refresh(&d->im);
 	if (d->hold_n || d->raw_n) {
 		if (!xc_dir_pick_txq(d)) {
@@ -199,6 +206,8 @@ void xc_dir_drain(struct xc_dir *d, unsigned int max)
 	uint64_t bytes;
 	uint16_t n, i;
 
+	if (!d->rx->started)	/* unplugged (a pulled cable) */
+		return;
 	while (total < max &&
 	       (n = rte_eth_rx_burst(d->rx->id, d->rxq, pkts, XC_BURST))) {
 		for (i = 0, bytes = 0; i < n; i++)
@@ -288,6 +297,7 @@ int xc_fwd_loop(void *arg)
 	       rte_lcore_id(), lc->n_dirs, lc->hk ? " and keeps house" : "",
 	       lc->adaptive ? "sleeping when idle" : "busy polling");
 	while (!*lc->quit) {
+		__atomic_add_fetch(&lc->epoch, 1, __ATOMIC_RELEASE);
 		work = poll_all(lc, &blocked, &due);
 		now = rte_rdtsc();
 		if (lc->hk && now >= next_hk) {

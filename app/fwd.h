@@ -25,6 +25,8 @@
  * @idle_cycles: TSC cycles without work before sleeping
  * @max_sleep_ms: longest sleep, so that ports without kicks are still seen
  * @idle:	sleeping state
+ * @epoch:	loop iterations, so that another thread can tell when this
+ *		lcore has passed a poll boundary (atomic)
  */
 struct xc_fwd_lcore {
 	const volatile bool *quit;
@@ -37,6 +39,7 @@ struct xc_fwd_lcore {
 	uint64_t idle_cycles;
 	int max_sleep_ms;
 	struct xc_idle idle;
+	uint64_t epoch;
 };
 
 unsigned int xc_dir_poll(struct xc_dir *d);

@@ -46,6 +46,7 @@ RTE_LOG_REGISTER(xc_logtype_guard, xcable.guard, INFO);
 int xc_guard_init(struct xc_guard *g, const char *path, unsigned int mode,
 		  int uid, int gid)
 {
+	pthread_mutex_destroy(&g->lock);	/* a port plugged in again */
 	pthread_mutex_init(&g->lock, NULL);
 	g->decoy = -1;
 	g->mode = mode;

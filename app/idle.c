@@ -105,7 +105,7 @@ static void refresh(struct xc_idle *s, struct xc_idle_q *q)
 {
 	struct epoll_event ev = { .events = EPOLLIN };
 	struct rte_vhost_vring vr;
-	int vid = rte_eth_vhost_get_vid_from_port_id(q->port);
+	int vid = rte_eth_vhost_get_vid_from_port_id(q->p->id);
 	int fd = -1;
 
 	if (vid >= 0 && rte_vhost_get_vhost_vring(vid, q->vring, &vr) == 0)

@@ -38,6 +38,7 @@
 #include "log.h"
 #include "options.h"
 #include "ports.h"
+#include "pull.h"
 #include "runfiles.h"
 #include "simple.h"
 #include "sockpath.h"
@@ -74,6 +75,7 @@ RTE_LOG_REGISTER(xc_logtype_stats, xcable.stats, INFO);
  * @end_uid:	the same for the owner
  * @rf:		files the EAL leaves behind, removed at exit
  * @ctl:	the control socket
+ * @pull:	cable pulling and link propagation
  */
 struct xc_ctx {
 	struct xc_opts opts;
@@ -93,6 +95,7 @@ struct xc_ctx {
 	int end_uid[XC_MAX_CABLES][2];
 	struct xc_runfiles rf;
 	struct xc_control ctl;
+	struct xc_pull_env pull;
 };
 
 /* the one piece of state a signal handler cannot be given as an argument */
@@ -213,6 +216,7 @@ static void housekeeping(void *arg)
 		xc_port_poll_link(ctx->cables[i].end[0]);
 		xc_port_poll_link(ctx->cables[i].end[1]);
 	}
+	xc_pull_housekeeping(&ctx->pull);
 	if (ctx->opts.stats_interval && rte_rdtsc() >= ctx->next_stats) {
 		print_stats(ctx, false);
 		ctx->next_stats = rte_rdtsc() +
@@ -360,6 +364,7 @@ static void set_dirs(struct xc_cable *c)
 			d->rx = c->end[j];
 			d->tx = c->end[1 - j];
 			d->rxq = d->txq = d->cur_txq = (uint16_t)q;
+			d->paused = &c->paused;
 			snprintf(d->label, sizeof(d->label), "%s->%s",
 				 d->rx->label, d->tx->label);
 		}
@@ -672,6 +677,15 @@ static bool assign_lcores(struct xc_ctx *ctx)
 		__atomic_store_n(&ctx->ports[i].notify, wake_lcores,
 				 __ATOMIC_RELEASE);
 	}
+	ctx->pull.lcores = ctx->lcores;
+	ctx->pull.cables = ctx->cables;
+	ctx->pull.n_cables = ctx->n_cables;
+	ctx->pull.propagate = !ctx->opts.no_propagate;
+	for (i = 0; i < ctx->n_cables; i++)
+		for (j = 0; j < 2; j++) {
+			ctx->cables[i].end[j]->cable = &ctx->cables[i];
+			ctx->cables[i].end[j]->end_idx = (int)j;
+		}
 	ctx->lcores[main_id].hk = housekeeping;
 	ctx->lcores[main_id].hk_arg = ctx;
 	ctx->lcores[main_id].hk_period = rte_get_tsc_hz() / 1000 * XC_HK_MS;

@@ -230,7 +230,8 @@ int xc_opts_parse(struct xc_opts *o, int argc, char **argv,
 
 		if (strcmp(name, "--client") == 0 ||
 		    strcmp(name, "--poll") == 0 ||
-		    strcmp(name, "--no-offloads") == 0) {
+		    strcmp(name, "--no-offloads") == 0 ||
+		    strcmp(name, "--no-link-propagation") == 0) {
 			if (eq) {
 				snprintf(err, errlen,
 					 "option %s takes no value", name);
@@ -241,6 +242,9 @@ int xc_opts_parse(struct xc_opts *o, int argc, char **argv,
 			} else if (name[2] == 'p') {
 				o->poll = true;
 				o->given |= XC_GIVEN_POLL;
+			} else if (name[5] == 'l') {
+				o->no_propagate = true;
+				o->given |= XC_GIVEN_PROPAGATE;
 			} else {
 				o->offloads = false;
 				o->given |= XC_GIVEN_OFFLOADS;
@@ -490,6 +494,8 @@ void xc_opts_usage(const char *prog)
 	       "                        delay=10ms,jitter=1ms,loss=1%%,ge=1%%/30%%,rate=100mbit,\n"
 	       "                        dup=0.1%%,corrupt=0.1%%,limit=1000 (or none)\n"
 	       "  --impair-to-right SPEC, --impair-to-left SPEC   one direction only\n"
+	       "  --no-link-propagation a VM keeps its carrier when the far end goes away\n"
+	       "                        (default: the carrier follows the far end)\n"
 	       "  --control PATH        control socket for xcablectl (default: xcable.ctl\n"
 	       "                        in the EAL runtime directory)\n"
 	       "  --socket-mode MODE    permissions of the sockets xcable creates (default 0660)\n"

@@ -34,6 +34,7 @@ struct xc_cable_spec {
 #define XC_GIVEN_MODE		(1u << 3)
 #define XC_GIVEN_GROUP		(1u << 4)
 #define XC_GIVEN_OWNER		(1u << 7)
+#define XC_GIVEN_PROPAGATE	(1u << 8)
 #define XC_GIVEN_OFFLOADS	(1u << 5)
 #define XC_GIVEN_QUEUES		(1u << 6)
 #define XC_MAX_QUEUES		8	/* queue pairs per cable end */
@@ -89,6 +90,7 @@ struct xc_cable_def {
  * @offloads:		offer virtio offloads to guests (--no-offloads: off)
  * @queues:		queue pairs per end (--queues)
  * @control:		control socket path (--control), or NULL for the default
+ * @no_propagate:	--no-link-propagation
  * @impair:		--impair-to-right ([0]) and --impair-to-left ([1]);
  *			--impair sets both
  * @n_cables:		number of --cable options
@@ -114,6 +116,7 @@ struct xc_opts {
 	bool offloads;
 	unsigned int queues;
 	const char *control;
+	bool no_propagate;
 	struct xc_impair_cfg impair[2];
 	unsigned int n_cables;
 	struct xc_cable_spec cables[XC_MAX_CABLES];

@@ -54,6 +54,7 @@ static int read_vhost_args(struct xc_port *p, const struct rte_device *dev)
 	kv = rte_kvargs_parse(da->args, NULL);
 	if (kv == NULL)
 		return -EINVAL;
+	snprintf(p->devargs, sizeof(p->devargs), "%s,%s", da->name, da->args);
 	v = rte_kvargs_get(kv, "iface");
 	if (v != NULL && strlen(v) < sizeof(p->iface)) {
 		strcpy(p->iface, v);
@@ -384,6 +385,22 @@ void xc_port_poll_link(struct xc_port *p)
 		update_link(p);
 	if (p->started && p->is_vhost && !p->client)
 		xc_guard_poll(&p->guard, p->label);
+}
+
+/**
+ * xc_port_set_down() - take a port's link down before it is unplugged:
+ *			lcores stop using it, vhost calls on it end
+ * @p:		port
+ */
+void xc_port_set_down(struct xc_port *p)
+{
+	__atomic_store_n(&p->link_up, 0, __ATOMIC_SEQ_CST);
+	while (__atomic_load_n(&p->vh_busy, __ATOMIC_ACQUIRE))
+		rte_pause();
+	__atomic_store_n(&p->caps, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&p->txq_on, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&p->rxq_on, 0, __ATOMIC_RELEASE);
+	p->was_up = false;
 }
 
 /**

@@ -15,5 +15,6 @@ int xc_port_configure(struct xc_port *p, struct rte_mempool *pool,
 int xc_port_start(struct xc_port *p, char *err, size_t errlen);
 void xc_port_poll_link(struct xc_port *p);
 void xc_port_close(struct xc_port *p);
+void xc_port_set_down(struct xc_port *p);
 
 #endif /* XC_PORTS_H */

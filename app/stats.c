@@ -13,6 +13,7 @@ static const char *const drop_names[XC_DROP__MAX] = {
 	[XC_DROP_NO_MBUF] = "no-mbuf",
 	[XC_DROP_IMPAIR_LOSS] = "impair-loss",
 	[XC_DROP_IMPAIR_FULL] = "impair-queue-full",
+	[XC_DROP_CABLE_DOWN] = "cable-down",
 };
 
 /**

@@ -19,6 +19,7 @@
  * @XC_DROP_NO_MBUF:	no buffers left to segment a frame into
  * @XC_DROP_IMPAIR_LOSS: lost on purpose (impairment: loss, ge)
  * @XC_DROP_IMPAIR_FULL: the impairment queue (delay, rate) was full
+ * @XC_DROP_CABLE_DOWN: held when the cable was taken down (pulled)
  * @XC_DROP__MAX:	number of reasons
  */
 enum xc_drop {
@@ -30,6 +31,7 @@ enum xc_drop {
 	XC_DROP_NO_MBUF,
 	XC_DROP_IMPAIR_LOSS,
 	XC_DROP_IMPAIR_FULL,
+	XC_DROP_CABLE_DOWN,
 	XC_DROP__MAX,
 };
 

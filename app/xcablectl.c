@@ -8,6 +8,7 @@
  *                 delay=10ms,jitter=1ms,loss=1%,ge=1%/30%,rate=100mbit,
  *                 dup=0.1%,corrupt=0.1%,limit=1000)
  *   xcablectl ... clear CABLE
+ *   xcablectl ... down CABLE | up CABLE   pull the cable out, plug it in
  *
  * The socket is xcable.ctl in xcable's EAL runtime directory
  * (/var/run/dpdk/PREFIX, or $XDG_RUNTIME_DIR/dpdk/PREFIX for other users);
@@ -34,7 +35,8 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: xcablectl [-s SOCKET | -p PREFIX] list | show CABLE |\n"
-		"       impair CABLE [to-right|to-left] SPEC | clear CABLE\n"
+		"       impair CABLE [to-right|to-left] SPEC | clear CABLE |\n"
+		"       down CABLE | up CABLE\n"
 		"SPEC: none, or delay=10ms,jitter=1ms,loss=1%%,ge=1%%/30%%[/100%%],\n"
 		"      rate=100mbit,dup=0.1%%,corrupt=0.1%%,limit=1000\n");
 	exit(XC_USAGE);

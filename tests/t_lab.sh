@@ -117,7 +117,7 @@ TESTS+=(t_impair_dup_corrupt)
 t_xcablectl_runtime() {
 	local lp rp j out rc
 	rm -f "$T/go"
-	xc_start xc.log --left "$T/l.sock" --right "$T/r.sock"
+	xc_start xc.log --left "$T/l.sock" --right "$T/r.sock" --no-link-propagation
 	wait_log xc.log "control: xcablectl" 1 20 || { fail "no control socket"; return 1; }
 	say "$(grep -m1 'control: xcablectl' xc.log | sed 's/^xcable: //')"
 	stream_peer left.out "$T/l.sock" 1 8 & lp=$!

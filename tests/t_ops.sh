@@ -131,6 +131,10 @@ t_config_errors() {
 	expect_usage "too many queues" "q9.ini: \[global\] queues: expected a number of queue pairs from 1 to 8" --config q9.ini || ok=1
 	printf '[cable x]\nleft = %s/a.sock\nright = %s/b.sock\nright-offloads = maybe\n' "$T" "$T" >offl.ini
 	expect_usage "bad offloads value" "offl.ini: \[cable x\] right-offloads: expected yes or no" --config offl.ini || ok=1
+	printf '[cable x]\nleft = %s/a.sock\nright = %s/b.sock\nimpair-to-left = delay=soon\n' "$T" "$T" >imp.ini
+	expect_usage "bad impairment" "imp.ini: \[cable x\] impair-to-left: impairment delay='soon': expected a time" --config imp.ini || ok=1
+	printf '[global]\nlink-propagation = perhaps\n[cable x]\nleft = %s/a.sock\nright = %s/b.sock\n' "$T" "$T" >lp.ini
+	expect_usage "bad link-propagation" "lp.ini: \[global\] link-propagation: expected yes or no" --config lp.ini || ok=1
 	printf 'left = /a\n[[[\n' >garbage.ini
 	expect_usage "not INI" "garbage.ini: line 1: a key outside any section" --config garbage.ini || ok=1
 	expect_usage "missing file" "nope.ini: No such file" --config "$T/nope.ini" || ok=1
@@ -190,7 +194,7 @@ TESTS+=(t_capture_dumpcap)
 
 t_second_frontend_refused() {
 	local lp rp irc sent got j
-	xc_start xc.log --left "$T/l.sock" --right "$T/r.sock"
+	xc_start xc.log --left "$T/l.sock" --right "$T/r.sock" --no-link-propagation
 	wait_log xc.log "running;" 1 20 || { fail "xcable did not start"; return 1; }
 	stream_peer left.out "$T/l.sock" 1 8 & lp=$!
 	stream_peer right.out "$T/r.sock" 2 8 & rp=$!

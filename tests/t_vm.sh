@@ -243,3 +243,43 @@ t_vm_delay_keeps_throughput() {
 }
 declare -a RATE
 TESTS+=(t_vm_delay_keeps_throughput)
+
+# carrier_after VM N VALUE SECONDS - wait for a ping line after ping N that
+# shows carrier=VALUE; its number in $PING_AT
+carrier_after() {
+	local i n
+	for ((i = 0; i < $4 * 2; i++)); do
+		n=$(sed -nE "s/^XC-PING ([0-9]+) .* carrier=$3.*/\1/p" "$1.console" | tr -d '\r' |
+			awk -v after="$2" '$1 > after { print; exit }')
+		[ -n "$n" ] && { PING_AT=$n; return 0; }
+		sleep 0.5
+	done
+	return 1
+}
+
+t_vm_carrier() {
+	local n
+	start_ping_pair || return 1
+	n=$(last_ping a ok)
+	# pulling the cable: A's carrier goes 1 -> 0 -> 1
+	"$BUILD/app/xcablectl" -p "xcable-$XC_PID" down cable0 >ctl.out 2>&1 || { cat ctl.out; fail "xcablectl down failed"; return 1; }
+	carrier_after a "$n" 0 30 || { tail -n 5 a.console; fail "A's carrier did not go down"; return 1; }
+	say "xcablectl down cable0: A's carrier 0 at ping $PING_AT"
+	n=$PING_AT
+	"$BUILD/app/xcablectl" -p "xcable-$XC_PID" up cable0 >ctl.out 2>&1 || { cat ctl.out; fail "xcablectl up failed"; return 1; }
+	carrier_after a "$n" 1 60 || { tail -n 5 a.console; fail "A's carrier did not come back"; return 1; }
+	wait_ping_after "$PING_AT" 60 || { fail "A does not reach B after the cable is back"; return 1; }
+	say "xcablectl up cable0: A's carrier 1 again, ping $PING_OK reaches B"
+	# link propagation: B goes away, A's carrier follows; B comes back
+	kill -KILL "${VM_PID[b]}"; wait "${VM_PID[b]}" 2>/dev/null
+	n=$PING_OK
+	carrier_after a "$n" 0 30 || { tail -n 5 a.console; fail "A's carrier did not follow B going away"; return 1; }
+	say "VM B killed: A's carrier 0 at ping $PING_AT"
+	n=$PING_AT
+	boot b "$T/r.sock" $B_MAC "xc.role=idle xc.ip=10.0.0.2/24"
+	carrier_after a "$n" 1 120 || { tail -n 5 a.console; fail "A's carrier did not come back with B"; return 1; }
+	wait_ping_after "$PING_AT" 120 || { fail "A does not reach B again"; return 1; }
+	say "VM B booted again: A's carrier 1, ping $PING_OK reaches B"
+	grep -E "went away|is back|pulled out|plugged in" xc.log | sed 's/^xcable: /  xcable: /'
+}
+TESTS+=(t_vm_carrier)

@@ -247,8 +247,41 @@ static void test_config(void)
 	      load("[cable x]\nleft = /a,b\nright = /b\n", &o, d, &n, err) == -EINVAL && strstr(err, "comma"));
 }
 
+static void test_lab_options(void)
+{
+	struct xc_impair_cfg c;
+	char err[XC_ERR_LEN], buf[256];
+	struct xc_opts o;
+
+	CHECK("--impair sets both directions, --queues, --no-link-propagation",
+	      parse(&o, "--left /a --right /b --impair delay=10ms,jitter=1ms,loss=0.5% --queues 2 --no-link-propagation", err) == 0 &&
+	      o.impair[0].delay_us == 10000 && o.impair[1].jitter_us == 1000 &&
+	      o.impair[1].loss_ppm == 5000 && o.queues == 2 && o.no_propagate);
+	CHECK("--impair-to-left only the right->left direction",
+	      parse(&o, "--left /a --right /b --impair-to-left rate=100mbit,dup=1%", err) == 0 &&
+	      o.impair[1].rate_bps == 100000000 && o.impair[1].dup_ppm == 10000 &&
+	      o.impair[0].rate_bps == 0);
+	CHECK("bad impairment value named",
+	      parse(&o, "--left /a --right /b --impair loss=150%", err) != 0 &&
+	      strstr(err, "loss='150%'") != NULL);
+	CHECK("unknown impairment key named",
+	      parse(&o, "--left /a --right /b --impair latency=5ms", err) != 0 &&
+	      strstr(err, "unknown key 'latency'") != NULL);
+	CHECK("ge needs P%/R%", xc_impair_parse("ge=1%", &c, err, sizeof(err)) != 0);
+	CHECK("rate below 8 kbit refused", xc_impair_parse("rate=1kbit", &c, err, sizeof(err)) != 0);
+	CHECK("limit above 4096 refused", xc_impair_parse("delay=1ms,limit=5000", &c, err, sizeof(err)) != 0);
+	CHECK("format and parse agree",
+	      xc_impair_parse("delay=2.5ms,jitter=500us,ge=1%/30%/50%,corrupt=0.1%,limit=200", &c, err, sizeof(err)) == 0 &&
+	      (xc_impair_format(&c, buf, sizeof(buf)), 1) &&
+	      !strcmp(buf, "delay=2.500ms,jitter=0.500ms,ge=1%/30%/50%,corrupt=0.1%,limit=200"));
+	CHECK("none formats as none",
+	      xc_impair_parse("none", &c, err, sizeof(err)) == 0 &&
+	      (xc_impair_format(&c, buf, sizeof(buf)), 1) && !strcmp(buf, "none"));
+}
+
 int main(void)
 {
+	test_lab_options();
 	test_parse();
 	test_split();
 	test_sockpath();
