@@ -29,6 +29,7 @@
 #include "impair.h"
 
 #define PPM	1000000u
+#define XC_IMPAIR_FRAME	1518	/* bytes of a standard frame */
 
 /**
  * xc_impair_init() - set up a direction without impairments
@@ -211,7 +212,8 @@ static bool enqueue(struct xc_impair *im, struct rte_mbuf *m, uint64_t now)
 	int64_t d = (int64_t)c->delay_us;
 	uint64_t rel;
 
-	if (im->n >= c->limit || im->n >= im->cap)
+	if (im->n >= c->limit || im->n >= im->cap ||
+	    im->bytes + m->pkt_len > (uint64_t)c->limit * XC_IMPAIR_FRAME)
 		return false;
 	if (c->jitter_us)
 		d += (int64_t)(rnd(im) % (2ULL * c->jitter_us + 1)) -
@@ -231,6 +233,7 @@ static bool enqueue(struct xc_impair *im, struct rte_mbuf *m, uint64_t now)
 	im->q[(im->head + im->n) % im->cap] = m;
 	im->rel[(im->head + im->n) % im->cap] = rel;
 	im->n++;
+	im->bytes += m->pkt_len;
 	return true;
 }
 
@@ -295,6 +298,7 @@ unsigned int xc_impair_out(struct xc_impair *im, struct rte_mbuf **out,
 		return 0;
 	now = rte_get_tsc_cycles();
 	while (k < room && im->n && im->rel[im->head] <= now) {
+		im->bytes -= im->q[im->head]->pkt_len;
 		out[k++] = im->q[im->head];
 		im->head = (im->head + 1) % im->cap;
 		im->n--;
@@ -322,5 +326,6 @@ unsigned int xc_impair_flush(struct xc_impair *im, struct xc_dir_stats *st,
 	}
 	xc_stat_add(&st->drop[why], n);
 	im->last_rel = 0;
+	im->bytes = 0;
 	return n;
 }

@@ -30,7 +30,8 @@
  * @rate_bps:	rate limit in bits per second of frames, 0 for none
  * @dup_ppm:	frames sent twice
  * @corrupt_ppm: frames with one bit flipped
- * @limit:	frames the delay/rate queue holds; more are dropped
+ * @limit:	frames the delay/rate queue holds (and bytes: limit x 1518);
+ *		more are dropped
  */
 struct xc_impair_cfg {
 	uint32_t delay_us;
@@ -61,6 +62,8 @@ struct xc_impair_cfg {
  * @rel:	their release TSCs
  * @head:	index of the oldest
  * @n:		number queued
+ * @bytes:	their bytes: the queue holds at most limit standard
+ *		frames' worth, so that 64 KB TSO frames do not make it deeper
  * @cap:	size of @q and @rel
  */
 struct xc_impair {
@@ -78,6 +81,7 @@ struct xc_impair {
 	uint64_t *rel;
 	uint32_t head;
 	uint32_t n;
+	uint64_t bytes;
 	uint32_t cap;
 };
 

@@ -283,3 +283,22 @@ t_vm_carrier() {
 	grep -E "went away|is back|pulled out|plugged in" xc.log | sed 's/^xcable: /  xcable: /'
 }
 TESTS+=(t_vm_carrier)
+
+t_vm_rate_limit() {
+	local r rate
+	vm_prepare || return 1
+	xc_start xc.log --left "$T/l.sock" --right "$T/r.sock" --impair-to-right rate=100mbit
+	wait_log xc.log "running;" 1 20 || { fail "xcable did not start"; return 1; }
+	boot b "$T/r.sock" $B_MAC "xc.role=server xc.ip=10.0.0.2/24"
+	boot a "$T/l.sock" $A_MAC "xc.role=iperfloop xc.ip=10.0.0.1/24 xc.peer=10.0.0.2 xc.runs=2 xc.secs=4"
+	wait_console a "XC-DONE" 240 || { tail -n 5 a.console; fail "guest A did not finish"; return 1; }
+	xc_stop
+	for r in 1 2; do
+		section_ok a iperf-$r || return 1
+		rate=$(vm_result a iperf-$r | grep receiver | grep -oE '[0-9.]+ Mbits/sec' | cut -d' ' -f1)
+		say "iperf3 A->B through rate=100mbit, run $r: $rate Mbit/s (90 to 100 expected)"
+		awk -v r="$rate" 'BEGIN { exit !(r >= 90 && r <= 100) }' || { fail "rate limit not between 90 and 100 Mbit/s"; return 1; }
+	done
+	say "xcable: $(grep 'cable0 left->right' xc.log | grep -oE 'impair-queue-full [0-9]+')"
+}
+TESTS+=(t_vm_rate_limit)
