@@ -36,7 +36,9 @@ t_impair_delay() {
 TESTS+=(t_impair_delay)
 
 # stream_pair SECONDS PPS - left sends PPS frames/s for SECONDS, right only
-# receives; outputs in left.out and right.out
+# receives; outputs in left.out and right.out (xcable must run with
+# --no-link-propagation: the frontends do not reconnect, and the left one
+# leaves first)
 stream_pair() {
 	local rp
 	"$XCPEER" $(peer_eal "$T/r.sock") -- stream --id 2 --pps 0 --seconds $(($1 + 3)) >right.out 2>&1 & rp=$!
@@ -49,7 +51,7 @@ stream_pair() {
 t_impair_loss() {
 	local sent got lost counted
 	rm -f "$T/go"
-	xc_start xc.log --left "$T/l.sock" --right "$T/r.sock" --impair-to-right loss=5%
+	xc_start xc.log --left "$T/l.sock" --right "$T/r.sock" --impair-to-right loss=5% --no-link-propagation
 	wait_log xc.log "running;" 1 20 || { fail "xcable did not start"; return 1; }
 	stream_pair 2 5000 || return 1
 	xc_stop
@@ -68,7 +70,7 @@ t_impair_bursty_loss() {
 	rm -f "$T/go"
 	# Gilbert-Elliott: 1% good->bad, 25% bad->good, all lost when bad:
 	# 1/26 of the time bad (3.8%), in bursts of 4 on average
-	xc_start xc.log --left "$T/l.sock" --right "$T/r.sock" --impair-to-right ge=1%/25%
+	xc_start xc.log --left "$T/l.sock" --right "$T/r.sock" --impair-to-right ge=1%/25% --no-link-propagation
 	wait_log xc.log "running;" 1 20 || { fail "xcable did not start"; return 1; }
 	stream_pair 2 5000 || return 1
 	xc_stop
@@ -99,7 +101,7 @@ TESTS+=(t_impair_rate)
 t_impair_dup_corrupt() {
 	local sent got dup cor
 	rm -f "$T/go"
-	xc_start xc.log --left "$T/l.sock" --right "$T/r.sock" --impair-to-right dup=10%,corrupt=10%
+	xc_start xc.log --left "$T/l.sock" --right "$T/r.sock" --impair-to-right dup=10%,corrupt=10% --no-link-propagation
 	wait_log xc.log "running;" 1 20 || { fail "xcable did not start"; return 1; }
 	stream_pair 2 5000 || return 1
 	xc_stop
