@@ -226,8 +226,10 @@ t_vm_delay_keeps_throughput() {
 	boot b "$T/r.sock" $B_MAC "xc.role=server xc.ip=10.0.0.2/24"
 	boot a "$T/l.sock" $A_MAC "xc.role=iperfloop xc.ip=10.0.0.1/24 xc.peer=10.0.0.2 xc.runs=5 xc.secs=3 xc.window=4M"
 	wait_console a "XC-END iperf-2" 240 || { tail -n 5 a.console; fail "guest A did not run iperf3"; return 1; }
-	# 10 ms each way from now on, changed while the guests run
-	"$BUILD/app/xcablectl" -p "xcable-$XC_PID" impair cable0 delay=10ms >/dev/null || { fail "xcablectl refused"; return 1; }
+	# 10 ms each way from now on, changed while the guests run; the queue
+	# holds the 4 MB window (limit=4096: 4096 frames, 6 MB), as a long fat
+	# link needs
+	"$BUILD/app/xcablectl" -p "xcable-$XC_PID" impair cable0 delay=10ms,limit=4096 >/dev/null || { fail "xcablectl refused"; return 1; }
 	wait_console a "XC-DONE" 240 || { fail "guest A did not finish"; return 1; }
 	for r in 1 2 3 4 5; do
 		section_ok a iperf-$r || return 1
