@@ -288,19 +288,9 @@ static void parse_cmdline(struct xc_ctx *ctx, int argc, char **argv,
 	if (!ctx->simple && ctx->opts.n_log_levels)
 		die_usage("--log-level is an EAL option here: put it before '--'");
 
-	ctx->sock_gid = ctx->sock_uid = -1;
-	if (ctx->opts.sock_group) {
-		ctx->sock_gid = xc_sock_group(ctx->opts.sock_group, err,
-					      sizeof(err));
-		if (ctx->sock_gid < 0)
-			die_usage("%s", err);
-	}
-	if (ctx->opts.sock_owner) {
-		ctx->sock_uid = xc_sock_owner(ctx->opts.sock_owner, err,
-					      sizeof(err));
-		if (ctx->sock_uid < 0)
-			die_usage("%s", err);
-	}
+	if (xc_sock_ids(ctx->opts.sock_owner, ctx->opts.sock_group,
+			&ctx->sock_uid, &ctx->sock_gid, err, sizeof(err)))
+		die_usage("%s", err);
 	if (!ctx->simple) {
 		if (s.eal_argc > XC_SIMPLE_MAX_ARGS)
 			die_usage("too many EAL arguments (at most %d)",
@@ -315,23 +305,11 @@ static void parse_cmdline(struct xc_ctx *ctx, int argc, char **argv,
 		for (j = 0; j < 2; j++) {
 			const struct xc_end_def *e = &ctx->defs[i].end[j];
 
-			ctx->end_gid[i][j] = ctx->end_uid[i][j] = -1;
-			if (e->sock_owner[0]) {
-				ctx->end_uid[i][j] = xc_sock_owner(e->sock_owner,
-								   err,
-								   sizeof(err));
-				if (ctx->end_uid[i][j] < 0)
-					die_usage("cable %s: %s",
-						  ctx->defs[i].name, err);
-			}
-			if (e->sock_group[0]) {
-				ctx->end_gid[i][j] = xc_sock_group(e->sock_group,
-								   err,
-								   sizeof(err));
-				if (ctx->end_gid[i][j] < 0)
-					die_usage("cable %s: %s",
-						  ctx->defs[i].name, err);
-			}
+			if (xc_sock_ids(e->sock_owner, e->sock_group,
+					&ctx->end_uid[i][j], &ctx->end_gid[i][j],
+					err, sizeof(err)))
+				die_usage("cable %s: %s", ctx->defs[i].name,
+					  err);
 			if (xc_sock_prepare(e->path, e->client, err,
 					    sizeof(err)))
 				die_usage("%s", err);

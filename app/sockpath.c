@@ -207,6 +207,30 @@ int xc_sock_owner(const char *name, char *err, size_t errlen)
 }
 
 /**
+ * xc_sock_ids() - look up the owner and group sockets are given
+ * @owner:	user name or number, NULL or empty to leave it
+ * @group:	group name or number, NULL or empty to leave it
+ * @uid:	set to the uid, -1 to leave it
+ * @gid:	set to the gid, -1 to leave it
+ * @err:	one-line message on error
+ * @errlen:	size of @err
+ *
+ * Return: 0, or -ENOENT if there is no such group or user
+ */
+int xc_sock_ids(const char *owner, const char *group, int *uid, int *gid,
+		char *err, size_t errlen)
+{
+	*uid = *gid = -1;
+	if (group && group[0] &&
+	    (*gid = xc_sock_group(group, err, errlen)) < 0)
+		return -ENOENT;
+	if (owner && owner[0] &&
+	    (*uid = xc_sock_owner(owner, err, errlen)) < 0)
+		return -ENOENT;
+	return 0;
+}
+
+/**
  * xc_sock_secure() - give a socket xcable created its mode, owner and group
  * @path:	socket path
  * @mode:	permission bits

@@ -12,6 +12,8 @@ int xc_sock_prepare(const char *path, bool client, char *err, size_t errlen);
 int xc_sock_hidden(const char *path, char *out, size_t len);
 int xc_sock_group(const char *name, char *err, size_t errlen);
 int xc_sock_owner(const char *name, char *err, size_t errlen);
+int xc_sock_ids(const char *owner, const char *group, int *uid, int *gid,
+		char *err, size_t errlen);
 int xc_sock_secure(const char *path, unsigned int mode, int uid, int gid,
 		   char *err, size_t errlen);
 
