@@ -35,6 +35,7 @@
 
 #include "control.h"
 #include "log.h"
+#include "ports.h"
 #include "sockpath.h"
 
 RTE_LOG_REGISTER(xc_logtype_control, xcable.control, INFO);
@@ -112,24 +113,15 @@ static void dir_line(struct xc_control *c, const struct xc_cable *cb,
  */
 static void end_line(struct xc_control *c, struct xc_port *p)
 {
-	uint64_t features = 0, caps = __atomic_load_n(&p->caps,
-						      __ATOMIC_RELAXED);
-	uint32_t f = xc_caps_flags(caps);
-	int vid;
+	uint64_t caps = __atomic_load_n(&p->caps, __ATOMIC_RELAXED);
+	char takes[64];
 
-	if (p->is_vhost && xc_port_vhost_enter(p)) {
-		vid = rte_eth_vhost_get_vid_from_port_id(p->id);
-		if (vid < 0 || rte_vhost_get_negotiated_features(vid, &features))
-			features = 0;
-		xc_port_vhost_exit(p);
-	}
+	xc_caps_describe(caps, takes, sizeof(takes));
 	say(c, "  %s: %s %s link %s, virtio features 0x%" PRIx64
-	    ", takes%s%s%s%s%s, frames up to %u bytes, %u queue(s)",
+	    ", takes %s, frames up to %u bytes, %u queue(s)",
 	    p->label, p->name, p->iface[0] ? p->iface : "",
 	    __atomic_load_n(&p->link_up, __ATOMIC_RELAXED) ? "up" : "down",
-	    features, f ? "" : " no offloads", f & XC_CAP_CSUM ? " csum" : "",
-	    f & XC_CAP_TSO4 ? " tso4" : "", f & XC_CAP_TSO6 ? " tso6" : "",
-	    f & XC_CAP_UFO ? " ufo" : "", xc_caps_max_frame(caps), p->n_queues);
+	    xc_port_features(p), takes, xc_caps_max_frame(caps), p->n_queues);
 }
 
 /**

@@ -22,6 +22,7 @@
  * since the vhost library's pseudo-header helper assumes there are none.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <rte_byteorder.h>
@@ -84,6 +85,22 @@ uint64_t xc_caps_from_virtio(uint64_t features, int mtu)
 	if (mtu > 0 && (uint32_t)mtu + RTE_ETHER_HDR_LEN + XC_TAGS > max)
 		max = (uint32_t)mtu + RTE_ETHER_HDR_LEN + XC_TAGS;
 	return xc_caps_pack(flags, max);
+}
+
+/**
+ * xc_caps_describe() - name what a receiver takes, for people
+ * @caps:	packed capabilities
+ * @buf:	filled with e.g. "csum tso4 tso6", or "no offloads"
+ * @len:	size of @buf
+ */
+void xc_caps_describe(uint64_t caps, char *buf, size_t len)
+{
+	uint32_t f = xc_caps_flags(caps);
+
+	snprintf(buf, len, "%s%s%s%s%s", f ? "" : " no offloads",
+		 f & XC_CAP_CSUM ? " csum" : "", f & XC_CAP_TSO4 ? " tso4" : "",
+		 f & XC_CAP_TSO6 ? " tso6" : "", f & XC_CAP_UFO ? " ufo" : "");
+	memmove(buf, buf + (buf[0] == ' '), strlen(buf) + 1 - (buf[0] == ' '));
 }
 
 /**

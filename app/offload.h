@@ -48,6 +48,7 @@ static inline uint32_t xc_caps_max_frame(uint64_t caps)
 }
 
 uint64_t xc_caps_from_virtio(uint64_t features, int mtu);
+void xc_caps_describe(uint64_t caps, char *buf, size_t len);
 
 /**
  * struct xc_off - software offload state of one direction

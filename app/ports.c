@@ -169,7 +169,8 @@ static void update_link(struct xc_port *p)
 {
 	struct rte_eth_link link;
 	uint64_t caps = 0;
-	uint32_t up, was, f;
+	uint32_t up, was;
+	char takes[64];
 
 	if (rte_eth_link_get_nowait(p->id, &link) != 0)
 		return;
@@ -198,15 +199,11 @@ static void update_link(struct xc_port *p)
 			__atomic_store_n(&p->rxq_on, 0, __ATOMIC_RELEASE);
 		}
 	}
-	f = xc_caps_flags(caps);
+	xc_caps_describe(caps, takes, sizeof(takes));
 	if (p->is_vhost && up)
 		XC_LOG(port, INFO,
-		       "%s (%s): link up, VM connected; it takes%s%s%s%s%s, frames up to %u bytes",
-		       p->label, p->iface, f ? "" : " no offloads",
-		       f & XC_CAP_CSUM ? " csum" : "",
-		       f & XC_CAP_TSO4 ? " tso4" : "",
-		       f & XC_CAP_TSO6 ? " tso6" : "",
-		       f & XC_CAP_UFO ? " ufo" : "", xc_caps_max_frame(caps));
+		       "%s (%s): link up, VM connected; it takes %s, frames up to %u bytes",
+		       p->label, p->iface, takes, xc_caps_max_frame(caps));
 	else if (p->is_vhost)
 		XC_LOG(port, INFO, "%s (%s): link down, VM gone", p->label,
 		       p->iface);
@@ -385,6 +382,26 @@ void xc_port_poll_link(struct xc_port *p)
 		update_link(p);
 	if (p->started && p->is_vhost && !p->client)
 		xc_guard_poll(&p->guard, p->label);
+}
+
+/**
+ * xc_port_features() - the virtio features a vhost port's guest negotiated
+ * @p:		port
+ *
+ * Return: the features, 0 if none or no guest is attached
+ */
+uint64_t xc_port_features(struct xc_port *p)
+{
+	uint64_t features = 0;
+	int vid;
+
+	if (!p->is_vhost || !xc_port_vhost_enter(p))
+		return 0;
+	vid = rte_eth_vhost_get_vid_from_port_id(p->id);
+	if (vid < 0 || rte_vhost_get_negotiated_features(vid, &features))
+		features = 0;
+	xc_port_vhost_exit(p);
+	return features;
 }
 
 /**

@@ -16,5 +16,6 @@ int xc_port_start(struct xc_port *p, char *err, size_t errlen);
 void xc_port_poll_link(struct xc_port *p);
 void xc_port_close(struct xc_port *p);
 void xc_port_set_down(struct xc_port *p);
+uint64_t xc_port_features(struct xc_port *p);
 
 #endif /* XC_PORTS_H */

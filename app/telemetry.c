@@ -19,6 +19,7 @@
 #include <rte_vhost.h>
 
 #include "log.h"
+#include "ports.h"
 #include "telemetry.h"
 
 /**
@@ -85,9 +86,8 @@ static void add_end(struct rte_tel_data *d, const char *prefix,
 		    const struct xc_port *p)
 {
 	char k[RTE_TEL_MAX_STRING_LEN], offl[32];
-	uint64_t features = 0, caps;
+	uint64_t caps;
 	uint32_t f;
-	int vid;
 
 	rte_tel_data_add_dict_string(d, key(k, prefix, "name"), p->label);
 	rte_tel_data_add_dict_string(d, key(k, prefix, "port"), p->name);
@@ -101,15 +101,8 @@ static void add_end(struct rte_tel_data *d, const char *prefix,
 	rte_tel_data_add_dict_string(d, key(k, prefix, "link"),
 		__atomic_load_n(&p->link_up, __ATOMIC_RELAXED) ? "up" : "down");
 	if (p->is_vhost) {
-		if (xc_port_vhost_enter((struct xc_port *)p)) {
-			vid = rte_eth_vhost_get_vid_from_port_id(p->id);
-			if (vid >= 0 &&
-			    rte_vhost_get_negotiated_features(vid, &features))
-				features = 0;
-			xc_port_vhost_exit((struct xc_port *)p);
-		}
 		rte_tel_data_add_dict_u64(d, key(k, prefix, "virtio_features"),
-					  features);
+					  xc_port_features((struct xc_port *)p));
 		rte_tel_data_add_dict_u64(d, key(k, prefix, "refused_frontends"),
 			__atomic_load_n(&p->guard.refused, __ATOMIC_RELAXED));
 	}
