@@ -18,6 +18,7 @@ extern int xc_logtype_stats;
 extern int xc_logtype_capture;
 extern int xc_logtype_guard;
 extern int xc_logtype_control;
+extern int xc_logtype_memguard;
 
 #define XC_LOG(type, level, fmt, ...)                                        \
 	rte_log(RTE_LOG_##level, xc_logtype_##type, "xcable: " fmt "\n",     \

@@ -36,6 +36,7 @@
 #include "control.h"
 #include "fwd.h"
 #include "log.h"
+#include "memguard.h"
 #include "options.h"
 #include "ports.h"
 #include "pull.h"
@@ -76,6 +77,8 @@ RTE_LOG_REGISTER(xc_logtype_stats, xcable.stats, INFO);
  * @rf:		files the EAL leaves behind, removed at exit
  * @ctl:	the control socket
  * @pull:	cable pulling and link propagation
+ * @mg:		protection from the vhost library's guest memory faults
+ * @hk_ticks:	housekeeping rounds so far
  */
 struct xc_ctx {
 	struct xc_opts opts;
@@ -96,6 +99,8 @@ struct xc_ctx {
 	struct xc_runfiles rf;
 	struct xc_control ctl;
 	struct xc_pull_env pull;
+	struct xc_memguard mg;
+	uint64_t hk_ticks;
 };
 
 /* the one piece of state a signal handler cannot be given as an argument */
@@ -217,6 +222,8 @@ static void housekeeping(void *arg)
 		xc_port_poll_link(ctx->cables[i].end[1]);
 	}
 	xc_pull_housekeeping(&ctx->pull);
+	if (++ctx->hk_ticks % (1000 / XC_HK_MS) == 0)
+		xc_memguard_scan(&ctx->mg);
 	if (ctx->opts.stats_interval && rte_rdtsc() >= ctx->next_stats) {
 		print_stats(ctx, false);
 		ctx->next_stats = rte_rdtsc() +
@@ -750,6 +757,8 @@ int main(int argc, char **argv)
 		die_usage("cannot start DPDK's EAL: %s (check the EAL options)",
 			  rte_strerror(rte_errno));
 	xc_runfiles_note(&ctx->rf);
+	if (xc_memguard_init(&ctx->mg, ctx->rf.dir, ctx->rf.prefix))
+		XC_LOG(main, WARNING, "no SIGBUS guard: %s", strerror(errno));
 	xc_quit_flag = &ctx->quit;
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);

@@ -162,6 +162,7 @@ int xc_simple_eal_args(struct xc_eal_argv *ea, const char *prog,
 	static const char *const pci[] = { "--no-pci", "-a", "-b",
 					   "--allow", "--block", NULL };
 	static const char *const prefix[] = { "--file-prefix", NULL };
+	static const char *const logl[] = { "--log-level", NULL };
 	bool lcore_named[128] = { false }, any_named = false;
 	char list[512];
 	size_t used;
@@ -209,6 +210,10 @@ int xc_simple_eal_args(struct xc_eal_argv *ea, const char *prog,
 			rc |= add(ea, "--no-shconf");
 		}
 	}
+	/* the vhost library logs ten lines per guest message at info: a
+	 * guest that connects in a loop would fill the operator's disk */
+	if (!user_has(user_argc, user_argv, logl))
+		rc |= add(ea, "--log-level=lib.vhost.config:warning");
 	for (i = 0; i < o->n_log_levels; i++)
 		rc |= add(ea, "--log-level=%s", o->log_levels[i]);
 	for (i = 0; i < n_defs; i++)

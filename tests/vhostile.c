@@ -1,0 +1,1725 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * vhostile.c - a hostile vhost-user frontend, for tests
+ *
+ *   vhostile TX_SOCK RX_SOCK CASE [--seed N]
+ *   vhostile --list
+ *
+ * Plays both guests of one cable: it connects to TX_SOCK as the guest that
+ * sends and to RX_SOCK as the guest that receives, speaking the vhost-user
+ * protocol itself with guest memory in a memfd (no DPDK, no QEMU), and
+ * does to xcable what a broken or malicious guest could: descriptors that
+ * point nowhere, loops, bad indirect tables, lying virtio-net headers,
+ * out-of-range vring indexes, overflowing memory tables, missing and extra
+ * fds, disconnects in the middle of a burst, thousands of connections.
+ *
+ * The case "good" is a correct guest pair: it sends frames of many sizes
+ * and checks that each arrives byte for byte; tests run it after every
+ * hostile case. Every case prints what it did ("sent N", "delivered N",
+ * "handshakes N") on lines starting with two spaces, and exits 0 when it
+ * ran as planned, 1 when a check of its own failed (a good frame lost or
+ * changed, a handshake refused), 2 on a usage error. Whether xcable
+ * survived, leaked or disturbed another cable is checked by the caller.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+/* vhost-user requests (docs/interop/vhost-user.rst in QEMU) */
+enum {
+	VU_GET_FEATURES = 1, VU_SET_FEATURES = 2, VU_SET_OWNER = 3,
+	VU_SET_MEM_TABLE = 5, VU_SET_LOG_BASE = 6, VU_SET_VRING_NUM = 8,
+	VU_SET_VRING_ADDR = 9, VU_SET_VRING_BASE = 10, VU_GET_VRING_BASE = 11,
+	VU_SET_VRING_KICK = 12, VU_SET_VRING_CALL = 13,
+	VU_GET_PROTOCOL_FEATURES = 15, VU_SET_PROTOCOL_FEATURES = 16,
+	VU_SET_VRING_ENABLE = 18,
+};
+#define VU_VERSION		0x1
+#define VU_REPLY		0x4
+#define VU_NOFD			(1u << 8)	/* vring file: no fd */
+#define VU_MAX_REGIONS		8
+#define VU_PROTO_LOG_SHMFD	1
+
+/* virtio feature bits */
+#define F_CSUM			0
+#define F_HOST_TSO4		11
+#define F_HOST_TSO6		12
+#define F_INDIRECT		28
+#define F_PROTOCOL		30
+#define F_VERSION_1		32
+
+/* split virtqueue */
+#define D_NEXT			1
+#define D_WRITE			2
+#define D_INDIRECT		4
+#define AVAIL_NO_INTERRUPT	1
+
+struct vdesc { uint64_t addr; uint32_t len; uint16_t flags; uint16_t next; };
+struct vused_elem { uint32_t id; uint32_t len; };
+
+/* virtio-net header with VIRTIO_F_VERSION_1: 12 bytes */
+struct vnet_hdr {
+	uint8_t flags;		/* 1: NEEDS_CSUM */
+	uint8_t gso_type;	/* 1 TCPV4, 3 UDP, 4 TCPV6, 0x80 ECN */
+	uint16_t hdr_len;
+	uint16_t gso_size;
+	uint16_t csum_start;
+	uint16_t csum_offset;
+	uint16_t num_buffers;
+} __attribute__((packed));
+#define HDR_LEN			sizeof(struct vnet_hdr)
+
+struct vu_region { uint64_t gpa, size, uva, offset; };
+
+struct vu_msg {
+	uint32_t req;
+	uint32_t flags;
+	uint32_t size;
+	union {
+		uint64_t u64;
+		struct { uint32_t index, num; } state;
+		struct {
+			uint32_t index, flags;
+			uint64_t desc, used, avail, log;
+		} addr;
+		struct {
+			uint32_t n, pad;
+			struct vu_region r[VU_MAX_REGIONS];
+		} mem;
+		struct { uint64_t size, offset; } log;
+		uint8_t raw[512];
+	};
+} __attribute__((packed));
+#define MSG_HDR			12
+
+/* guest memory layout: offsets into the memfd */
+#define MEM_SIZE		(4u << 20)
+#define GPA_BASE		0x40000000ull	/* nothing lives below it */
+#define QSIZE			256u
+#define RING_OFF(q)		((q) * 0x4000u)	/* desc, then avail, used */
+#define AVAIL_OFF		0x1000u
+#define USED_OFF		0x2000u
+#define INDIR_OFF		0x10000u	/* indirect tables: 64 KB */
+#define BUF_OFF			0x20000u	/* buffers, BUF_SIZE each */
+#define BUF_SIZE		2048u
+
+/**
+ * struct guest - one frontend: its connection, memory and two vrings
+ * @sock:	unix socket to xcable, -1 when closed
+ * @memfd:	guest memory
+ * @mem:	guest memory as mapped here (its "userspace address")
+ * @kick:	eventfds we write to tell xcable a vring has work
+ * @call:	eventfds xcable writes (we poll the rings instead)
+ * @features:	virtio features negotiated
+ * @avail_idx:	next avail index we publish, per vring
+ * @used_seen:	used entries consumed, per vring
+ */
+struct guest {
+	int sock;
+	int memfd;
+	uint8_t *mem;
+	int kick[2];
+	int call[2];
+	uint64_t features;
+	uint16_t avail_idx[2];
+	uint16_t used_seen[2];
+};
+
+/* what a case may change in the handshake */
+struct setup {
+	uint64_t want;		/* features asked for */
+	uint64_t proto;		/* protocol features asked for */
+	bool rx_posted;		/* post RX buffers */
+	uint64_t table_size;	/* memory table's region size, 0: MEM_SIZE */
+};
+
+static const struct setup SETUP_DEFAULT = {
+	.want = 1ull << F_VERSION_1 | 1ull << F_PROTOCOL | 1ull << F_INDIRECT |
+		1ull << F_CSUM | 1ull << F_HOST_TSO4 | 1ull << F_HOST_TSO6,
+	.proto = 0,
+	.rx_posted = true,
+};
+
+static unsigned int seed = 1;
+
+static void out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void out(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("  ", stdout);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	fputc('\n', stdout);
+	fflush(stdout);
+}
+
+static void msleep(unsigned int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000 };
+
+	nanosleep(&ts, NULL);
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* guest memory accessors */
+static struct vdesc *desc(struct guest *g, unsigned int q)
+{
+	return (struct vdesc *)(g->mem + RING_OFF(q));
+}
+
+static uint16_t *avail(struct guest *g, unsigned int q)
+{
+	return (uint16_t *)(g->mem + RING_OFF(q) + AVAIL_OFF);
+}
+
+static volatile uint16_t *used_idx(struct guest *g, unsigned int q)
+{
+	return (volatile uint16_t *)(g->mem + RING_OFF(q) + USED_OFF + 2);
+}
+
+static struct vused_elem *used_ring(struct guest *g, unsigned int q)
+{
+	return (struct vused_elem *)(g->mem + RING_OFF(q) + USED_OFF + 4);
+}
+
+static uint64_t gpa(uint64_t off) { return GPA_BASE + off; }
+static uint64_t buf_off(unsigned int q, unsigned int i)
+{
+	return BUF_OFF + ((uint64_t)q * QSIZE + i) * BUF_SIZE;
+}
+
+/**
+ * vu_send() - send one message, with fds
+ * @g:		guest
+ * @m:		message; m->size bytes of payload follow the header
+ * @fds:	fds to pass (SCM_RIGHTS), may be NULL
+ * @nfds:	how many
+ *
+ * Return: 0, or -errno (xcable closed the connection)
+ */
+static int vu_send(struct guest *g, struct vu_msg *m, const int *fds, int nfds)
+{
+	char cbuf[CMSG_SPACE(sizeof(int) * 16)];
+	struct iovec iov = { m, MSG_HDR + m->size };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+	struct cmsghdr *c;
+
+	if (!(m->flags & 3))
+		m->flags |= VU_VERSION;
+	if (nfds > 0) {
+		memset(cbuf, 0, sizeof(cbuf));
+		mh.msg_control = cbuf;
+		mh.msg_controllen = CMSG_SPACE(sizeof(int) * (size_t)nfds);
+		c = CMSG_FIRSTHDR(&mh);
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(sizeof(int) * (size_t)nfds);
+		memcpy(CMSG_DATA(c), fds, sizeof(int) * (size_t)nfds);
+	}
+	if (sendmsg(g->sock, &mh, MSG_NOSIGNAL) < 0)
+		return -errno;
+	return 0;
+}
+
+/**
+ * vu_recv() - read a reply, waiting at most 2 s
+ * @g:		guest
+ * @m:		filled
+ *
+ * Return: 0, or -errno (-ECONNRESET: closed, -ETIMEDOUT: no answer)
+ */
+static int vu_recv(struct guest *g, struct vu_msg *m)
+{
+	struct pollfd p = { g->sock, POLLIN, 0 };
+	ssize_t n;
+
+	if (poll(&p, 1, 2000) <= 0)
+		return -ETIMEDOUT;
+	n = recv(g->sock, m, MSG_HDR, MSG_WAITALL);
+	if (n != MSG_HDR)
+		return -ECONNRESET;
+	if (m->size > sizeof(m->raw))
+		return -EPROTO;
+	if (m->size && recv(g->sock, m->raw, m->size, MSG_WAITALL) !=
+	    (ssize_t)m->size)
+		return -ECONNRESET;
+	return 0;
+}
+
+/* vu_u64() - request with a u64 payload (or none); reply read if @get */
+static int vu_u64(struct guest *g, uint32_t req, uint64_t v, bool has, bool get,
+		  uint64_t *reply)
+{
+	struct vu_msg m = { .req = req, .size = has ? 8 : 0, .u64 = v };
+	int rc = vu_send(g, &m, NULL, 0);
+
+	if (rc || !get)
+		return rc;
+	rc = vu_recv(g, &m);
+	if (rc)
+		return rc;
+	if (m.req != req || !(m.flags & VU_REPLY) || m.size != 8)
+		return -EPROTO;
+	*reply = m.u64;
+	return 0;
+}
+
+static int vu_state(struct guest *g, uint32_t req, uint32_t index, uint32_t num)
+{
+	struct vu_msg m = { .req = req, .size = 8 };
+
+	m.state.index = index;
+	m.state.num = num;
+	return vu_send(g, &m, NULL, 0);
+}
+
+static int vu_file(struct guest *g, uint32_t req, uint64_t v, int fd)
+{
+	struct vu_msg m = { .req = req, .size = 8, .u64 = v };
+
+	return vu_send(g, &m, fd >= 0 ? &fd : NULL, fd >= 0 ? 1 : 0);
+}
+
+static int vu_addr(struct guest *g, uint32_t index, uint64_t d, uint64_t a,
+		   uint64_t u)
+{
+	struct vu_msg m = { .req = VU_SET_VRING_ADDR, .size = 40 };
+
+	m.addr.index = index;
+	m.addr.desc = d;
+	m.addr.avail = a;
+	m.addr.used = u;
+	return vu_send(g, &m, NULL, 0);
+}
+
+/* vu_mem() - SET_MEM_TABLE with one region covering @size of our memfd */
+static int vu_mem(struct guest *g, uint64_t g_pa, uint64_t size, uint64_t uva,
+		  uint64_t offset)
+{
+	struct vu_msg m = { .req = VU_SET_MEM_TABLE, .size = 8 + 32 };
+
+	m.mem.n = 1;
+	m.mem.r[0] = (struct vu_region){ g_pa, size, uva, offset };
+	return vu_send(g, &m, &g->memfd, 1);
+}
+
+/* guest_init() - a guest with nothing open, safe to guest_close() */
+static void guest_init(struct guest *g)
+{
+	memset(g, 0, sizeof(*g));
+	g->sock = g->memfd = -1;
+	g->kick[0] = g->kick[1] = g->call[0] = g->call[1] = -1;
+}
+
+/**
+ * guest_open_for() - connect to a socket and create the guest's memory,
+ *		      retrying while the socket is not (or not yet) ours
+ * @g:		filled
+ * @path:	vhost-user socket
+ *
+ * xcable's guard answers a socket in use with a decoy that closes at once,
+ * and a socket may be briefly away while xcable restores it: a closed
+ * connection before the first reply is retried for up to 10 s.
+ *
+ * @ms:		how long to keep trying (0: once)
+ *
+ * Return: 0 with GET_FEATURES answered (in g->features), or -errno
+ */
+static int guest_open_for(struct guest *g, const char *path,
+			  unsigned int ms)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	uint64_t end = now_ms() + ms;
+	int rc = -ENOENT, q;
+
+	guest_init(g);
+	g->memfd = memfd_create("vhostile", MFD_CLOEXEC);
+	if (g->memfd < 0 || ftruncate(g->memfd, MEM_SIZE) < 0)
+		return -errno;
+	g->mem = mmap(NULL, MEM_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED,
+		      g->memfd, 0);
+	if (g->mem == MAP_FAILED)
+		return -errno;
+	for (q = 0; q < 2; q++) {
+		g->kick[q] = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+		g->call[q] = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	}
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
+	do {
+		g->sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (g->sock < 0)
+			return -errno;
+		if (connect(g->sock, (struct sockaddr *)&sa, sizeof(sa)) == 0) {
+			rc = vu_u64(g, VU_GET_FEATURES, 0, false, true,
+				    &g->features);
+			if (rc == 0)
+				return 0;
+		} else {
+			rc = -errno;
+		}
+		close(g->sock);
+		g->sock = -1;
+		if (ms)
+			msleep(20);
+	} while (now_ms() < end);
+	return rc;
+}
+
+static int guest_open(struct guest *g, const char *path)
+{
+	return guest_open_for(g, path, 10000);
+}
+
+/* guest_close() - drop the connection and free everything */
+static void guest_close(struct guest *g)
+{
+	int q;
+
+	if (g->sock >= 0)
+		close(g->sock);
+	g->sock = -1;
+	if (g->mem && g->mem != MAP_FAILED)
+		munmap(g->mem, MEM_SIZE);
+	g->mem = NULL;
+	if (g->memfd >= 0)
+		close(g->memfd);
+	g->memfd = -1;
+	for (q = 0; q < 2; q++) {
+		if (g->kick[q] >= 0)
+			close(g->kick[q]);
+		if (g->call[q] >= 0)
+			close(g->call[q]);
+		g->kick[q] = g->call[q] = -1;
+	}
+}
+
+/**
+ * guest_setup() - the handshake QEMU does, after guest_open()
+ * @g:		guest
+ * @s:		features and choices
+ * @stop_after:	send only this many messages (a half-done handshake),
+ *		0 for all
+ *
+ * Vring 0 is the guest's receive queue, vring 1 its transmit queue.
+ *
+ * Return: 0, or -errno
+ */
+static int guest_setup(struct guest *g, const struct setup *s,
+		       unsigned int stop_after)
+{
+	unsigned int sent = 0, q, i;
+	uint64_t pf = 0;
+	int rc;
+
+#define STEP(call)							\
+	do {								\
+		if (stop_after && sent++ >= stop_after)			\
+			return 0;					\
+		if ((rc = (call)) != 0)					\
+			return rc;					\
+	} while (0)
+	g->features &= s->want;
+	STEP(vu_u64(g, VU_SET_OWNER, 0, false, false, NULL));
+	if (g->features & 1ull << F_PROTOCOL) {
+		STEP(vu_u64(g, VU_GET_PROTOCOL_FEATURES, 0, false, true, &pf));
+		STEP(vu_u64(g, VU_SET_PROTOCOL_FEATURES, pf & s->proto, true,
+			    false, NULL));
+	}
+	STEP(vu_u64(g, VU_SET_FEATURES, g->features, true, false, NULL));
+	STEP(vu_mem(g, GPA_BASE, s->table_size ? s->table_size : MEM_SIZE,
+		    (uint64_t)(uintptr_t)g->mem, 0));
+	for (q = 0; q < 2; q++) {
+		avail(g, q)[0] = AVAIL_NO_INTERRUPT;
+		if (q == 0 && s->rx_posted) {
+			for (i = 0; i < QSIZE; i++) {
+				desc(g, 0)[i] = (struct vdesc){
+					gpa(buf_off(0, i)), BUF_SIZE, D_WRITE, 0 };
+				avail(g, 0)[2 + i] = (uint16_t)i;
+			}
+			g->avail_idx[0] = QSIZE;
+			__atomic_store_n(&avail(g, 0)[1], (uint16_t)QSIZE,
+					 __ATOMIC_RELEASE);
+		}
+		STEP(vu_state(g, VU_SET_VRING_NUM, q, QSIZE));
+		STEP(vu_state(g, VU_SET_VRING_BASE, q, 0));
+		STEP(vu_addr(g, q, (uint64_t)(uintptr_t)desc(g, q),
+			     (uint64_t)(uintptr_t)avail(g, q),
+			     (uint64_t)(uintptr_t)(g->mem + RING_OFF(q) +
+						   USED_OFF)));
+		STEP(vu_file(g, VU_SET_VRING_KICK, q, g->kick[q]));
+		STEP(vu_file(g, VU_SET_VRING_CALL, q, g->call[q]));
+	}
+	if (g->features & 1ull << F_PROTOCOL)
+		for (q = 0; q < 2; q++)
+			STEP(vu_state(g, VU_SET_VRING_ENABLE, q, 1));
+#undef STEP
+	return 0;
+}
+
+/* kick() - tell xcable that vring @q has work */
+static void kick(struct guest *g, unsigned int q)
+{
+	uint64_t one = 1;
+
+	if (write(g->kick[q], &one, sizeof(one)) < 0)
+		return;
+}
+
+/**
+ * publish() - make descriptor @head available on vring @q and kick
+ * @g:		guest
+ * @q:		vring
+ * @head:	first descriptor of the chain
+ */
+static void publish(struct guest *g, unsigned int q, uint16_t head)
+{
+	avail(g, q)[2 + g->avail_idx[q] % QSIZE] = head;
+	g->avail_idx[q]++;
+	__atomic_store_n(&avail(g, q)[1], g->avail_idx[q], __ATOMIC_RELEASE);
+	kick(g, q);
+}
+
+/* in_flight() - chains published on @q and not yet used */
+static uint16_t in_flight(struct guest *g, unsigned int q)
+{
+	return (uint16_t)(g->avail_idx[q] -
+			  __atomic_load_n(used_idx(g, q), __ATOMIC_ACQUIRE));
+}
+
+/**
+ * send_frame() - transmit one frame, header and frame in one descriptor
+ *		  (descriptor i of vring 1 and buffer i, i = avail index)
+ * @g:		guest
+ * @h:		virtio-net header
+ * @f:		frame
+ * @len:	its length
+ *
+ * Return: 0, or -EBUSY if the ring stayed full for 2 s
+ */
+static int send_frame(struct guest *g, const struct vnet_hdr *h,
+		      const uint8_t *f, uint32_t len)
+{
+	uint64_t end = now_ms() + 2000;
+	uint16_t i;
+
+	while (in_flight(g, 1) >= QSIZE) {
+		if (now_ms() > end)
+			return -EBUSY;
+		kick(g, 1);
+		msleep(1);
+	}
+	i = g->avail_idx[1] % QSIZE;
+	memcpy(g->mem + buf_off(1, i), h, HDR_LEN);
+	memcpy(g->mem + buf_off(1, i) + HDR_LEN, f, len);
+	desc(g, 1)[i] = (struct vdesc){ gpa(buf_off(1, i)), HDR_LEN + len, 0, 0 };
+	publish(g, 1, i);
+	return 0;
+}
+
+/**
+ * recv_frame() - take one received frame from vring 0 and give its buffer
+ *		  back
+ * @g:		guest
+ * @f:		frame copied here (without the virtio-net header)
+ * @cap:	room in @f
+ *
+ * Return: frame length, 0 if nothing came, -EPROTO for an entry that is
+ *	   not one of our buffers
+ */
+static int recv_frame(struct guest *g, uint8_t *f, uint32_t cap)
+{
+	struct vused_elem e;
+	uint32_t len;
+
+	if (__atomic_load_n(used_idx(g, 0), __ATOMIC_ACQUIRE) ==
+	    g->used_seen[0])
+		return 0;
+	e = used_ring(g, 0)[g->used_seen[0]++ % QSIZE];
+	if (e.id >= QSIZE || e.len < HDR_LEN || e.len > BUF_SIZE)
+		return -EPROTO;
+	len = e.len - (uint32_t)HDR_LEN;
+	memcpy(f, g->mem + buf_off(0, e.id) + HDR_LEN, len < cap ? len : cap);
+	desc(g, 0)[e.id] = (struct vdesc){ gpa(buf_off(0, e.id)), BUF_SIZE,
+					   D_WRITE, 0 };
+	publish(g, 0, (uint16_t)e.id);
+	return (int)len;
+}
+
+/* make_frame() - a test frame: seq in its payload, len bytes in all */
+static void make_frame(uint8_t *f, uint32_t len, uint32_t seq)
+{
+	static const uint8_t head[14] = { 2, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 1,
+					  0x88, 0xb5 };
+	uint32_t i;
+
+	memcpy(f, head, sizeof(head));
+	memcpy(f + 14, &seq, 4);
+	for (i = 18; i < len; i++)
+		f[i] = (uint8_t)(seq * 7 + i);
+}
+
+/**
+ * pair_open() - open and set up both guests of the cable
+ * @tx:		sending guest, on @txp
+ * @rx:		receiving guest, on @rxp
+ * @ts:		setup of the sender
+ * @rs:		setup of the receiver
+ *
+ * Return: 0, or -errno (printed)
+ */
+static int pair_open(struct guest *tx, const char *txp, struct guest *rx,
+		     const char *rxp, const struct setup *ts,
+		     const struct setup *rs)
+{
+	int rc;
+
+	guest_init(tx);
+	rc = guest_open_for(rx, rxp, 300);
+	if (!rc) {
+		rc = guest_setup(rx, rs, 0);
+		if (!rc)
+			rc = guest_open(tx, txp);
+		if (!rc)
+			rc = guest_setup(tx, ts, 0);
+	} else {
+		/* with link propagation, the receiver's socket is away until
+		 * the sender is back */
+		guest_close(rx);
+		rc = guest_open(tx, txp);
+		if (!rc)
+			rc = guest_setup(tx, ts, 0);
+		if (!rc)
+			rc = guest_open(rx, rxp);
+		if (!rc)
+			rc = guest_setup(rx, rs, 0);
+	}
+	if (rc)
+		out("handshake failed: %s", strerror(-rc));
+	return rc;
+}
+
+/**
+ * wait_link() - send probe frames until one crosses (both links up in
+ *		 xcable), draining everything the receiver gets
+ * @tx:		sender
+ * @rx:		receiver
+ *
+ * Return: 0, or -ETIMEDOUT after 10 s
+ */
+static int wait_link(struct guest *tx, struct guest *rx)
+{
+	uint64_t end = now_ms() + 10000;
+	struct vnet_hdr h = { 0 };
+	uint8_t f[BUF_SIZE];
+
+	while (now_ms() < end) {
+		make_frame(f, 60, 0xfffffff0u);
+		if (send_frame(tx, &h, f, 60))
+			return -EBUSY;
+		msleep(10);
+		if (recv_frame(rx, f, sizeof(f)) > 0) {
+			msleep(50);
+			while (recv_frame(rx, f, sizeof(f)) > 0)
+				;
+			return 0;
+		}
+	}
+	return -ETIMEDOUT;
+}
+
+/**
+ * case_good() - a correct guest pair: 2000 frames of 60..1514 bytes, each
+ *		 checked byte for byte on arrival, in order
+ *
+ * Return: 0 if all arrived intact, 1 otherwise
+ */
+static int case_good(const char *txp, const char *rxp)
+{
+	struct guest tx, rx;
+	uint8_t f[BUF_SIZE], want[BUF_SIZE];
+	uint32_t sent = 0, got = 0, bad = 0, n = 2000, len;
+	struct vnet_hdr h = { 0 };
+	uint64_t end;
+	int r, rc = 1;
+
+	if (pair_open(&tx, txp, &rx, rxp, &SETUP_DEFAULT, &SETUP_DEFAULT) ||
+	    wait_link(&tx, &rx)) {
+		out("link did not come up");
+		goto out;
+	}
+	end = now_ms() + 20000;
+	while (got < n && now_ms() < end) {
+		/* keep at most 128 in flight: the receiver has 256 buffers */
+		if (sent < n && sent - got < 128) {
+			make_frame(f, 60 + (sent * 97) % 1455, sent);
+			if (send_frame(&tx, &h, f, 60 + (sent * 97) % 1455))
+				break;
+			sent++;
+			continue;
+		}
+		r = recv_frame(&rx, f, sizeof(f));
+		if (r < 0) {
+			bad++;
+			continue;
+		}
+		if (r == 0) {
+			msleep(1);
+			continue;
+		}
+		len = 60 + (got * 97) % 1455;
+		make_frame(want, len, got);
+		if ((uint32_t)r != len || memcmp(f, want, len))
+			bad++;
+		got++;
+	}
+	out("good frames: sent %u, delivered %u, damaged or out of order %u",
+	    sent, got, bad);
+	rc = (sent == n && got == n && bad == 0) ? 0 : 1;
+out:
+	guest_close(&tx);
+	guest_close(&rx);
+	return rc;
+}
+
+/**
+ * bad_tx() - the sender publishes a hostile chain, then a good frame;
+ *	      reports whether either arrived
+ * @txp, @rxp:	sockets
+ * @build:	writes the hostile chain into the sender's memory, returns
+ *		its head
+ *
+ * Return: 0 (the case ran), 1 if the handshake failed
+ */
+static int bad_tx(const char *txp, const char *rxp,
+		  uint16_t (*build)(struct guest *g))
+{
+	struct guest tx, rx;
+	struct vnet_hdr h = { 0 };
+	uint8_t f[BUF_SIZE];
+	unsigned int got = 0, i;
+	int rc = 1, r;
+
+	if (pair_open(&tx, txp, &rx, rxp, &SETUP_DEFAULT, &SETUP_DEFAULT) ||
+	    wait_link(&tx, &rx))
+		goto out;
+	/* the hostile chain takes the descriptors from the top of the
+	 * ring; the frames after it use the normal slots */
+	publish(&tx, 1, build(&tx));
+	for (i = 0; i < 4; i++) {
+		make_frame(f, 100, 1000 + i);
+		if (send_frame(&tx, &h, f, 100))
+			break;
+	}
+	msleep(300);
+	while ((r = recv_frame(&rx, f, sizeof(f))) != 0)
+		got += r > 0;
+	out("hostile chain published with 4 good frames after it; delivered %u, "
+	    "used entries %u of %u", got,
+	    (unsigned int)*used_idx(&tx, 1), (unsigned int)tx.avail_idx[1]);
+	rc = 0;
+out:
+	guest_close(&tx);
+	guest_close(&rx);
+	return rc;
+}
+
+#define TOP		(QSIZE - 8)	/* descriptors used by hostile chains */
+
+/* put a frame with a header into the buffer of descriptor @d */
+static uint64_t frame_at(struct guest *g, unsigned int d, uint32_t len)
+{
+	uint64_t off = buf_off(1, d);
+	struct vnet_hdr h = { 0 };
+
+	memcpy(g->mem + off, &h, HDR_LEN);
+	make_frame(g->mem + off + HDR_LEN, len, 0xbad);
+	return off;
+}
+
+static uint16_t b_past_region(struct guest *g)
+{
+	desc(g, 1)[TOP] = (struct vdesc){ gpa(MEM_SIZE - 64), 1500, 0, 0 };
+	return TOP;
+}
+
+static uint16_t b_unmapped(struct guest *g)
+{
+	desc(g, 1)[TOP] = (struct vdesc){ 0x1000, 1500, 0, 0 };
+	return TOP;
+}
+
+static uint16_t b_unmapped_zero(struct guest *g)
+{
+	desc(g, 1)[TOP] = (struct vdesc){ 0xfffffffffffff000ull, 0, 0, 0 };
+	return TOP;
+}
+
+static uint16_t b_zero_len(struct guest *g)
+{
+	desc(g, 1)[TOP] = (struct vdesc){ gpa(frame_at(g, TOP, 100)), 0, 0, 0 };
+	return TOP;
+}
+
+static uint16_t b_loop(struct guest *g)
+{
+	uint64_t off = frame_at(g, TOP, 100);
+
+	desc(g, 1)[TOP] = (struct vdesc){ gpa(off), 40, D_NEXT, TOP + 1 };
+	desc(g, 1)[TOP + 1] = (struct vdesc){ gpa(off + 40), 40, D_NEXT, TOP };
+	return TOP;
+}
+
+static uint16_t b_next_past_ring(struct guest *g)
+{
+	uint64_t off = frame_at(g, TOP, 100);
+
+	desc(g, 1)[TOP] = (struct vdesc){ gpa(off), 40, D_NEXT, 4000 };
+	return TOP;
+}
+
+/* a chain through every descriptor of an indirect table of 1024 entries:
+ * longer than the ring */
+static uint16_t b_chain_longer_than_ring(struct guest *g)
+{
+	struct vdesc *t = (struct vdesc *)(g->mem + INDIR_OFF);
+	uint64_t off = frame_at(g, TOP, 100);
+	unsigned int i;
+
+	for (i = 0; i < 1024; i++)
+		t[i] = (struct vdesc){ gpa(off), 1, i < 1023 ? D_NEXT : 0,
+				       (uint16_t)(i + 1) };
+	desc(g, 1)[TOP] = (struct vdesc){ gpa(INDIR_OFF), 1024 * 16,
+					  D_INDIRECT, 0 };
+	return TOP;
+}
+
+static uint16_t b_indirect_odd(struct guest *g)
+{
+	struct vdesc *t = (struct vdesc *)(g->mem + INDIR_OFF);
+
+	t[0] = (struct vdesc){ gpa(frame_at(g, TOP, 100)), 112, 0, 0 };
+	desc(g, 1)[TOP] = (struct vdesc){ gpa(INDIR_OFF), 24, D_INDIRECT, 0 };
+	return TOP;
+}
+
+static uint16_t b_indirect_nested(struct guest *g)
+{
+	struct vdesc *t = (struct vdesc *)(g->mem + INDIR_OFF);
+
+	t[0] = (struct vdesc){ gpa(INDIR_OFF + 256), 32, D_INDIRECT, 0 };
+	t[16] = (struct vdesc){ gpa(frame_at(g, TOP, 100)), 112, 0, 0 };
+	t[17] = (struct vdesc){ gpa(INDIR_OFF), 32, D_INDIRECT, 0 };
+	desc(g, 1)[TOP] = (struct vdesc){ gpa(INDIR_OFF), 32, D_INDIRECT, 0 };
+	return TOP;
+}
+
+static uint16_t b_indirect_past_region(struct guest *g)
+{
+	desc(g, 1)[TOP] = (struct vdesc){ gpa(MEM_SIZE - 32), 4096, D_INDIRECT,
+					  0 };
+	return TOP;
+}
+
+static uint16_t b_indirect_empty(struct guest *g)
+{
+	desc(g, 1)[TOP] = (struct vdesc){ gpa(INDIR_OFF), 0, D_INDIRECT, 0 };
+	return TOP;
+}
+
+/* a chain of 8 bytes: shorter than the 12-byte header */
+static uint16_t b_header_short(struct guest *g)
+{
+	desc(g, 1)[TOP] = (struct vdesc){ gpa(frame_at(g, TOP, 100)), 8, 0, 0 };
+	return TOP;
+}
+
+/* a header alone, no frame */
+static uint16_t b_header_only(struct guest *g)
+{
+	desc(g, 1)[TOP] = (struct vdesc){ gpa(frame_at(g, TOP, 100)), HDR_LEN,
+					  0, 0 };
+	return TOP;
+}
+
+/* a frame of 70 000 bytes (larger than any mbuf chain limit we have),
+ * in 35 descriptors over the same 2 KB */
+static uint16_t b_huge_chain(struct guest *g)
+{
+	struct vdesc *t = (struct vdesc *)(g->mem + INDIR_OFF);
+	uint64_t off = frame_at(g, TOP, 2000);
+	unsigned int i;
+
+	for (i = 0; i < 35; i++)
+		t[i] = (struct vdesc){ gpa(off), 2000, i < 34 ? D_NEXT : 0,
+				       (uint16_t)(i + 1) };
+	desc(g, 1)[TOP] = (struct vdesc){ gpa(INDIR_OFF), 35 * 16, D_INDIRECT,
+					  0 };
+	return TOP;
+}
+
+/* a writable descriptor in a transmit chain */
+static uint16_t b_write_in_tx(struct guest *g)
+{
+	desc(g, 1)[TOP] = (struct vdesc){ gpa(frame_at(g, TOP, 100)), 112,
+					  D_WRITE, 0 };
+	return TOP;
+}
+
+/**
+ * case_header_split() - a valid chain whose 12-byte header is spread over
+ *			 three descriptors of 4 bytes and whose frame is in
+ *			 two more: xcable must deliver it intact
+ *
+ * Return: 0 if delivered byte for byte, 1 otherwise
+ */
+static int case_header_split(const char *txp, const char *rxp)
+{
+	struct guest tx, rx;
+	uint8_t f[BUF_SIZE], want[200];
+	unsigned int i, got = 0, good = 0;
+	int rc = 1, r;
+
+	if (pair_open(&tx, txp, &rx, rxp, &SETUP_DEFAULT, &SETUP_DEFAULT) ||
+	    wait_link(&tx, &rx))
+		goto out;
+	for (i = 0; i < 10; i++) {
+		uint64_t off = frame_at(&tx, TOP, 150);
+		unsigned int d = TOP;
+
+		make_frame(want, 150, 0xbad);
+		desc(&tx, 1)[d] = (struct vdesc){ gpa(off), 4, D_NEXT, d + 1 };
+		desc(&tx, 1)[d + 1] = (struct vdesc){ gpa(off + 4), 4, D_NEXT,
+						      d + 2 };
+		desc(&tx, 1)[d + 2] = (struct vdesc){ gpa(off + 8), 4, D_NEXT,
+						      d + 3 };
+		desc(&tx, 1)[d + 3] = (struct vdesc){ gpa(off + 12), 1 + i,
+						      D_NEXT, d + 4 };
+		desc(&tx, 1)[d + 4] = (struct vdesc){ gpa(off + 13 + i),
+						      149 - i, 0, 0 };
+		/* descriptors TOP.. are reused: wait until the last is used */
+		publish(&tx, 1, (uint16_t)d);
+		for (r = 0; r < 200 && in_flight(&tx, 1); r++)
+			msleep(5);
+		msleep(20);
+		while ((r = recv_frame(&rx, f, sizeof(f))) > 0) {
+			got++;
+			good += r == 150 && !memcmp(f, want, 150);
+		}
+	}
+	out("header split over 3 descriptors, frame over 2: sent 10, "
+	    "delivered %u, intact %u", got, good);
+	rc = (got == 10 && good == 10) ? 0 : 1;
+out:
+	guest_close(&tx);
+	guest_close(&rx);
+	return rc;
+}
+
+static uint32_t sum16(const uint8_t *p, uint32_t len, uint32_t acc);
+static uint16_t fold(uint32_t acc);
+
+/* IPv4/TCP or UDP frame for the offload cases: 14 + 20 + 20|8 + payload */
+static uint32_t ip_frame(uint8_t *f, uint8_t proto, uint32_t payload)
+{
+	uint32_t l4 = proto == 6 ? 20 : 8, len = 14 + 20 + l4 + payload, i;
+	static const uint8_t eth[14] = { 2, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 1,
+					 8, 0 };
+
+	memset(f, 0, len);
+	memcpy(f, eth, 14);
+	f[14] = 0x45;
+	f[16] = (uint8_t)((len - 14) >> 8);
+	f[17] = (uint8_t)(len - 14);
+	f[22] = 64;
+	f[23] = proto;
+	memcpy(f + 26, "\x0a\x00\x00\x01\x0a\x00\x00\x02", 8);
+	f[34] = 0x30; f[35] = 0x39; f[36] = 0x00; f[37] = 0x50;
+	if (proto == 6) {
+		f[46] = 0x50;	/* data offset 5 words */
+		f[47] = 0x18;
+	} else {
+		f[38] = (uint8_t)((l4 + payload) >> 8);
+		f[39] = (uint8_t)(l4 + payload);
+	}
+	for (i = 14 + 20 + l4; i < len; i++)
+		f[i] = (uint8_t)i;
+	/* IP header checksum, and the pseudo-header sum in the L4 checksum
+	 * field, as a guest asking for checksum offload leaves them */
+	i = (uint16_t)~fold(sum16(f + 14, 20, 0));
+	f[24] = (uint8_t)(i >> 8);
+	f[25] = (uint8_t)i;
+	i = fold(sum16(f + 26, 8, 0) + proto + l4 + payload);
+	f[proto == 6 ? 50 : 40] = (uint8_t)(i >> 8);
+	f[proto == 6 ? 51 : 41] = (uint8_t)i;
+	return len;
+}
+
+static uint32_t sum16(const uint8_t *p, uint32_t len, uint32_t acc)
+{
+	uint32_t i;
+
+	for (i = 0; i + 1 < len; i += 2)
+		acc += (uint32_t)(p[i] << 8 | p[i + 1]);
+	if (len & 1)
+		acc += (uint32_t)p[len - 1] << 8;
+	return acc;
+}
+
+static uint16_t fold(uint32_t acc)
+{
+	while (acc >> 16)
+		acc = (acc & 0xffff) + (acc >> 16);
+	return (uint16_t)acc;
+}
+
+/**
+ * checksums_ok() - does an IPv4 TCP/UDP frame carry correct IP and L4
+ *		    checksums (what a receiver without checksum offload needs)?
+ * @f:		frame
+ * @len:	its length
+ *
+ * Return: true if both verify
+ */
+static bool checksums_ok(const uint8_t *f, uint32_t len)
+{
+	uint32_t ihl, tot, l4len, acc;
+
+	if (len < 34 || f[12] != 8 || f[13] != 0)
+		return false;
+	ihl = (f[14] & 15u) * 4;
+	tot = (uint32_t)(f[16] << 8 | f[17]);
+	if (ihl < 20 || tot < ihl || 14 + tot > len ||
+	    fold(sum16(f + 14, ihl, 0)) != 0xffff)
+		return false;
+	if ((f[20] & 0x3f) || f[21])
+		return true;	/* an IP fragment: its L4 checksum spans all */
+	l4len = tot - ihl;
+	acc = sum16(f + 26, 8, 0) + f[23] + l4len;
+	if (f[23] == 17 && l4len >= 8 && f[14 + ihl + 6] == 0 &&
+	    f[14 + ihl + 7] == 0)
+		return true;	/* UDP without checksum */
+	return (f[23] == 6 || f[23] == 17) &&
+	       fold(sum16(f + 14 + ihl, l4len, acc)) == 0xffff;
+}
+
+/**
+ * case_lying_offload() - virtio-net headers that lie: checksum offsets past
+ *			  the frame, TSO with gso_size 0 or hdr_len past
+ *			  the data, TSO on UDP, bogus gso types, IP and TCP
+ *			  header lengths that lie; 20 frames of each kind.
+ *			  The receiver takes no offloads, so xcable has to
+ *			  finish or refuse each one.
+ *
+ * Prints "sent N delivered M"; the caller compares with xcable's drop
+ * counters. Return: 0, 1 if the handshake failed
+ */
+static int case_lying_offload(const char *txp, const char *rxp)
+{
+	static const struct lie {
+		const char *what;
+		uint8_t proto;
+		uint32_t payload;
+		struct vnet_hdr h;
+		int ihl;	/* !0: IP header length field */
+		int doff;	/* !0: TCP data offset field */
+	} lies[] = {
+		{ "csum_start past the end", 6, 100, { 1, 0, 0, 0, 4000, 16, 0 }, 0, 0 },
+		{ "csum_offset past the end", 6, 100, { 1, 0, 0, 0, 34, 4000, 0 }, 0, 0 },
+		{ "csum_start+offset wraps", 6, 100, { 1, 0, 0, 0, 0xfff0, 0x20, 0 }, 0, 0 },
+		{ "TSO with gso_size 0", 6, 3000, { 1, 1, 54, 0, 34, 16, 0 }, 0, 0 },
+		{ "TSO hdr_len past the data", 6, 1000, { 1, 1, 9000, 500, 34, 16, 0 }, 0, 0 },
+		{ "TSO4 on a UDP frame", 17, 1400, { 1, 1, 42, 500, 34, 6, 0 }, 0, 0 },
+		{ "TSO6 on an IPv4 frame", 6, 1400, { 1, 4, 54, 500, 34, 16, 0 }, 0, 0 },
+		{ "UFO on IPv4", 17, 1400, { 1, 3, 42, 500, 34, 6, 0 }, 0, 0 },
+		{ "unknown gso_type 7", 6, 1400, { 1, 7, 54, 500, 34, 16, 0 }, 0, 0 },
+		{ "ECN without TSO", 6, 100, { 1, 0x80, 0, 0, 34, 16, 0 }, 0, 0 },
+		{ "TSO without NEEDS_CSUM", 6, 3000, { 0, 1, 54, 1000, 0, 0, 0 }, 0, 0 },
+		{ "IP header length 60 on a 20-byte header", 6, 20, { 1, 1, 54, 10, 34, 16, 0 }, 15, 0 },
+		{ "IP header length 0", 6, 100, { 1, 0, 0, 0, 34, 16, 0 }, 1, 0 },
+		{ "TCP data offset 15 on a short frame", 6, 10, { 1, 1, 54, 4, 34, 16, 0 }, 0, 15 },
+		{ "TCP data offset 0", 6, 3000, { 1, 1, 54, 1000, 34, 16, 0 }, 0, 1 },
+	};
+	struct guest tx, rx;
+	struct setup ts = SETUP_DEFAULT;
+	uint8_t f[BUF_SIZE], big[4200];
+	unsigned int k, i, sent = 0, got = 0, bad = 0, kgot, kbad;
+	int rc = 1, r;
+
+	if (pair_open(&tx, txp, &rx, rxp, &ts, &SETUP_DEFAULT) ||
+	    wait_link(&tx, &rx))
+		goto out;
+	for (k = 0; k < sizeof(lies) / sizeof(lies[0]); k++) {
+		const struct lie *l = &lies[k];
+		uint32_t len = ip_frame(big, l->proto, l->payload);
+
+		if (l->ihl)
+			big[14] = (uint8_t)(0x40 | (l->ihl & 15));
+		if (l->doff)
+			big[46] = (uint8_t)((l->doff & 15) << 4);
+		for (i = 0; i < 20; i++) {
+			/* frames above one buffer go out as a two-descriptor
+			 * chain through the indirect area */
+			if (len + HDR_LEN <= BUF_SIZE) {
+				if (send_frame(&tx, &l->h, big, len))
+					break;
+			} else {
+				uint64_t off = INDIR_OFF + 0x2000;
+				struct vdesc *t = (struct vdesc *)(tx.mem + INDIR_OFF +
+								   (i % 8) * 64);
+
+				while (in_flight(&tx, 1) >= QSIZE - 16)
+					msleep(1);
+				memcpy(tx.mem + off, &l->h, HDR_LEN);
+				memcpy(tx.mem + off + HDR_LEN, big, len);
+				t[0] = (struct vdesc){ gpa(off), 1000, D_NEXT, 1 };
+				t[1] = (struct vdesc){ gpa(off + 1000),
+						       HDR_LEN + len - 1000, 0, 0 };
+				desc(&tx, 1)[TOP] = (struct vdesc){
+					gpa(INDIR_OFF + (i % 8) * 64), 32,
+					D_INDIRECT, 0 };
+				publish(&tx, 1, TOP);
+				for (r = 0; r < 400 && in_flight(&tx, 1); r++)
+					msleep(5);
+			}
+			sent++;
+		}
+		msleep(100);
+		kgot = kbad = 0;
+		while ((r = recv_frame(&rx, f, sizeof(f))) != 0) {
+			kgot += r > 0;
+			kbad += r < 0 || !checksums_ok(f, (uint32_t)r);
+		}
+		out("%-40s sent 20, delivered %u, with wrong checksums %u",
+		    l->what, kgot, kbad);
+		got += kgot;
+		bad += kbad;
+	}
+	msleep(300);
+	while ((r = recv_frame(&rx, f, sizeof(f))) != 0) {
+		got += r > 0;
+		bad += r < 0 || !checksums_ok(f, (uint32_t)r);
+	}
+	out("lying virtio-net headers: %zu kinds, sent %u, delivered %u, "
+	    "with wrong checksums %u", sizeof(lies) / sizeof(lies[0]), sent,
+	    got, bad);
+	rc = 0;
+out:
+	guest_close(&tx);
+	guest_close(&rx);
+	return rc;
+}
+
+/**
+ * bad_rx() - the receiver posts hostile buffers; the sender sends 50 good
+ *	      frames at it
+ * @kind:	0 unmapped, 1 read-only, 2 loop, 3 4 bytes, 4 zero length,
+ *		5 past the region
+ *
+ * Return: 0 (the case ran), 1 if the handshake failed
+ */
+static int bad_rx(const char *txp, const char *rxp, int kind)
+{
+	struct guest tx, rx;
+	struct setup rs = SETUP_DEFAULT;
+	struct vnet_hdr h = { 0 };
+	uint8_t f[BUF_SIZE];
+	unsigned int i, sent = 0;
+	int rc = 1;
+
+	rs.rx_posted = false;
+	if (pair_open(&tx, txp, &rx, rxp, &SETUP_DEFAULT, &rs))
+		goto out;
+	for (i = 0; i < QSIZE; i += 2) {
+		struct vdesc *d = &desc(&rx, 0)[i];
+		uint64_t a = gpa(buf_off(0, i));
+
+		switch (kind) {
+		case 0: d[0] = (struct vdesc){ 0x2000, BUF_SIZE, D_WRITE, 0 }; break;
+		case 1: d[0] = (struct vdesc){ a, BUF_SIZE, 0, 0 }; break;
+		case 2:
+			d[0] = (struct vdesc){ a, 8, D_WRITE | D_NEXT, (uint16_t)(i + 1) };
+			d[1] = (struct vdesc){ a + 8, 8, D_WRITE | D_NEXT, (uint16_t)i };
+			break;
+		case 3: d[0] = (struct vdesc){ a, 4, D_WRITE, 0 }; break;
+		case 4: d[0] = (struct vdesc){ a, 0, D_WRITE, 0 }; break;
+		default:
+			d[0] = (struct vdesc){ gpa(MEM_SIZE - 16), BUF_SIZE,
+					       D_WRITE, 0 };
+		}
+		publish(&rx, 0, (uint16_t)i);
+	}
+	msleep(300);	/* no probe can cross: give the links time */
+	for (i = 0; i < 50; i++) {
+		make_frame(f, 100, i);
+		if (send_frame(&tx, &h, f, 100))
+			break;
+		sent++;
+	}
+	msleep(300);
+	out("receiver posted %u hostile buffers; sent %u, used entries on the "
+	    "receiver %u", QSIZE / 2, sent, (unsigned int)*used_idx(&rx, 0));
+	rc = 0;
+out:
+	guest_close(&tx);
+	guest_close(&rx);
+	return rc;
+}
+
+/**
+ * expect_closed() - after a message xcable must refuse: is the connection
+ *		     closed (or, for messages it may ignore, still open)?
+ *
+ * Return: 1 closed, 0 open
+ */
+static int closed(struct guest *g)
+{
+	struct pollfd p = { g->sock, POLLIN | POLLRDHUP, 0 };
+	char c;
+
+	if (poll(&p, 1, 500) <= 0)
+		return 0;
+	return recv(g->sock, &c, 1, MSG_DONTWAIT) <= 0;
+}
+
+/* proto_one() - open, run @fn on a fresh guest, report whether xcable
+ * closed the connection */
+static int proto_one(const char *path, const char *what, bool setup,
+		     int (*fn)(struct guest *g, int arg), int arg)
+{
+	struct guest g;
+	int rc;
+
+	rc = guest_open(&g, path);
+	if (!rc && setup)
+		rc = guest_setup(&g, &SETUP_DEFAULT, 0);
+	if (rc) {
+		out("%s: handshake failed: %s", what, strerror(-rc));
+		guest_close(&g);
+		return 1;
+	}
+	rc = fn(&g, arg);
+	out("%s: %s", what, rc < 0 ? "xcable closed the connection at once" :
+	    closed(&g) ? "xcable closed the connection" :
+	    "connection still open (message refused or ignored)");
+	guest_close(&g);
+	return 0;
+}
+
+static int p_vring_num(struct guest *g, int arg)
+{
+	static const uint32_t idx[] = { 2, 255, 256, 0xffffffffu };
+	static const uint32_t num[] = { 0, 3, 32769, 65536, 0xffffffffu };
+
+	if (arg < 4)
+		return vu_state(g, VU_SET_VRING_NUM, idx[arg], QSIZE);
+	return vu_state(g, VU_SET_VRING_NUM, 0, num[arg - 4]);
+}
+
+static int p_vring_addr(struct guest *g, int arg)
+{
+	if (arg == 0)
+		return vu_addr(g, 300, 0, 0, 0);
+	/* ring addresses outside guest memory, and a used ring that
+	 * would end past the region */
+	if (arg == 1)
+		return vu_addr(g, 0, 0x1234, 0x5678, 0x9abc);
+	return vu_addr(g, 0, (uint64_t)(uintptr_t)g->mem,
+		       (uint64_t)(uintptr_t)g->mem + 4096,
+		       (uint64_t)(uintptr_t)g->mem + MEM_SIZE - 8);
+}
+
+static int p_vring_file(struct guest *g, int arg)
+{
+	switch (arg) {
+	case 0: return vu_file(g, VU_SET_VRING_KICK, 0xff, g->kick[0]);
+	case 1: return vu_file(g, VU_SET_VRING_CALL, 0xff | VU_NOFD, -1);
+	case 2: return vu_state(g, VU_SET_VRING_ENABLE, 500, 1);
+	case 3: return vu_state(g, VU_SET_VRING_BASE, 0x7fffffff, 0);
+	default: return vu_state(g, VU_GET_VRING_BASE, 300, 0);
+	}
+}
+
+/* memory tables that lie */
+static int p_mem(struct guest *g, int arg)
+{
+	struct vu_msg m = { .req = VU_SET_MEM_TABLE, .size = 8 + 32 };
+	uint64_t uva = (uint64_t)(uintptr_t)g->mem;
+	int fds[VU_MAX_REGIONS + 1], i;
+
+	m.mem.n = 1;
+	m.mem.r[0] = (struct vu_region){ GPA_BASE, MEM_SIZE, uva, 0 };
+	switch (arg) {
+	case 0:		/* nine regions */
+		m.mem.n = 9;
+		for (i = 0; i < 9; i++)
+			fds[i] = g->memfd;
+		m.size = 8 + 32 * 8;
+		return vu_send(g, &m, fds, 9);
+	case 1:		/* a huge count */
+		m.mem.n = 0xffffffffu;
+		break;
+	case 2:		/* guest address + size overflows */
+		m.mem.r[0].gpa = 0xfffffffffff00000ull;
+		break;
+	case 3:		/* mmap_offset + size overflows */
+		m.mem.r[0].offset = 0xffffffffffff0000ull;
+		break;
+	case 4:		/* size 0 */
+		m.mem.r[0].size = 0;
+		break;
+	case 5:		/* userspace address + size overflows */
+		m.mem.r[0].uva = 0xfffffffffff00000ull;
+		break;
+	case 6:		/* no fd */
+		return vu_send(g, &m, NULL, 0);
+	case 7:		/* two regions overlapping */
+		m.mem.n = 2;
+		m.size = 8 + 64;
+		m.mem.r[1] = m.mem.r[0];
+		fds[0] = fds[1] = g->memfd;
+		return vu_send(g, &m, fds, 2);
+	case 8:		/* payload shorter than its count says */
+		m.mem.n = 4;
+		break;
+	default:	/* size far beyond the memfd */
+		m.mem.r[0].size = 1ull << 40;
+		break;
+	}
+	return vu_send(g, &m, &g->memfd, 1);
+}
+
+/* fds: missing where needed, extra where none belongs, too many */
+static int p_fds(struct guest *g, int arg)
+{
+	struct vu_msg m = { .req = VU_GET_FEATURES };
+	int fds[16], i, rc;
+
+	switch (arg) {
+	case 0:		/* kick without fd, without the no-fd flag */
+		return vu_file(g, VU_SET_VRING_KICK, 0, -1);
+	case 1:		/* three fds on GET_FEATURES */
+		for (i = 0; i < 3; i++)
+			fds[i] = g->kick[i & 1];
+		if ((rc = vu_send(g, &m, fds, 3)) != 0)
+			return rc;
+		return vu_recv(g, &m) == 0 ? 0 : -ECONNRESET;
+	case 2:		/* sixteen fds with a kick */
+		for (i = 0; i < 16; i++)
+			fds[i] = g->kick[0];
+		m.req = VU_SET_VRING_KICK;
+		m.size = 8;
+		m.u64 = 0;
+		return vu_send(g, &m, fds, 16);
+	default:	/* a message header promising more than it sends */
+		m.req = VU_SET_FEATURES;
+		m.size = 8;
+		{
+			struct iovec iov = { &m, MSG_HDR };
+			struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+
+			m.flags = VU_VERSION;
+			if (sendmsg(g->sock, &mh, MSG_NOSIGNAL) < 0)
+				return -errno;
+			shutdown(g->sock, SHUT_WR);
+		}
+		return 0;
+	}
+}
+
+/* SET_LOG_BASE whose size + offset overflows */
+static int p_log(struct guest *g, int arg)
+{
+	struct vu_msg m = { .req = VU_SET_LOG_BASE, .size = 16 };
+
+	m.log.size = arg ? 0x1000 : 0xffffffffffff0000ull;
+	m.log.offset = arg ? 0xfffffffffffff000ull : 0x20000;
+	return vu_send(g, &m, &g->memfd, 1);
+}
+
+/* unknown and absurd requests */
+static int p_junk(struct guest *g, int arg)
+{
+	struct vu_msg m = { .req = arg ? 0x7fffffff : 0, .size = arg ? 0 : 8 };
+
+	if (arg == 2) {
+		m.req = VU_SET_FEATURES;
+		m.size = 0xffff;	/* larger than any payload */
+	}
+	return vu_send(g, &m, NULL, 0);
+}
+
+/**
+ * case_mem_beyond_file() - a memory table larger than the memfd behind it
+ *			    (or a memfd shrunk after xcable mapped it): the
+ *			    sender's frames point past the end of the file,
+ *			    where a read raises SIGBUS
+ * @truncate:	shrink the memfd to nothing once the link is up, instead
+ *
+ * Return: 0 (the case ran), 1 if the handshake failed
+ */
+static int case_mem_beyond_file(const char *txp, const char *rxp,
+				bool truncate)
+{
+	struct guest tx, rx;
+	struct setup ts = SETUP_DEFAULT;
+	unsigned int i;
+	int rc = 1;
+
+	if (!truncate)
+		ts.table_size = 16 * MEM_SIZE;
+	if (pair_open(&tx, txp, &rx, rxp, &ts, &SETUP_DEFAULT) ||
+	    wait_link(&tx, &rx))
+		goto out;
+	if (truncate) {
+		/* our own mapping is gone too: touch nothing, only kick */
+		if (ftruncate(tx.memfd, 0) < 0)
+			goto out;
+		for (i = 0; i < 10; i++) {
+			kick(&tx, 1);
+			msleep(20);
+		}
+		out("memfd shrunk to 0 bytes under a running link");
+	} else {
+		for (i = 0; i < 8; i++) {
+			uint64_t off = 4 * MEM_SIZE + i * 4096;
+
+			desc(&tx, 1)[TOP] = (struct vdesc){ gpa(off), 1500, 0, 0 };
+			publish(&tx, 1, TOP);
+			msleep(20);
+		}
+		out("region of %u MiB over a %u MiB memfd; 8 frames beyond the "
+		    "file's end", 16 * MEM_SIZE >> 20, MEM_SIZE >> 20);
+	}
+	msleep(200);
+	rc = 0;
+out:
+	/* the truncated mapping must not be touched by guest_close either */
+	guest_close(&tx);
+	guest_close(&rx);
+	return rc;
+}
+
+/**
+ * case_repeat() - messages that replace resources, sent 200 times on one
+ *		   connection: memory tables, kick and call fds; then the
+ *		   link is checked
+ *
+ * Return: 0 if the cable still worked on the same connection, 1 otherwise
+ */
+static int case_repeat(const char *txp, const char *rxp)
+{
+	struct guest tx, rx;
+	int i, q, fd, rc = 1;
+
+	if (pair_open(&tx, txp, &rx, rxp, &SETUP_DEFAULT, &SETUP_DEFAULT) ||
+	    wait_link(&tx, &rx))
+		goto out;
+	for (i = 0; i < 200; i++) {
+		/* the same memory, its size alternating by a page (so that
+		 * the table differs and is mapped again), its fd sent anew */
+		if (vu_mem(&tx, GPA_BASE, i % 2 ? MEM_SIZE - 4096 : MEM_SIZE,
+			   (uint64_t)(uintptr_t)tx.mem, 0))
+			goto out;
+		for (q = 0; q < 2; q++) {
+			fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+			close(tx.kick[q]);
+			tx.kick[q] = fd;
+			if (vu_file(&tx, VU_SET_VRING_KICK, q, fd))
+				goto out;
+			fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+			close(tx.call[q]);
+			tx.call[q] = fd;
+			if (vu_file(&tx, VU_SET_VRING_CALL, q, fd))
+				goto out;
+		}
+	}
+	out("200 times: new memory table, kick and call fds on a running link");
+	rc = wait_link(&tx, &rx) ? 1 : 0;
+	out("cable %s on the same connection afterwards", rc ? "dead" : "works");
+out:
+	guest_close(&tx);
+	guest_close(&rx);
+	return rc;
+}
+
+/**
+ * case_disconnect_mid_burst() - 40 times: the sender publishes 256 frames
+ *				 and disconnects at once; then the receiver
+ *				 disconnects while frames pour into it
+ *
+ * Return: 0, 1 if a handshake failed
+ */
+static int case_disconnect_mid_burst(const char *txp, const char *rxp)
+{
+	struct guest tx, rx, tx2;
+	struct vnet_hdr h = { 0 };
+	uint8_t f[128];
+	unsigned int round, i;
+	int rc = 1;
+
+	for (round = 0; round < 40; round++) {
+		if (pair_open(&tx, txp, &rx, rxp, &SETUP_DEFAULT,
+			      &SETUP_DEFAULT))
+			goto out;
+		if (round == 0 && wait_link(&tx, &rx))
+			goto out;
+		if (round % 2 == 0) {
+			/* sender vanishes with a full ring */
+			for (i = 0; i < QSIZE - 1; i++) {
+				make_frame(f, 100, i);
+				if (send_frame(&tx, &h, f, 100))
+					break;
+			}
+			msleep(rand_r(&seed) % 3);
+			guest_close(&tx);
+			msleep(5);
+			guest_close(&rx);
+		} else {
+			/* receiver vanishes while frames pour in */
+			for (i = 0; i < 2 * QSIZE; i++) {
+				make_frame(f, 100, i);
+				if (send_frame(&tx, &h, f, 100))
+					break;
+				if (i == QSIZE / 2)
+					guest_close(&rx);
+			}
+			guest_close(&tx);
+		}
+	}
+	/* the cable works after all this */
+	if (pair_open(&tx2, txp, &rx, rxp, &SETUP_DEFAULT, &SETUP_DEFAULT))
+		goto out;
+	rc = wait_link(&tx2, &rx) ? 1 : 0;
+	out("40 disconnects in the middle of a burst (20 senders, 20 "
+	    "receivers); cable %s afterwards", rc ? "dead" : "works");
+	guest_close(&tx2);
+	guest_close(&rx);
+	return rc;
+out:
+	guest_close(&tx);
+	guest_close(&rx);
+	return rc;
+}
+
+/* gone() - has xcable closed this guest's connection? (no waiting) */
+static bool gone(struct guest *g)
+{
+	struct pollfd p = { g->sock, POLLIN | POLLRDHUP, 0 };
+	char c;
+
+	return poll(&p, 1, 0) > 0 &&
+	       recv(g->sock, &c, 1, MSG_DONTWAIT | MSG_PEEK) <= 0;
+}
+
+/**
+ * case_connect_cycles() - 1000 connections to TX_SOCK while a well-behaved
+ *			   guest stays on RX_SOCK: half complete the
+ *			   handshake (the link comes up in xcable), half stop
+ *			   after a random number of messages. The guest on
+ *			   RX_SOCK reconnects whenever xcable drops it (link
+ *			   propagation takes its carrier when the other end
+ *			   goes), as QEMU does with reconnect=1.
+ *
+ * Return: 0 if every connection got its GET_FEATURES answer, 1 otherwise
+ */
+static int case_connect_cycles(const char *txp, const char *rxp,
+			       unsigned int n)
+{
+	unsigned int i, ok = 0, full = 0, again = 0;
+	struct guest g, rx;
+	int rc = 1;
+
+	guest_init(&rx);
+	if (guest_open(&rx, rxp) || guest_setup(&rx, &SETUP_DEFAULT, 0))
+		goto out;
+	for (i = 0; i < n; i++) {
+		unsigned int stop = i % 2 ? 1 + rand_r(&seed) % 20 : 0;
+
+		/* its socket comes back only once this end is up again:
+		 * one try per round */
+		if (rx.sock < 0 || gone(&rx)) {
+			guest_close(&rx);
+			if (guest_open_for(&rx, rxp, 0) == 0 &&
+			    guest_setup(&rx, &SETUP_DEFAULT, 0) == 0)
+				again++;
+		}
+		if (guest_open(&g, txp) == 0 &&
+		    guest_setup(&g, &SETUP_DEFAULT, stop) == 0) {
+			ok++;
+			full += stop == 0;
+		}
+		/* a completed handshake: let xcable see the link up before
+		 * going (else it is only another half-done one) */
+		if (stop == 0)
+			msleep(2);
+		guest_close(&g);
+	}
+	out("%u connect/disconnect cycles: %u handshakes answered (%u "
+	    "complete); the guest on the other end reconnected %u times",
+	    n, ok, full, again);
+	rc = ok == n ? 0 : 1;
+out:
+	guest_close(&rx);
+	return rc;
+}
+
+static const struct tx_case {
+	const char *name;
+	uint16_t (*build)(struct guest *g);
+} tx_cases[] = {
+	{ "desc-past-region", b_past_region },
+	{ "desc-unmapped", b_unmapped },
+	{ "desc-unmapped-zero-len", b_unmapped_zero },
+	{ "desc-zero-len", b_zero_len },
+	{ "desc-loop", b_loop },
+	{ "desc-next-past-ring", b_next_past_ring },
+	{ "chain-longer-than-ring", b_chain_longer_than_ring },
+	{ "indirect-odd-size", b_indirect_odd },
+	{ "indirect-nested", b_indirect_nested },
+	{ "indirect-past-region", b_indirect_past_region },
+	{ "indirect-empty", b_indirect_empty },
+	{ "header-short", b_header_short },
+	{ "header-only", b_header_only },
+	{ "huge-chain", b_huge_chain },
+	{ "write-flag-in-tx", b_write_in_tx },
+};
+
+static const char *const rx_cases[] = {
+	"rx-unmapped", "rx-read-only", "rx-loop", "rx-tiny", "rx-zero-len",
+	"rx-past-region",
+};
+
+static const struct proto_case {
+	const char *name;
+	bool setup;	/* after a full handshake */
+	int (*fn)(struct guest *g, int arg);
+	int first, last;
+	const char *what[10];
+} proto_cases[] = {
+	{ "vring-index-out-of-range", false, p_vring_num, 0, 3,
+	  { "SET_VRING_NUM index 2 (no such queue pair)", "SET_VRING_NUM index 255",
+	    "SET_VRING_NUM index 256", "SET_VRING_NUM index 0xffffffff" } },
+	{ "vring-num-bad", false, p_vring_num, 4, 8,
+	  { "SET_VRING_NUM 0", "SET_VRING_NUM 3", "SET_VRING_NUM 32769",
+	    "SET_VRING_NUM 65536", "SET_VRING_NUM 0xffffffff" } },
+	{ "vring-addr-bad", true, p_vring_addr, 0, 2,
+	  { "SET_VRING_ADDR index 300", "SET_VRING_ADDR outside memory",
+	    "SET_VRING_ADDR used ring past the region's end" } },
+	{ "vring-file-bad", true, p_vring_file, 0, 4,
+	  { "SET_VRING_KICK index 255", "SET_VRING_CALL index 255, no fd",
+	    "SET_VRING_ENABLE index 500", "SET_VRING_BASE index 0x7fffffff",
+	    "GET_VRING_BASE index 300" } },
+	{ "mem-table-bad", false, p_mem, 0, 9,
+	  { "9 regions", "0xffffffff regions", "guest address + size overflows",
+	    "mmap offset + size overflows", "size 0",
+	    "userspace address + size overflows", "no fd",
+	    "two overlapping regions", "count larger than the payload",
+	    "size 1 TiB on a 4 MiB memfd" } },
+	{ "fds-bad", false, p_fds, 0, 3,
+	  { "SET_VRING_KICK without fd or no-fd flag", "3 fds on GET_FEATURES",
+	    "16 fds on SET_VRING_KICK", "header promising a payload, then EOF" } },
+	{ "log-base-overflow", true, p_log, 0, 1,
+	  { "SET_LOG_BASE size + offset overflows (size huge)",
+	    "SET_LOG_BASE size + offset overflows (offset huge)" } },
+	{ "junk-requests", false, p_junk, 0, 2,
+	  { "request 0", "request 0x7fffffff", "payload size 0xffff" } },
+};
+
+static void list(void)
+{
+	size_t i;
+
+	puts("good\nheader-split\nlying-offload\nrepeat\ndisconnect-mid-burst\n"
+	     "connect-cycles\nmem-beyond-file\nmem-truncated");
+	for (i = 0; i < sizeof(tx_cases) / sizeof(tx_cases[0]); i++)
+		puts(tx_cases[i].name);
+	for (i = 0; i < sizeof(rx_cases) / sizeof(rx_cases[0]); i++)
+		puts(rx_cases[i]);
+	for (i = 0; i < sizeof(proto_cases) / sizeof(proto_cases[0]); i++)
+		puts(proto_cases[i].name);
+}
+
+int main(int argc, char **argv)
+{
+	const char *txp, *rxp, *c;
+	size_t i;
+	int k, rc = 0;
+
+	if (argc == 2 && !strcmp(argv[1], "--list")) {
+		list();
+		return 0;
+	}
+	if (argc != 4 && !(argc == 6 && !strcmp(argv[4], "--seed"))) {
+		fprintf(stderr, "usage: vhostile TX_SOCK RX_SOCK CASE [--seed N]\n"
+				"       vhostile --list\n");
+		return 2;
+	}
+	txp = argv[1];
+	rxp = argv[2];
+	c = argv[3];
+	if (argc == 6)
+		seed = (unsigned int)strtoul(argv[5], NULL, 0);
+	if (!strcmp(c, "good"))
+		return case_good(txp, rxp);
+	if (!strcmp(c, "header-split"))
+		return case_header_split(txp, rxp);
+	if (!strcmp(c, "lying-offload"))
+		return case_lying_offload(txp, rxp);
+	if (!strcmp(c, "mem-beyond-file"))
+		return case_mem_beyond_file(txp, rxp, false);
+	if (!strcmp(c, "mem-truncated"))
+		return case_mem_beyond_file(txp, rxp, true);
+	if (!strcmp(c, "repeat"))
+		return case_repeat(txp, rxp);
+	if (!strcmp(c, "disconnect-mid-burst"))
+		return case_disconnect_mid_burst(txp, rxp);
+	if (!strcmp(c, "connect-cycles"))
+		return case_connect_cycles(txp, rxp, 1000);
+	for (i = 0; i < sizeof(tx_cases) / sizeof(tx_cases[0]); i++)
+		if (!strcmp(c, tx_cases[i].name))
+			return bad_tx(txp, rxp, tx_cases[i].build);
+	for (i = 0; i < sizeof(rx_cases) / sizeof(rx_cases[0]); i++)
+		if (!strcmp(c, rx_cases[i]))
+			return bad_rx(txp, rxp, (int)i);
+	/* protocol cases: NAME runs all its variants, NAME:K only the K-th */
+	for (i = 0; i < sizeof(proto_cases) / sizeof(proto_cases[0]); i++) {
+		const struct proto_case *p = &proto_cases[i];
+		size_t n = strlen(p->name);
+		int only = -1;
+
+		if (strncmp(c, p->name, n) || (c[n] && c[n] != ':'))
+			continue;
+		if (c[n] == ':')
+			only = atoi(c + n + 1);
+		for (k = p->first; k <= p->last; k++)
+			if (only < 0 || only == k - p->first)
+				rc |= proto_one(txp, p->what[k - p->first],
+						p->setup, p->fn, k);
+		return rc;
+	}
+	fprintf(stderr, "vhostile: unknown case '%s' (see --list)\n", c);
+	return 2;
+}
