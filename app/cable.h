@@ -12,6 +12,7 @@
 #define XC_CABLE_H
 
 #include <limits.h>
+#include <net/if.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -25,6 +26,7 @@
 #include "offload.h"
 #include "options.h"
 #include "stats.h"
+#include "trunk.h"
 
 #define XC_BURST		32	/* packets per rx burst */
 #define XC_RING_SIZE		1024	/* descriptors per queue */
@@ -60,8 +62,18 @@
  * @notify:	called from the event thread after a link or queue change
  * @notify_arg:	argument of @notify
  * @guard:	keeps a second frontend off a vhost server socket in use
+ * @trunk:	for a cable end on a trunk: the trunk (the port itself is
+ *		trunk->port; @id is its id)
+ * @tag:	outer VLAN id of that end
+ * @member_idx:	its index among the trunk's members
+ * @carries:	for a port that is a trunk: the trunk
+ * @mtu:	MTU to set at configure time, 0 to keep the driver's
+ * @kiface:	kernel interface under the port (af_packet, af_xdp), or ""
+ * @kfd:	socket to ask the kernel about it, -1 until needed
+ * @framesz:	af_packet's frame size (its framesz= argument), 0 if none
  */
 struct xc_cable;
+struct xc_trunk;
 
 struct xc_port {
 	uint16_t id;
@@ -91,6 +103,14 @@ struct xc_port {
 	void (*notify)(void *arg);
 	void *notify_arg;
 	struct xc_guard guard;
+	struct xc_trunk *trunk;
+	uint16_t tag;
+	uint8_t member_idx;
+	struct xc_trunk *carries;
+	unsigned int mtu;
+	char kiface[IF_NAMESIZE];
+	int kfd;
+	unsigned int framesz;
 };
 
 /**
@@ -192,6 +212,24 @@ static inline bool xc_port_vhost_enter(struct xc_port *p)
 static inline void xc_port_vhost_exit(struct xc_port *p)
 {
 	__atomic_sub_fetch(&p->vh_busy, 1, __ATOMIC_RELEASE);
+}
+
+/**
+ * xc_port_rx() - receive a burst from a cable end: a queue of its port,
+ *		  or, for an end on a trunk, the frames carrying its tag
+ * @p:		port
+ * @q:		queue
+ * @pkts:	filled
+ * @n:		room
+ *
+ * Return: frames received
+ */
+static inline uint16_t xc_port_rx(struct xc_port *p, uint16_t q,
+				  struct rte_mbuf **pkts, uint16_t n)
+{
+	if (unlikely(p->trunk != NULL))
+		return xc_trunk_rx(p, pkts, n);
+	return rte_eth_rx_burst(p->id, q, pkts, n);
 }
 
 /**

@@ -26,6 +26,18 @@
  *   lcore = 1                    lcore forwarding this cable (default: spread)
  *   impair = delay=10ms,loss=1%  both directions (see xc_impair_parse())
  *   impair-to-right = rate=100mbit   left->right only; impair-to-left too
+ *   left-port = uplink           instead of left =: the end is a DPDK port
+ *   left-tag = 100               on that port, under this outer tag
+ *
+ *   [port NAME]                  a DPDK port used as a cable end
+ *   devargs = net_af_packet0,iface=eth1   a virtual device, or a PCI
+ *                                address such as 0000:03:00.0
+ *   tag-type = 802.1ad           outer tag of its cables: 802.1ad
+ *                                (default) or 802.1q
+ *   mtu = 1504                   set the port's MTU (default: keep it)
+ *
+ * A port with tagged ends is a trunk: each cable over it has its own tag.
+ * A port with an untagged end belongs to that end alone.
  *
  * Everything is checked before anything starts: an unknown section or key
  * (a typo), a bad value, a missing end, a socket used twice, all give one
@@ -39,6 +51,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <rte_cfgfile.h>
 
@@ -205,6 +218,81 @@ static int load_global(struct cfg_ctx *c, struct rte_cfgfile *cfg,
 }
 
 /**
+ * load_port() - read one [port NAME] section
+ * @c:		context
+ * @cfg:	parsed file
+ * @sec:	section name ("port NAME")
+ * @pd:		filled
+ *
+ * Return: 0 or -EINVAL
+ */
+static int load_port(struct cfg_ctx *c, struct rte_cfgfile *cfg,
+		     const char *sec, struct xc_port_def *pd)
+{
+	struct rte_cfgfile_entry e[16];
+	const char *name = sec + strlen("port ");
+	unsigned long v;
+	size_t k;
+	int n, i;
+
+	while (*name == ' ')
+		name++;
+	if (!valid_name(name))
+		return bad(c, sec, NULL, "port name must be 1-31 letters, digits, '-', '_' or '.'");
+	memset(pd, 0, sizeof(*pd));
+	strcpy(pd->name, name);
+	pd->tpid = XC_TPID_8021AD;
+	n = rte_cfgfile_section_entries(cfg, sec, e, 16);
+	if (n >= 16)
+		return bad(c, sec, NULL, "too many keys");
+	for (i = 0; i < n; i++) {
+		const char *key = e[i].name, *val = e[i].value;
+
+		if (strcmp(key, "devargs") == 0) {
+			if (val[0] == '\0' || strlen(val) >= XC_DEVARGS_MAX)
+				return bad(c, sec, key, "expected a device and its arguments, at most 255 bytes");
+			for (k = 0; val[k]; k++)
+				if (val[k] <= ' ' || val[k] > '~')
+					return bad(c, sec, key, "spaces and control characters are not allowed");
+			strcpy(pd->devargs, val);
+		} else if (strcmp(key, "tag-type") == 0) {
+			if (strcasecmp(val, "802.1ad") == 0)
+				pd->tpid = XC_TPID_8021AD;
+			else if (strcasecmp(val, "802.1q") == 0)
+				pd->tpid = XC_TPID_8021Q;
+			else
+				return bad(c, sec, key, "expected 802.1ad or 802.1q");
+		} else if (strcmp(key, "mtu") == 0) {
+			if (xc_parse_uint(val, 68, 16000, &v))
+				return bad(c, sec, key, "expected an MTU from 68 to 16000");
+			pd->mtu = (unsigned int)v;
+		} else {
+			return bad(c, sec, key, "unknown key");
+		}
+	}
+	if (pd->devargs[0] == '\0')
+		return bad(c, sec, "devargs", "missing: every port needs its devargs");
+	if (strncmp(pd->devargs, "net_vhost", 9) == 0)
+		return bad(c, sec, "devargs", "vhost-user ends are declared by their socket (left = PATH), not as ports");
+	return 0;
+}
+
+/**
+ * find_port() - the index of a [port NAME] section
+ *
+ * Return: index, or -1
+ */
+static int find_port(const struct xc_opts *o, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < o->n_port_defs; i++)
+		if (strcmp(o->port_defs[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+/**
  * load_cable() - read one [cable NAME] section
  * @c:		context
  * @cfg:	parsed file
@@ -233,6 +321,7 @@ static int load_cable(struct cfg_ctx *c, struct rte_cfgfile *cfg,
 	d->impair[0] = o->impair[0];
 	d->impair[1] = o->impair[1];
 	for (j = 0; j < 2; j++) {
+		d->end[j].port = -1;
 		d->end[j].client = o->client;
 		d->end[j].sock_mode = o->sock_mode;
 		d->end[j].offloads = o->offloads;
@@ -286,6 +375,14 @@ static int load_cable(struct cfg_ctx *c, struct rte_cfgfile *cfg,
 		if (*sub == '\0') {
 			if (set_path(c, sec, k, val, end->path))
 				return -EINVAL;
+		} else if (strcmp(sub, "-port") == 0) {
+			end->port = find_port(o, val);
+			if (end->port < 0)
+				return bad(c, sec, k, "no [port NAME] section of that name");
+		} else if (strcmp(sub, "-tag") == 0) {
+			if (xc_parse_uint(val, 1, 4094, &v))
+				return bad(c, sec, k, "expected a VLAN id from 1 to 4094");
+			end->tag = (uint16_t)v;
 		} else if (strcmp(sub, "-client") == 0) {
 			if (xc_parse_bool(val, &end->client))
 				return bad(c, sec, k, "expected yes or no");
@@ -315,10 +412,23 @@ static int load_cable(struct cfg_ctx *c, struct rte_cfgfile *cfg,
 	}
 	if (d->end[0].queues != d->end[1].queues)
 		return bad(c, sec, "right-queues", "both ends need the same number of queues");
-	if (d->end[0].path[0] == '\0')
-		return bad(c, sec, "left", "missing: every cable needs a left socket");
-	if (d->end[1].path[0] == '\0')
-		return bad(c, sec, "right", "missing: every cable needs a right socket");
+	for (j = 0; j < 2; j++) {
+		const struct xc_end_def *end = &d->end[j];
+		const char *side = j ? "right" : "left";
+		char key[16];
+
+		snprintf(key, sizeof(key), "%s", side);
+		if (end->path[0] && end->port >= 0)
+			return bad(c, sec, key, "an end is a socket or a port, not both");
+		if (!end->path[0] && end->port < 0)
+			return bad(c, sec, key, "missing: every end needs a socket (left = PATH) or a port (left-port = NAME)");
+		snprintf(key, sizeof(key), "%s-tag", side);
+		if (end->tag && end->port < 0)
+			return bad(c, sec, key, "a tag needs a port (left-port = NAME)");
+		snprintf(key, sizeof(key), "%s-queues", side);
+		if (end->port >= 0 && end->queues != 1)
+			return bad(c, sec, key, "cables with a port end use one queue pair");
+	}
 	return 0;
 }
 
@@ -446,12 +556,30 @@ int xc_config_load(const char *file, struct xc_opts *o,
 	if (rte_cfgfile_has_section(cfg, "global") &&
 	    load_global(&c, cfg, o))
 		goto out;
+	o->n_port_defs = 0;
 	for (i = 0; i < n; i++) {
-		if (strcmp(names[i], "global") == 0)
+		if (strncmp(names[i], "port ", 5) != 0)
+			continue;
+		if (o->n_port_defs == XC_MAX_PORT_DEFS) {
+			bad(&c, names[i], NULL, "too many ports (at most 16)");
+			goto out;
+		}
+		if (load_port(&c, cfg, names[i],
+			      &o->port_defs[o->n_port_defs]))
+			goto out;
+		if (find_port(o, o->port_defs[o->n_port_defs].name) >= 0) {
+			bad(&c, names[i], NULL, "port name used twice");
+			goto out;
+		}
+		o->n_port_defs++;
+	}
+	for (i = 0; i < n; i++) {
+		if (strcmp(names[i], "global") == 0 ||
+		    strncmp(names[i], "port ", 5) == 0)
 			continue;
 		if (strncmp(names[i], "cable ", 6) != 0) {
 			bad(&c, names[i], NULL,
-			    "unknown section: expected [global] or [cable NAME]");
+			    "unknown section: expected [global], [cable NAME] or [port NAME]");
 			goto out;
 		}
 		if (*n_defs == XC_MAX_CABLES) {
@@ -480,7 +608,30 @@ int xc_config_load(const char *file, struct xc_opts *o,
 				bad(&c, sec, NULL, "cable name used twice");
 				goto out;
 			}
-			if (strcmp(da->end[a % 2].path,
+			if (da->end[a % 2].port >= 0 &&
+			    da->end[a % 2].port == db->end[b % 2].port &&
+			    (!da->end[a % 2].tag || !db->end[b % 2].tag ||
+			     da->end[a % 2].tag == db->end[b % 2].tag)) {
+				char what[XC_NAME_MAX * 2 + 96];
+				const struct xc_end_def *ea = &da->end[a % 2];
+				const struct xc_end_def *eb = &db->end[b % 2];
+
+				if (ea->tag && eb->tag)
+					snprintf(what, sizeof(what),
+						 "port %s already carries tag %u for cable %s",
+						 o->port_defs[eb->port].name,
+						 eb->tag, da->name);
+				else
+					snprintf(what, sizeof(what),
+						 "port %s is already an end of cable %s: give each end on it a tag (left-tag)",
+						 o->port_defs[eb->port].name,
+						 da->name);
+				bad(&c, sec, b % 2 ? "right-port" : "left-port",
+				    what);
+				goto out;
+			}
+			if (da->end[a % 2].path[0] &&
+			    strcmp(da->end[a % 2].path,
 				   db->end[b % 2].path) == 0) {
 				char what[XC_SOCK_PATH_MAX + 64];
 

@@ -89,6 +89,31 @@ static unsigned int xmit(struct xc_dir *d, struct rte_mbuf **pkts,
 }
 
 /**
+ * push_tags() - stage for a receiver on a trunk: give the frames that
+ *		 entered the hold queue its outer tag (frames that cannot
+ *		 take one are dropped as no-mbuf; those from guests always
+ *		 have the headroom)
+ * @d:		direction whose receiver is a trunk member
+ * @first:	index of the first new frame in the hold queue
+ */
+static void push_tags(struct xc_dir *d, uint16_t first)
+{
+	uint16_t i, k = first;
+
+	for (i = first; i < d->hold_n; i++) {
+		struct rte_mbuf *m = d->hold[i];
+
+		if (unlikely(xc_trunk_push(m, d->tx->trunk->tpid,
+					   d->tx->tag))) {
+			drop_burst(d, &m, 1, XC_DROP_NO_MBUF);
+			continue;
+		}
+		d->hold[k++] = m;
+	}
+	d->hold_n = k;
+}
+
+/**
  * xc_dir_stages() - per-cable stages between receive and transmit: move
  *		     received frames into the hold queue, made fit for the
  *		     receiving end (offload fix-up)
@@ -101,6 +126,7 @@ static unsigned int xmit(struct xc_dir *d, struct rte_mbuf **pkts,
 static inline void xc_dir_stages(struct xc_dir *d)
 {
 	uint64_t caps = __atomic_load_n(&d->tx->caps, __ATOMIC_ACQUIRE);
+	uint16_t first = d->hold_n;
 
 	while (d->raw_n) {
 		struct rte_mbuf *m = d->raw[d->raw_head];
@@ -120,6 +146,8 @@ static inline void xc_dir_stages(struct xc_dir *d)
 		d->raw_head++;
 		d->raw_n--;
 	}
+	if (unlikely(d->tx->trunk != NULL))
+		push_tags(d, first);
 }
 
 /**
@@ -159,7 +187,7 @@ unsigned int xc_dir_poll(struct xc_dir *d)
 	}
 
 	if (d->raw_n == 0) {
-		n = rte_eth_rx_burst(d->rx->id, d->rxq, d->raw, XC_BURST);
+		n = xc_port_rx(d->rx, d->rxq, d->raw, XC_BURST);
 		if (n == 0 && !xc_impair_pending(&d->im))
 			return work;
 		for (i = 0; i < n; i++)
@@ -209,7 +237,7 @@ void xc_dir_drain(struct xc_dir *d, unsigned int max)
 	if (!d->rx->started)	/* unplugged (a pulled cable) */
 		return;
 	while (total < max &&
-	       (n = rte_eth_rx_burst(d->rx->id, d->rxq, pkts, XC_BURST))) {
+	       (n = xc_port_rx(d->rx, d->rxq, pkts, XC_BURST))) {
 		for (i = 0, bytes = 0; i < n; i++)
 			bytes += pkts[i]->pkt_len;
 		xc_stat_add(&d->st.rx_pkts, n);

@@ -77,6 +77,9 @@ RTE_LOG_REGISTER(xc_logtype_stats, xcable.stats, INFO);
  * @rf:		files the EAL leaves behind, removed at exit
  * @ctl:	the control socket
  * @pull:	cable pulling and link propagation
+ * @n_members:	cable ends on trunks
+ * @members:	those ends (each a member of a trunk in @trunk_of)
+ * @trunk_of:	for each port id, the trunk it is, or NULL
  * @mg:		protection from the vhost library's guest memory faults
  * @hk_ticks:	housekeeping rounds so far
  */
@@ -99,6 +102,9 @@ struct xc_ctx {
 	struct xc_runfiles rf;
 	struct xc_control ctl;
 	struct xc_pull_env pull;
+	unsigned int n_members;
+	struct xc_port members[2 * XC_MAX_CABLES];
+	struct xc_trunk *trunk_of[RTE_MAX_ETHPORTS];
 	struct xc_memguard mg;
 	uint64_t hk_ticks;
 };
@@ -203,6 +209,26 @@ static void print_stats(struct xc_ctx *ctx, bool final)
 	for (i = 0; i < ctx->n_cables; i++) {
 		print_dir(&ctx->cables[i], 0);
 		print_dir(&ctx->cables[i], 1);
+	}
+	for (i = 0; i < RTE_MAX_ETHPORTS; i++) {
+		const struct xc_trunk *t = ctx->trunk_of[i];
+
+		struct rte_eth_stats st;
+
+		if (t == NULL)
+			continue;
+		if (rte_eth_stats_get(t->port->id, &st))
+			memset(&st, 0, sizeof(st));
+		/* the driver's own losses too: frames it could not send or
+		 * had no room to receive */
+		printf("trunk %s (%s): rx %" PRIu64 " pkts, unknown-tag %"
+		       PRIu64 ", backlog %" PRIu64 "; driver: oerrors %" PRIu64
+		       ", imissed %" PRIu64 ", ierrors %" PRIu64 "\n",
+		       t->port->label, t->port->name,
+		       __atomic_load_n(&t->rx_pkts, __ATOMIC_RELAXED),
+		       __atomic_load_n(&t->unknown_tag, __ATOMIC_RELAXED),
+		       __atomic_load_n(&t->backlog, __ATOMIC_RELAXED),
+		       st.oerrors, st.imissed, st.ierrors);
 	}
 	fflush(stdout);
 }
@@ -312,6 +338,8 @@ static void parse_cmdline(struct xc_ctx *ctx, int argc, char **argv,
 		for (j = 0; j < 2; j++) {
 			const struct xc_end_def *e = &ctx->defs[i].end[j];
 
+			if (e->port >= 0)
+				continue;
 			if (xc_sock_ids(e->sock_owner, e->sock_group,
 					&ctx->end_uid[i][j], &ctx->end_gid[i][j],
 					err, sizeof(err)))
@@ -357,6 +385,61 @@ static void set_dirs(struct xc_cable *c)
 }
 
 /**
+ * port_end() - the cable end a [port NAME] gives: the port itself, or, for
+ *		a tagged end, a member of the trunk that port becomes
+ * @ctx:	context with ports described
+ * @c:		cable (for messages)
+ * @e:		the end's definition
+ *
+ * Return: the end; exits with a message on error
+ */
+static struct xc_port *port_end(struct xc_ctx *ctx, const struct xc_cable *c,
+				const struct xc_end_def *e)
+{
+	const struct xc_port_def *pd = &ctx->opts.port_defs[e->port];
+	char name[RTE_ETH_NAME_MAX_LEN];
+	struct xc_trunk *t;
+	struct xc_port *m;
+	uint16_t id;
+	int rc;
+
+	snprintf(name, sizeof(name), "%.*s", (int)strcspn(pd->devargs, ","),
+		 pd->devargs);
+	if (rte_eth_dev_get_port_by_name(name, &id) != 0 || id >= ctx->n_ports)
+		die_eal(ctx, "port %s: no device %s (write PCI addresses in full, e.g. 0000:03:00.0)",
+			pd->name, name);
+	snprintf(ctx->ports[id].label, sizeof(ctx->ports[id].label), "%s",
+		 pd->name);
+	ctx->ports[id].mtu = pd->mtu;
+	if (ctx->ports[id].is_vhost)
+		die_eal(ctx, "port %s: a vhost port is declared by its socket",
+			pd->name);
+	if (e->tag == 0)
+		return &ctx->ports[id];
+	t = ctx->trunk_of[id];
+	if (t == NULL) {
+		t = calloc(1, sizeof(*t));
+		if (t == NULL)
+			rte_exit(EXIT_FAILURE, "out of memory\n");
+		t->port = &ctx->ports[id];
+		t->tpid = pd->tpid;
+		ctx->ports[id].carries = t;
+		ctx->trunk_of[id] = t;
+	}
+	m = &ctx->members[ctx->n_members++];
+	memset(m, 0, sizeof(*m));
+	snprintf(name, sizeof(name), "%s.%u", pd->name, e->tag);
+	memcpy(m->name, name, sizeof(m->name));
+	m->lsc = true;	/* its trunk port tells it */
+	rc = xc_trunk_add(t, m, e->tag);
+	if (rc)
+		die_eal(ctx, "cable %s: port %s, tag %u: %s", c->name, pd->name,
+			e->tag, rc == -ENOSPC ? "too many cables on one trunk (64)" :
+			"tag used twice");
+	return m;
+}
+
+/**
  * build_cables_from_defs() - cables of the simple mode or the config file:
  *			      each end is the vhost port serving its socket
  * @ctx:	context with ports described
@@ -375,6 +458,13 @@ static void build_cables_from_defs(struct xc_ctx *ctx)
 		for (j = 0; j < 2; j++) {
 			const struct xc_end_def *e = &ctx->defs[i].end[j];
 
+			if (e->port >= 0) {
+				c->end[j] = port_end(ctx, c, e);
+				snprintf(c->end[j]->label,
+					 sizeof(c->end[j]->label), "%s",
+					 j ? "right" : "left");
+				continue;
+			}
 			c->end[j] = NULL;
 			for (k = 0; k < ctx->n_ports; k++)
 				if (ctx->ports[k].is_vhost &&
@@ -553,13 +643,40 @@ static void start_cables(struct xc_ctx *ctx)
 		}
 		for (j = 0; j < 2; j++) {
 			struct xc_port *p = c->end[j];
+			struct rte_mempool *pool = c->pool;
 			mode_t old;
 			int rc;
+
+			if (p->trunk) {
+				/* the trunk's port, once: its frames go to
+				 * many cables */
+				p = p->trunk->port;
+				if (p->configured)
+					continue;
+			}
+			if (!p->is_vhost) {
+				/* mbufs of its own, as large as its frames
+				 * (af_packet takes no chains, and wants room
+				 * for its whole frame size: a power of 2) */
+				uint32_t room = rte_align32pow2(RTE_MAX(
+					RTE_MAX(2048u, p->mtu + 32), p->framesz));
+
+				snprintf(name, sizeof(name), "xc_ppool%u", p->id);
+				pool = rte_pktmbuf_pool_create(name,
+						room > 4096 ? 2047 : XC_POOL_MBUFS,
+						XC_POOL_CACHE, 0,
+						(uint16_t)(RTE_PKTMBUF_HEADROOM + room),
+						socket < 0 ? 0 : socket);
+				if (pool == NULL)
+					rte_exit(EXIT_FAILURE,
+						 "%s: cannot create mbuf pool: %s\n",
+						 p->label, rte_strerror(rte_errno));
+			}
 
 			/* the vhost library binds the socket in configure:
 			 * create it with no access for others at all */
 			old = umask(0177);
-			rc = xc_port_configure(p, c->pool, err, sizeof(err));
+			rc = xc_port_configure(p, pool, err, sizeof(err));
 			umask(old);
 			if (rc)
 				goto fail;
@@ -571,10 +688,16 @@ static void start_cables(struct xc_ctx *ctx)
 		}
 	}
 	for (i = 0; i < ctx->n_cables; i++)
-		for (j = 0; j < 2; j++)
-			if (xc_port_start(ctx->cables[i].end[j], err,
-					  sizeof(err)))
+		for (j = 0; j < 2; j++) {
+			struct xc_port *p = ctx->cables[i].end[j];
+
+			if (p->trunk)
+				p = p->trunk->port;
+			if (!p->started && xc_port_start(p, err, sizeof(err)))
 				goto fail;
+		}
+	for (i = 0; i < ctx->n_members; i++)
+		ctx->members[i].started = true;
 	return;
 fail:
 	die_eal(ctx, "%s", err);
@@ -613,6 +736,12 @@ static void start_control(struct xc_ctx *ctx)
 		       c->path, ctx->rf.prefix);
 }
 
+/* on_trunk() - has a cable an end on a trunk? */
+static bool on_trunk(const struct xc_cable *c)
+{
+	return c->end[0]->trunk || c->end[1]->trunk;
+}
+
 /**
  * assign_lcores() - place cable directions: on the lcore a cable names,
  *		     else spread over the worker lcores; with no worker,
@@ -624,6 +753,7 @@ static void start_control(struct xc_ctx *ctx)
 static bool assign_lcores(struct xc_ctx *ctx)
 {
 	unsigned int main_id = rte_get_main_lcore(), lcore, i, j, k;
+	struct xc_fwd_lcore *trunk_lc = NULL;
 	unsigned int workers[RTE_MAX_LCORE], n_workers = 0;
 
 	RTE_LCORE_FOREACH_WORKER(lcore)
@@ -641,7 +771,10 @@ static bool assign_lcores(struct xc_ctx *ctx)
 		for (j = 0; j < 2 * ctx->cables[i].n_queues; j++, k++) {
 			struct xc_fwd_lcore *lc;
 
-			if (ctx->n_defs && ctx->defs[i].lcore >= 0) {
+			if (on_trunk(&ctx->cables[i]) && trunk_lc) {
+				/* one lcore serves every trunk */
+				lc = trunk_lc;
+			} else if (ctx->n_defs && ctx->defs[i].lcore >= 0) {
 				/* checked by check_lcores() */
 				lc = &ctx->lcores[ctx->defs[i].lcore];
 			} else {
@@ -652,6 +785,11 @@ static bool assign_lcores(struct xc_ctx *ctx)
 			if (lc->n_dirs == 0 && xc_idle_init(&lc->idle))
 				rte_exit(EXIT_FAILURE,
 					 "cannot create epoll/eventfd\n");
+			if (on_trunk(&ctx->cables[i]))
+				trunk_lc = lc;
+			/* ports without kicks are looked at every ms */
+			if (!ctx->cables[i].end[j % 2]->is_vhost)
+				lc->max_sleep_ms = 1;
 			lc->dirs[lc->n_dirs++] = &ctx->cables[i].dir[j];
 			if (xc_idle_watch(&lc->idle, &ctx->cables[i].dir[j]))
 				rte_exit(EXIT_FAILURE, "too many queues\n");
@@ -718,6 +856,9 @@ static void shutdown_all(struct xc_ctx *ctx)
 			xc_dir_flush(&ctx->cables[i].dir[j], XC_DROP_SHUTDOWN);
 			xc_dir_drain(&ctx->cables[i].dir[j], 4 * XC_RING_SIZE);
 		}
+	for (i = 0; i < RTE_MAX_ETHPORTS; i++)
+		if (ctx->trunk_of[i])
+			xc_trunk_flush(ctx->trunk_of[i]);
 	print_stats(ctx, true);
 	for (i = 0; i < RTE_MAX_LCORE; i++)
 		if (ctx->lcores[i].n_dirs)

@@ -428,6 +428,7 @@ void xc_opts_simple_defs(const struct xc_opts *o, struct xc_cable_def *def)
 		struct xc_end_def *e = &def->end[j];
 
 		snprintf(e->path, sizeof(e->path), "%s", j ? o->right : o->left);
+		e->port = -1;
 		e->client = o->client;
 		e->sock_mode = o->sock_mode;
 		e->offloads = o->offloads;

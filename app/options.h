@@ -9,8 +9,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "impair.h"
 #include <stdint.h>
+
+#include "impair.h"
 
 #define XC_MAX_CABLES		64
 #define XC_ERR_LEN		256
@@ -40,10 +41,36 @@ struct xc_cable_spec {
 #define XC_MAX_QUEUES		8	/* queue pairs per cable end */
 #define XC_GROUP_MAX		64
 
+#define XC_MAX_PORT_DEFS	16
+#define XC_DEVARGS_MAX		256
+#define XC_TPID_8021AD		0x88a8
+#define XC_TPID_8021Q		0x8100
+
 /**
- * struct xc_end_def - one vhost-user end, as the simple mode or a config
- *		       file declares it
- * @path:	socket path
+ * struct xc_port_def - a DPDK port a config file names as a cable end
+ *			([port NAME]): a NIC, af_packet, af_xdp...
+ * @name:	name the cables use (left-port = NAME)
+ * @devargs:	the device and its arguments: "net_af_packet0,iface=eth1"
+ *		(a virtual device) or "0000:03:00.0" (a PCI device)
+ * @tpid:	outer tag of the cables trunked over it: 0x88a8 (802.1ad,
+ *		the default) or 0x8100 (802.1Q)
+ * @mtu:	MTU to set on the port, 0 to keep the driver's
+ */
+struct xc_port_def {
+	char name[XC_NAME_MAX];
+	char devargs[XC_DEVARGS_MAX];
+	uint16_t tpid;
+	unsigned int mtu;
+};
+
+/**
+ * struct xc_end_def - one cable end, as the simple mode or a config file
+ *		       declares it: a vhost-user socket, or a DPDK port
+ *		       (with a tag if the port is a trunk)
+ * @path:	socket path (empty for a port end)
+ * @port:	index into xc_opts.port_defs, -1 for a socket end
+ * @tag:	outer VLAN id on that port, 1..4094; 0: the port is this
+ *		end's alone, untagged
  * @client:	connect to a socket QEMU listens on, instead of listening
  * @sock_mode:	permission bits of the socket, if xcable creates it
  * @sock_group:	group of the socket, empty to leave it
@@ -53,6 +80,8 @@ struct xc_cable_spec {
  */
 struct xc_end_def {
 	char path[XC_SOCK_PATH_MAX];
+	int port;
+	uint16_t tag;
 	bool client;
 	unsigned int sock_mode;
 	char sock_group[XC_GROUP_MAX];
@@ -97,6 +126,8 @@ struct xc_cable_def {
  * @cables:		the --cable pairs, in order
  * @log_levels:	--log-level values, passed on to the EAL
  * @n_log_levels:	number of @log_levels
+ * @port_defs:		[port NAME] sections of the config file
+ * @n_port_defs:	how many
  * @given:		XC_GIVEN_* bits: options set on the command line, which a
  *			config file's [global] section does not override
  * @help:		--help was given
@@ -122,6 +153,8 @@ struct xc_opts {
 	struct xc_cable_spec cables[XC_MAX_CABLES];
 	const char *log_levels[XC_MAX_LOG_LEVELS];
 	unsigned int n_log_levels;
+	struct xc_port_def port_defs[XC_MAX_PORT_DEFS];
+	unsigned int n_port_defs;
 	unsigned int given;
 	bool help;
 	bool version;

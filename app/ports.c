@@ -14,6 +14,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <rte_bus.h>
 #include <rte_dev.h>
@@ -71,6 +74,62 @@ static int read_vhost_args(struct xc_port *p, const struct rte_device *dev)
 }
 
 /**
+ * read_kernel_iface() - for drivers on a kernel interface (af_packet,
+ *			 af_xdp), its name from iface=: their PMDs report
+ *			 the link up whatever the interface does, so xcable
+ *			 looks at the interface itself
+ * @p:		port, whose @kiface is filled (empty if none)
+ * @dev:	its device
+ */
+static void read_kernel_iface(struct xc_port *p, const struct rte_device *dev)
+{
+	const struct rte_devargs *da = rte_dev_devargs(dev);
+	struct rte_kvargs *kv;
+	const char *v;
+
+	p->kiface[0] = '\0';
+	p->kfd = -1;
+	if (da == NULL || da->args == NULL)
+		return;
+	kv = rte_kvargs_parse(da->args, NULL);
+	if (kv == NULL)
+		return;
+	v = rte_kvargs_get(kv, "iface");
+	if (v != NULL && strlen(v) < sizeof(p->kiface))
+		strcpy(p->kiface, v);
+	/* af_packet copies each frame into one mbuf that must hold its
+	 * whole frame size */
+	v = rte_kvargs_get(kv, "framesz");
+	if (v != NULL)
+		p->framesz = (unsigned int)RTE_MIN(strtoul(v, NULL, 0),
+						   65536UL);
+	rte_kvargs_free(kv);
+}
+
+/**
+ * kernel_up() - is the port's kernel interface up and running?
+ * @p:		port
+ *
+ * Return: true if so, or if the port has none (or it cannot be asked)
+ */
+static bool kernel_up(struct xc_port *p)
+{
+	struct ifreq ifr;
+
+	if (p->kiface[0] == '\0')
+		return true;
+	if (p->kfd < 0)
+		p->kfd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (p->kfd < 0)
+		return true;
+	memset(&ifr, 0, sizeof(ifr));
+	memcpy(ifr.ifr_name, p->kiface, sizeof(ifr.ifr_name) - 1);
+	if (ioctl(p->kfd, SIOCGIFFLAGS, &ifr) < 0)
+		return false;	/* gone */
+	return (ifr.ifr_flags & IFF_UP) && (ifr.ifr_flags & IFF_RUNNING);
+}
+
+/**
  * xc_port_init() - describe an ethdev port, without touching it
  * @p:		port to fill
  * @id:		ethdev port id
@@ -97,6 +156,10 @@ int xc_port_init(struct xc_port *p, uint16_t id, char *err, size_t errlen)
 	rte_eth_dev_get_name_by_port(id, p->name);
 	snprintf(p->label, sizeof(p->label), "%s", p->name);
 	p->lsc = (*info.dev_flags & RTE_ETH_DEV_INTR_LSC) != 0;
+	p->kfd = -1;
+	if (strcmp(info.driver_name, "net_af_packet") == 0 ||
+	    strcmp(info.driver_name, "net_af_xdp") == 0)
+		read_kernel_iface(p, info.device);
 	if (strcmp(info.driver_name, "net_vhost") == 0) {
 		p->is_vhost = true;
 		if (read_vhost_args(p, info.device)) {
@@ -146,11 +209,15 @@ static uint64_t read_caps(const struct xc_port *p)
 	int vid;
 
 	if (!p->is_vhost) {
-		/* other ports: plain frames up to their MTU (trunks and
-		 * NIC offloads come with cables across hosts) */
-		if (rte_eth_dev_get_mtu(p->id, &mtu) != 0)
+		/* other ports: frames up to their MTU plus the Ethernet
+		 * header (Linux takes 4 bytes more only for frames tagged
+		 * 802.1Q; NIC offloads are not used: frames to them are
+		 * segmented and checksummed here) */
+		if (p->mtu)
+			mtu = (uint16_t)p->mtu;
+		else if (rte_eth_dev_get_mtu(p->id, &mtu) != 0)
 			mtu = RTE_ETHER_MTU;
-		return xc_caps_pack(0, (uint32_t)mtu + RTE_ETHER_HDR_LEN + 8);
+		return xc_caps_pack(0, (uint32_t)mtu + RTE_ETHER_HDR_LEN);
 	}
 	vid = rte_eth_vhost_get_vid_from_port_id(p->id);
 	if (vid < 0 || rte_vhost_get_negotiated_features(vid, &features))
@@ -158,6 +225,34 @@ static uint64_t read_caps(const struct xc_port *p)
 	if (rte_vhost_get_mtu(vid, &mtu))
 		mtu = 0;
 	return xc_caps_from_virtio(features, mtu);
+}
+
+/**
+ * update_members() - a trunk's members follow its port: link, and what it
+ *		      takes less the 4 bytes of their tag (the MTU of a trunk
+ *		      port must leave room for them: 1508 for guests' 1518-byte
+ *		      frames under 802.1ad)
+ * @t:		trunk
+ * @up:		link state of its port
+ * @caps:	what the port takes (when up)
+ */
+static void update_members(struct xc_trunk *t, uint32_t up, uint64_t caps)
+{
+	/* the tag takes 4 bytes, which Linux gives back for 802.1Q */
+	uint32_t max = xc_caps_max_frame(caps) +
+		       (t->tpid == XC_TPID_8021Q ? 4 : 0);
+	unsigned int i;
+
+	for (i = 0; i < t->n_members; i++) {
+		struct xc_port *m = t->member[i];
+
+		__atomic_store_n(&m->caps,
+				 up ? xc_caps_pack(0, max > 4 ? max - 4 : 0) : 0,
+				 __ATOMIC_RELEASE);
+		__atomic_store_n(&m->txq_on, up ? ~0ULL : 0, __ATOMIC_RELEASE);
+		__atomic_store_n(&m->rxq_on, up ? ~0ULL : 0, __ATOMIC_RELEASE);
+		__atomic_store_n(&m->link_up, up, __ATOMIC_RELEASE);
+	}
 }
 
 /**
@@ -174,7 +269,7 @@ static void update_link(struct xc_port *p)
 
 	if (rte_eth_link_get_nowait(p->id, &link) != 0)
 		return;
-	up = link.link_status == RTE_ETH_LINK_UP;
+	up = link.link_status == RTE_ETH_LINK_UP && kernel_up(p);
 	if (up && !__atomic_load_n(&p->link_up, __ATOMIC_ACQUIRE)) {
 		/* before the link is seen up, so lcores never use stale
 		 * capabilities of a guest that restarted */
@@ -215,6 +310,9 @@ static void update_link(struct xc_port *p)
 	}
 	else
 		XC_LOG(port, INFO, "%s: link %s", p->label, up ? "up" : "down");
+	if (p->carries)
+		update_members(p->carries, up,
+			       __atomic_load_n(&p->caps, __ATOMIC_ACQUIRE));
 }
 
 /**
@@ -294,6 +392,12 @@ int xc_port_configure(struct xc_port *p, struct rte_mempool *pool,
 	conf.rxmode.offloads |= info.rx_offload_capa &
 		(RTE_ETH_RX_OFFLOAD_TCP_CKSUM | RTE_ETH_RX_OFFLOAD_UDP_CKSUM |
 		 RTE_ETH_RX_OFFLOAD_TCP_LRO);
+	/* a trunk's outer tag: where the driver strips it into the mbuf
+	 * anyway (af_packet), take it from there rather than have the PMD
+	 * put it back as 802.1Q whatever it was */
+	if (p->carries)
+		conf.rxmode.offloads |= info.rx_offload_capa &
+					RTE_ETH_RX_OFFLOAD_VLAN_STRIP;
 
 	rc = rte_eth_dev_callback_register(p->id, RTE_ETH_EVENT_INTR_LSC,
 					   port_event, p);
@@ -316,6 +420,12 @@ int xc_port_configure(struct xc_port *p, struct rte_mempool *pool,
 		goto fail;
 	}
 	p->configured = true;
+	if (p->mtu && (rc = rte_eth_dev_set_mtu(p->id, (uint16_t)p->mtu)))
+		XC_LOG(port, WARNING,
+		       "%s: the driver refuses MTU %u (%s; it claims frames up to %u bytes): frames up to %u bytes are sent to it anyway, as configured",
+		       p->label, p->mtu, rte_strerror(-rc), info.max_rx_pktlen,
+		       p->mtu + RTE_ETHER_HDR_LEN);
+	rc = 0;
 	if (p->is_vhost && !p->offloads) {
 		rc = rte_vhost_driver_disable_features(p->iface,
 						       XC_VIRTIO_OFFLOADS);
@@ -378,6 +488,8 @@ int xc_port_start(struct xc_port *p, char *err, size_t errlen)
  */
 void xc_port_poll_link(struct xc_port *p)
 {
+	if (p->trunk)
+		p = p->trunk->port;
 	if (p->started && !p->lsc)
 		update_link(p);
 	if (p->started && p->is_vhost && !p->client)
@@ -439,4 +551,7 @@ void xc_port_close(struct xc_port *p)
 						port_event, p);
 	rte_eth_dev_close(p->id);
 	p->configured = false;
+	if (p->kfd >= 0)
+		close(p->kfd);
+	p->kfd = -1;
 }

@@ -232,7 +232,10 @@ void xc_pull_housekeeping(struct xc_pull_env *env)
 
 			if (c->pulled[i])
 				continue;
+			/* only a VM's carrier can follow: other ports (a
+			 * trunk carries other cables) are never unplugged */
 			if (!a_up && a->was_up && !c->pulled[1 - i] &&
+			    b->is_vhost &&
 			    __atomic_load_n(&b->link_up, __ATOMIC_ACQUIRE)) {
 				XC_LOG(main, INFO,
 				       "%s: %s went away: taking %s's carrier down too",

@@ -163,7 +163,7 @@ int xc_simple_eal_args(struct xc_eal_argv *ea, const char *prog,
 					   "--allow", "--block", NULL };
 	static const char *const prefix[] = { "--file-prefix", NULL };
 	static const char *const logl[] = { "--log-level", NULL };
-	bool lcore_named[128] = { false }, any_named = false;
+	bool lcore_named[128] = { false }, any_named = false, any_pci;
 	char list[512];
 	size_t used;
 	unsigned int i;
@@ -194,7 +194,12 @@ int xc_simple_eal_args(struct xc_eal_argv *ea, const char *prog,
 							 ",%d", j);
 		rc |= add(ea, "%s", list);
 	}
-	if (!user_has(user_argc, user_argv, pci))
+	/* ports of the config file that are not virtual devices are PCI
+	 * devices: allow them (and only them) */
+	any_pci = false;
+	for (i = 0; i < o->n_port_defs; i++)
+		any_pci |= strncmp(o->port_defs[i].devargs, "net_", 4) != 0;
+	if (!user_has(user_argc, user_argv, pci) && !any_pci)
 		rc |= add(ea, "--no-pci");
 	if (!user_has(user_argc, user_argv, prefix))
 		rc |= add(ea, "--file-prefix=xcable-%d", h->pid);
@@ -218,10 +223,16 @@ int xc_simple_eal_args(struct xc_eal_argv *ea, const char *prog,
 		rc |= add(ea, "--log-level=%s", o->log_levels[i]);
 	for (i = 0; i < n_defs; i++)
 		for (j = 0; j < 2; j++)
-			rc |= add(ea, "--vdev=net_vhost%u,iface=%s%s%s,queues=%u",
-				  2 * i + (unsigned int)j, defs[i].end[j].path,
-				  defs[i].end[j].client ? ",client=1" : "",
-				  defs[i].end[j].offloads ? ",tso=1" : "",
-				  defs[i].end[j].queues);
+			if (defs[i].end[j].port < 0)
+				rc |= add(ea, "--vdev=net_vhost%u,iface=%s%s%s,queues=%u",
+					  2 * i + (unsigned int)j,
+					  defs[i].end[j].path,
+					  defs[i].end[j].client ? ",client=1" : "",
+					  defs[i].end[j].offloads ? ",tso=1" : "",
+					  defs[i].end[j].queues);
+	for (i = 0; i < o->n_port_defs; i++)
+		rc |= add(ea, "%s%s",
+			  strncmp(o->port_defs[i].devargs, "net_", 4) ?
+			  "-a" : "--vdev=", o->port_defs[i].devargs);
 	return rc ? -E2BIG : 0;
 }

@@ -84,12 +84,44 @@ check_dir_clean() {
 		fail "counters of $2 do not match"
 }
 
+# check_accounted LOG [N] - in every direction of every cable (N
+# directions, default 4), each frame received was delivered or dropped
+# with a reason (the invariant of app/stats.h: rx - segmented + segments
+# + duplicated = tx + dropped)
+check_accounted() {
+	/usr/bin/python3 - "$1" "${2:-4}" <<'PY'
+import re, sys
+n, ok = 0, True
+for line in open(sys.argv[1]):
+    m = re.match(r"(\S+ \S+): rx (\d+) pkts \d+ bytes, tx (\d+) pkts \d+ bytes, "
+                 r"dropped (\d+) \(([^)]*)\), segmented (\d+) into (\d+), checksums filled \d+, "
+                 r"duplicated (\d+)", line)
+    if not m:
+        continue
+    d, rx, tx, dr, why, sf, so, du = m.group(1), *map(int, m.group(2, 3, 4)), m.group(5), *map(int, m.group(6, 7, 8))
+    good = rx - sf + so + du == tx + dr
+    ok &= good
+    n += 1
+    if rx or dr:
+        print("  %s: rx %d, tx %d, dropped %d (%s)%s" % (d, rx, tx, dr,
+              ", ".join(w for w in why.split(", ") if not w.endswith(" 0")) or "none",
+              "" if good else "  <- NOT ACCOUNTED"))
+sys.exit(0 if ok and n == int(sys.argv[2]) else 1)
+PY
+}
+
 # cleanup_all - kill whatever a test left running
 cleanup_all() {
 	local p
 	for p in "${XC_PIDS[@]}"; do kill -KILL "$p" 2>/dev/null; done
 	for p in "${XC_PIDS[@]}"; do wait "$p" 2>/dev/null; done
 	XC_PIDS=()
+	# network namespaces a test made (named after its directory)
+	[ -n "${T:-}" ] &&
+	for p in $(ip netns list 2>/dev/null | awk '{print $1}' | grep -F -- "${T##*/}"); do
+		ip netns pids "$p" 2>/dev/null | xargs -r kill -KILL
+		ip netns del "$p"
+	done
 	pkill -KILL -f "$XCPEER" 2>/dev/null
 	true
 }
@@ -99,11 +131,16 @@ cleanup_all() {
 # virtio-net on SOCK; its console goes to NAME.console, its pid to
 # VM_PID[NAME]. CHARDEV_OPTS default to reconnect=1 (QEMU connects to
 # xcable); "server=on,wait=off" makes QEMU listen instead. VM_SMP sets the
-# vCPUs, VM_NETDEV extra -netdev options (queues=2).
+# vCPUs, VM_NETDEV extra -netdev options (queues=2); VM_TAP=IFNAME puts the
+# NIC on that host tap interface instead (SOCK is then unused).
 declare -A VM_PID
 QEMU_ACCEL=${QEMU_ACCEL:-tcg,thread=multi}
 vm_start() {
 	local name=$1 sock=$2 mac=$3 append=$4 chardev=${5:-reconnect=1} dev=${6:-}
+	local net=(-chardev "socket,id=c0,path=$sock,$chardev"
+		   -netdev "vhost-user,id=n0,chardev=c0${VM_NETDEV:+,$VM_NETDEV}")
+	[ -n "${VM_TAP:-}" ] &&
+		net=(-netdev "tap,id=n0,ifname=$VM_TAP,script=no,downscript=no")
 	qemu-system-x86_64 -accel "$QEMU_ACCEL" -cpu max -smp "${VM_SMP:-1}" -m 256 \
 		-object memory-backend-memfd,id=mem,size=256M,share=on \
 		-machine pc,memory-backend=mem \
@@ -111,8 +148,7 @@ vm_start() {
 		-serial "file:$name.console" \
 		-kernel "$BUILD/guest/vmlinuz" -initrd "$BUILD/guest/initramfs.gz" \
 		-append "console=ttyS0 quiet panic=-1 $append" \
-		-chardev "socket,id=c0,path=$sock,$chardev" \
-		-netdev "vhost-user,id=n0,chardev=c0${VM_NETDEV:+,$VM_NETDEV}" \
+		"${net[@]}" \
 		-device "virtio-net-pci,netdev=n0,mac=$mac,vectors=0${dev:+,$dev}" \
 		>"$name.qemu.log" 2>&1 &
 	VM_PID[$name]=$!

@@ -39,31 +39,6 @@ good() {
 	return $rc
 }
 
-# check_accounted LOG - in every direction of every cable, each frame
-# received was delivered or dropped with a reason (the invariant of
-# app/stats.h: rx - segmented + segments + duplicated = tx + dropped)
-check_accounted() {
-	/usr/bin/python3 - "$1" <<'PY'
-import re, sys
-n, ok = 0, True
-for line in open(sys.argv[1]):
-    m = re.match(r"(\S+ \S+): rx (\d+) pkts \d+ bytes, tx (\d+) pkts \d+ bytes, "
-                 r"dropped (\d+) \(([^)]*)\), segmented (\d+) into (\d+), checksums filled \d+, "
-                 r"duplicated (\d+)", line)
-    if not m:
-        continue
-    d, rx, tx, dr, why, sf, so, du = m.group(1), *map(int, m.group(2, 3, 4)), m.group(5), *map(int, m.group(6, 7, 8))
-    good = rx - sf + so + du == tx + dr
-    ok &= good
-    n += 1
-    if rx or dr:
-        print("  %s: rx %d, tx %d, dropped %d (%s)%s" % (d, rx, tx, dr,
-              ", ".join(w for w in why.split(", ") if not w.endswith(" 0")) or "none",
-              "" if good else "  <- NOT ACCOUNTED"))
-sys.exit(0 if ok and n == 4 else 1)
-PY
-}
-
 # hostile_case CASE [PROPAGATION] - run one case of tests/vhostile against
 # cable A and check everything the file header promises
 hostile_case() {

@@ -292,7 +292,7 @@ static int mode_frames(struct peer *pr, unsigned int rounds,
 		       unsigned int gap_us, unsigned int drop_over)
 {
 	static uint8_t want[MAX_FRAME], got[MAX_FRAME];
-	unsigned int dir, r, i, fails = 0, total = 0;
+	unsigned int dir, r, i, fails = 0, total = 0, too_big = 0;
 	uint64_t worst = 0, hz = rte_get_tsc_hz();
 	uint32_t seq = 1;
 
@@ -319,6 +319,7 @@ static int mode_frames(struct peer *pr, unsigned int rounds,
 				}
 				if (dir == 0 && drop_over && k->len > drop_over) {
 					/* too big for the receiver: dropped */
+					too_big++;
 					if (recv_one(to, got, 200)) {
 						printf("FAIL %s port %u->%u: arrived, but the receiver cannot take it\n",
 						       k->name, from, to);
@@ -363,6 +364,9 @@ static int mode_frames(struct peer *pr, unsigned int rounds,
 	}
 	printf("%s catalogue: %u frames checked byte for byte, slowest arrived after %" PRIu64 " us\n",
 	       fails ? "FAIL" : "ok", total, worst * 1000000 / hz);
+	if (drop_over)
+		printf("too-big %u frames sent that the receiver cannot take\n",
+		       too_big);
 	return (int)fails;
 }
 

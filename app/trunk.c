@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * trunk.c - many cables over one port, each under its own outer VLAN tag
+ *
+ * See trunk.h. Receiving: a member asking for frames gets those already
+ * sorted into its queue; when that is empty, one burst is taken from the
+ * port and sorted for every member. Drivers that strip the outer tag into
+ * the mbuf (af_packet: the kernel strips it and the PMD reports it with
+ * RX_VLAN_STRIPPED) are read from vlan_tci; that path cannot tell 802.1ad
+ * from 802.1Q, so the tag value alone decides. Otherwise the frame's own
+ * bytes must carry the trunk's tag type.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include <rte_byteorder.h>
+#include <rte_ethdev.h>
+#include <rte_ether.h>
+
+#include "cable.h"
+#include "trunk.h"
+
+/**
+ * xc_trunk_add() - make a port a member of a trunk under a tag
+ * @t:		trunk, with @port and @tpid set
+ * @member:	the cable end; its id, queues and name follow the trunk's
+ * @tag:	VLAN id, 1..4094
+ *
+ * Return: 0, -EEXIST if the tag is taken, -ENOSPC if the trunk is full
+ */
+int xc_trunk_add(struct xc_trunk *t, struct xc_port *member, uint16_t tag)
+{
+	if (tag == 0 || tag >= XC_VLAN_IDS - 1)
+		return -EINVAL;
+	if (t->member_of[tag])
+		return -EEXIST;
+	if (t->n_members == XC_TRUNK_MAX_MEMBERS)
+		return -ENOSPC;
+	member->trunk = t;
+	member->tag = tag;
+	member->member_idx = (uint8_t)t->n_members;
+	member->id = t->port->id;
+	member->n_queues = 1;
+	t->member[t->n_members++] = member;
+	t->member_of[tag] = (uint8_t)t->n_members;
+	return 0;
+}
+
+/**
+ * pop_tag() - find and remove a frame's outer tag
+ * @t:		trunk
+ * @m:		frame from the trunk's port
+ *
+ * Return: member index + 1, or 0 if no member has the frame's tag (the
+ *	   frame is then unchanged)
+ */
+static unsigned int pop_tag(const struct xc_trunk *t, struct rte_mbuf *m)
+{
+	uint8_t *eth;
+	unsigned int idx;
+
+	if (m->ol_flags & RTE_MBUF_F_RX_VLAN_STRIPPED) {
+		idx = t->member_of[m->vlan_tci & 0xfff];
+		if (idx) {
+			m->ol_flags &= ~(RTE_MBUF_F_RX_VLAN |
+					 RTE_MBUF_F_RX_VLAN_STRIPPED);
+			m->vlan_tci = 0;
+		}
+		return idx;
+	}
+	if (rte_pktmbuf_data_len(m) < RTE_ETHER_HDR_LEN + 4)
+		return 0;
+	eth = rte_pktmbuf_mtod(m, uint8_t *);
+	if ((eth[12] << 8 | eth[13]) != t->tpid)
+		return 0;
+	idx = t->member_of[(eth[14] << 8 | eth[15]) & 0xfff];
+	if (idx) {
+		memmove(eth + 4, eth, 2 * RTE_ETHER_ADDR_LEN);
+		rte_pktmbuf_adj(m, 4);
+	}
+	return idx;
+}
+
+/**
+ * fill() - take one burst from the trunk's port and sort it by tag
+ * @t:		trunk
+ */
+static void fill(struct xc_trunk *t)
+{
+	struct rte_mbuf *b[XC_BURST];
+	uint16_t n, i;
+
+	n = rte_eth_rx_burst(t->port->id, 0, b, XC_BURST);
+	if (n == 0)
+		return;
+	xc_stat_add(&t->rx_pkts, n);
+	for (i = 0; i < n; i++) {
+		unsigned int idx = pop_tag(t, b[i]);
+		struct xc_trunk_q *q;
+
+		if (idx == 0) {
+			rte_pktmbuf_free(b[i]);
+			xc_stat_add(&t->unknown_tag, 1);
+			continue;
+		}
+		q = &t->q[idx - 1];
+		if (q->n == XC_TRUNK_QLEN) {
+			rte_pktmbuf_free(b[i]);
+			xc_stat_add(&t->backlog, 1);
+			continue;
+		}
+		q->m[(q->head + q->n++) % XC_TRUNK_QLEN] = b[i];
+	}
+}
+
+/**
+ * xc_trunk_rx() - receive frames for one member of a trunk
+ * @member:	the member
+ * @pkts:	filled
+ * @n:		room in @pkts
+ *
+ * Return: frames given, outer tag removed
+ */
+uint16_t xc_trunk_rx(struct xc_port *member, struct rte_mbuf **pkts,
+		     uint16_t n)
+{
+	struct xc_trunk *t = member->trunk;
+	struct xc_trunk_q *q = &t->q[member->member_idx];
+	uint16_t i;
+
+	if (q->n == 0)
+		fill(t);
+	for (i = 0; i < n && q->n; i++) {
+		pkts[i] = q->m[q->head];
+		q->head = (uint16_t)((q->head + 1) % XC_TRUNK_QLEN);
+		q->n--;
+	}
+	return i;
+}
+
+/**
+ * xc_trunk_push() - put an outer tag in front of a frame's own tags
+ * @m:		frame, owned by the caller
+ * @tpid:	tag type
+ * @tag:	VLAN id
+ *
+ * Return: 0, or -EINVAL if the frame is shared or too short, -ENOSPC if
+ *	   it has no headroom (the frame is unchanged then)
+ */
+int xc_trunk_push(struct rte_mbuf *m, uint16_t tpid, uint16_t tag)
+{
+	uint8_t *eth;
+
+	if (!RTE_MBUF_DIRECT(m) || rte_mbuf_refcnt_read(m) > 1 ||
+	    rte_pktmbuf_data_len(m) < 2 * RTE_ETHER_ADDR_LEN)
+		return -EINVAL;
+	eth = (uint8_t *)rte_pktmbuf_prepend(m, 4);
+	if (eth == NULL)
+		return -ENOSPC;
+	memmove(eth, eth + 4, 2 * RTE_ETHER_ADDR_LEN);
+	eth[12] = (uint8_t)(tpid >> 8);
+	eth[13] = (uint8_t)tpid;
+	eth[14] = (uint8_t)(tag >> 8);
+	eth[15] = (uint8_t)tag;
+	return 0;
+}
+
+/**
+ * xc_trunk_flush() - at shutdown, free frames sorted for members that
+ *		      will not take them any more (counted as backlog)
+ * @t:		trunk, whose lcore is not running
+ */
+void xc_trunk_flush(struct xc_trunk *t)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->n_members; i++) {
+		struct xc_trunk_q *q = &t->q[i];
+
+		xc_stat_add(&t->backlog, q->n);
+		while (q->n) {
+			rte_pktmbuf_free(q->m[q->head]);
+			q->head = (uint16_t)((q->head + 1) % XC_TRUNK_QLEN);
+			q->n--;
+		}
+	}
+}

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * trunk.h - many cables over one port, each under its own outer VLAN tag
+ *
+ * A trunk is a DPDK port (a NIC, af_packet, af_xdp...) that ends several
+ * cables. Each cable's end on it is a member: a struct xc_port of its own,
+ * with the trunk's port id, that the forwarding code treats like any other
+ * end. Frames to a member get the member's outer tag pushed (802.1ad by
+ * default, 802.1Q if configured) right behind the MAC addresses, so that a
+ * guest's own tags travel inside, QinQ style; frames from the trunk are
+ * sorted by that tag into per-member queues and lose it. Frames with a tag
+ * no member has (or none) are counted and dropped.
+ *
+ * One lcore forwards every cable of a trunk: it alone receives from the
+ * port, fills the member queues and sends to it.
+ */
+#ifndef XC_TRUNK_H
+#define XC_TRUNK_H
+
+#include <stdint.h>
+
+#include <rte_mbuf.h>
+
+#define XC_TRUNK_MAX_MEMBERS	64
+#define XC_TRUNK_QLEN		512	/* frames waiting per member */
+#define XC_VLAN_IDS		4096
+
+struct xc_port;
+
+/**
+ * struct xc_trunk_q - frames from the trunk for one member, in order
+ */
+struct xc_trunk_q {
+	struct rte_mbuf *m[XC_TRUNK_QLEN];
+	uint16_t head;
+	uint16_t n;
+};
+
+/**
+ * struct xc_trunk - a port shared by several cables
+ * @port:	the port itself (configured and started once)
+ * @tpid:	outer tag type, 0x88a8 or 0x8100
+ * @member_of:	VLAN id -> member index + 1 (0: none)
+ * @n_members:	members
+ * @member:	their ports
+ * @q:		frames received for each member, not yet taken
+ * @rx_pkts:	frames received from the port (atomic, one writer)
+ * @unknown_tag: frames dropped because no member has their tag, or they
+ *		had none (atomic, one writer)
+ * @backlog:	frames dropped because their member's queue was full
+ *		(atomic, one writer)
+ */
+struct xc_trunk {
+	struct xc_port *port;
+	uint16_t tpid;
+	uint8_t member_of[XC_VLAN_IDS];
+	unsigned int n_members;
+	struct xc_port *member[XC_TRUNK_MAX_MEMBERS];
+	struct xc_trunk_q q[XC_TRUNK_MAX_MEMBERS];
+	uint64_t rx_pkts;
+	uint64_t unknown_tag;
+	uint64_t backlog;
+};
+
+int xc_trunk_add(struct xc_trunk *t, struct xc_port *member, uint16_t tag);
+uint16_t xc_trunk_rx(struct xc_port *member, struct rte_mbuf **pkts,
+		     uint16_t n);
+int xc_trunk_push(struct rte_mbuf *m, uint16_t tpid, uint16_t tag);
+void xc_trunk_flush(struct xc_trunk *t);
+
+#endif /* XC_TRUNK_H */
