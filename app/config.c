@@ -426,7 +426,7 @@ static int load_cable(struct cfg_ctx *c, struct rte_cfgfile *cfg,
 		if (end->tag && end->port < 0)
 			return bad(c, sec, key, "a tag needs a port (left-port = NAME)");
 		snprintf(key, sizeof(key), "%s-queues", side);
-		if (end->port >= 0 && end->queues != 1)
+		if (end->port >= 0 && end->queues > 1)
 			return bad(c, sec, key, "cables with a port end use one queue pair");
 	}
 	return 0;
@@ -454,8 +454,10 @@ static int find_bad_line(const char *file, const char **why)
 		char *p = line, *end;
 
 		n++;
-		if (strchr(line, '\n') == NULL && !feof(f)) {
-			*why = "line too long";
+		/* rte_cfgfile reads lines of up to CFG_VALUE_LEN bytes */
+		if ((strchr(line, '\n') == NULL && !feof(f)) ||
+		    strlen(line) >= CFG_VALUE_LEN) {
+			*why = "line too long (at most 255 bytes)";
 			found = n;
 			break;
 		}

@@ -115,6 +115,22 @@ static void add_end(struct rte_tel_data *d, const char *prefix,
 	rte_tel_data_add_dict_u64(d, key(k, prefix, "max_frame"),
 				  xc_caps_max_frame(caps));
 	rte_tel_data_add_dict_u64(d, key(k, prefix, "queues"), p->n_queues);
+	if (p->trunk) {
+		/* an end on a trunk: its tag, and the trunk's counters */
+		const struct xc_trunk *t = p->trunk;
+
+		rte_tel_data_add_dict_string(d, key(k, prefix, "trunk"),
+					     t->port->label);
+		rte_tel_data_add_dict_u64(d, key(k, prefix, "tag"), p->tag);
+		rte_tel_data_add_dict_u64(d, key(k, prefix, "tag_type"),
+					  t->tpid);
+		rte_tel_data_add_dict_u64(d, key(k, prefix, "trunk_rx_pkts"),
+			__atomic_load_n(&t->rx_pkts, __ATOMIC_RELAXED));
+		rte_tel_data_add_dict_u64(d, key(k, prefix, "trunk_unknown_tag"),
+			__atomic_load_n(&t->unknown_tag, __ATOMIC_RELAXED));
+		rte_tel_data_add_dict_u64(d, key(k, prefix, "trunk_backlog"),
+			__atomic_load_n(&t->backlog, __ATOMIC_RELAXED));
+	}
 }
 
 /**

@@ -95,6 +95,15 @@ t_trunk_two_hosts() {
 	host_start a 802.1ad 9008 && host_start b 802.1ad 9008 || return 1
 	frames_apart 1 || return 1
 	frames_apart 2 || return 1
+	tel "xcable-$XPID_a" /xcable/cable,c1 >tel.json
+	/usr/bin/python3 - tel.json <<'PY' || { fail "telemetry does not show the trunk end"; return 1; }
+import json, sys
+t = json.load(open(sys.argv[1]))["/xcable/cable"]
+print("  telemetry, host a, c1: end1 on trunk %s, tag %d, tag type 0x%x, trunk rx %d, unknown-tag %d"
+      % (t["end1/trunk"], t["end1/tag"], t["end1/tag_type"], t["end1/trunk_rx_pkts"], t["end1/trunk_unknown_tag"]))
+assert t["end1/trunk"] == "wire" and t["end1/tag"] == 10 and t["end1/tag_type"] == 0x88a8
+assert t["end1/trunk_rx_pkts"] > 0 and t["end1/link"] == "up"
+PY
 	host_stop a && host_stop b || return 1
 	check_accounted xa.log || { fail "host a: frames not accounted for"; return 1; }
 	check_accounted xb.log || { fail "host b: frames not accounted for"; return 1; }

@@ -188,6 +188,75 @@ static int load(const char *text, struct xc_opts *o, struct xc_cable_def *defs,
 	return rc;
 }
 
+/* [port NAME] sections, port ends and trunk tags */
+static void test_config_ports(void)
+{
+	static struct xc_cable_def d[XC_MAX_CABLES];
+	static const char trunk[] =
+		"[port up]\ndevargs = net_af_packet0,iface=eth1\ntag-type = 802.1q\nmtu = 1508\n"
+		"[cable a]\nleft = /a\nright-port = up\nright-tag = 10\n"
+		"[cable b]\nleft-port = up\nleft-tag = 20\nright = /b\n";
+	char err[XC_ERR_LEN], text[512];
+	struct xc_opts o;
+	unsigned int n;
+
+	CHECK("config: trunk with two tagged cables",
+	      load(trunk, &o, d, &n, err) == 0 && n == 2 && o.n_port_defs == 1 &&
+	      !strcmp(o.port_defs[0].devargs, "net_af_packet0,iface=eth1") &&
+	      o.port_defs[0].tpid == XC_TPID_8021Q && o.port_defs[0].mtu == 1508 &&
+	      d[0].end[0].port == -1 && d[0].end[1].port == 0 && d[0].end[1].tag == 10 &&
+	      d[1].end[0].port == 0 && d[1].end[0].tag == 20 && d[1].end[1].port == -1);
+	CHECK("config: 802.1ad is the default tag type",
+	      load("[port p]\ndevargs = 0000:03:00.0\n[cable a]\nleft = /a\nright-port = p\n",
+		   &o, d, &n, err) == 0 && o.port_defs[0].tpid == XC_TPID_8021AD &&
+	      d[0].end[1].tag == 0);
+	CHECK("config: tag used twice on a port",
+	      load("[port up]\ndevargs = net_af_packet0,iface=eth1\n"
+		   "[cable a]\nleft = /a\nright-port = up\nright-tag = 10\n"
+		   "[cable b]\nleft = /b\nright-port = up\nright-tag = 10\n", &o, d, &n, err) == -EINVAL &&
+	      strstr(err, "[cable b] right-port: port up already carries tag 10 for cable a"));
+	CHECK("config: untagged port shared",
+	      load("[port up]\ndevargs = net_af_packet0,iface=eth1\n"
+		   "[cable a]\nleft = /a\nright-port = up\n"
+		   "[cable b]\nleft = /b\nright-port = up\nright-tag = 10\n", &o, d, &n, err) == -EINVAL &&
+	      strstr(err, "port up is already an end of cable a"));
+	CHECK("config: unknown port",
+	      load("[cable a]\nleft = /a\nright-port = nope\n", &o, d, &n, err) == -EINVAL &&
+	      strstr(err, "[cable a] right-port: no [port NAME] section"));
+	CHECK("config: tag without port",
+	      load("[cable a]\nleft = /a\nright = /b\nright-tag = 5\n", &o, d, &n, err) == -EINVAL &&
+	      strstr(err, "right-tag: a tag needs a port"));
+	CHECK("config: socket and port on one end",
+	      load("[port p]\ndevargs = net_af_xdp0,iface=x\n[cable a]\nleft = /a\nright = /b\nright-port = p\n",
+		   &o, d, &n, err) == -EINVAL && strstr(err, "a socket or a port, not both"));
+	CHECK("config: tag out of range",
+	      load("[port p]\ndevargs = net_af_xdp0,iface=x\n[cable a]\nleft = /a\nright-port = p\nright-tag = 4095\n",
+		   &o, d, &n, err) == -EINVAL && strstr(err, "VLAN id from 1 to 4094"));
+	CHECK("config: bad tag type",
+	      load("[port p]\ndevargs = net_af_xdp0,iface=x\ntag-type = 802.1x\n", &o, d, &n, err) == -EINVAL &&
+	      strstr(err, "[port p] tag-type: expected 802.1ad or 802.1q"));
+	CHECK("config: port without devargs",
+	      load("[port p]\nmtu = 1500\n[cable a]\nleft = /a\nright-port = p\n", &o, d, &n, err) == -EINVAL &&
+	      strstr(err, "[port p] devargs: missing"));
+	CHECK("config: devargs with a space",
+	      load("[port p]\ndevargs = net_af_packet0,iface=a b\n", &o, d, &n, err) == -EINVAL &&
+	      strstr(err, "spaces"));
+	CHECK("config: vhost as a port",
+	      load("[port p]\ndevargs = net_vhost9,iface=/x\n", &o, d, &n, err) == -EINVAL &&
+	      strstr(err, "declared by their socket"));
+	CHECK("config: port end with queues",
+	      load("[port p]\ndevargs = net_af_xdp0,iface=x\n[cable a]\nleft = /a\nleft-queues = 2\nright-queues = 2\nright-port = p\n",
+		   &o, d, &n, err) == -EINVAL && strstr(err, "one queue pair"));
+	CHECK("config: port name twice",
+	      load("[port p]\ndevargs = net_af_xdp0,iface=x\n[port p ]\ndevargs = net_af_xdp1,iface=y\n", &o, d, &n, err) == -EINVAL);
+	CHECK("config: bad mtu",
+	      load("[port p]\ndevargs = net_af_xdp0,iface=x\nmtu = 20\n", &o, d, &n, err) == -EINVAL &&
+	      strstr(err, "[port p] mtu"));
+	snprintf(text, sizeof(text), "[port p]\ndevargs = net_af_xdp0,iface=%0300d\n", 1);
+	CHECK("config: devargs too long",
+	      load(text, &o, d, &n, err) == -EINVAL && strstr(err, "line 2: line too long"));
+}
+
 static void test_config(void)
 {
 	static struct xc_cable_def d[XC_MAX_CABLES];
@@ -245,6 +314,7 @@ static void test_config(void)
 	      strstr(err, "/nonexistent/x.ini: No such file"));
 	CHECK("config: comma in path",
 	      load("[cable x]\nleft = /a,b\nright = /b\n", &o, d, &n, err) == -EINVAL && strstr(err, "comma"));
+	test_config_ports();
 }
 
 static void test_lab_options(void)
@@ -279,12 +349,36 @@ static void test_lab_options(void)
 	      (xc_impair_format(&c, buf, sizeof(buf)), 1) && !strcmp(buf, "none"));
 }
 
-int main(void)
+/* the example config files shipped in config/ load without error */
+static void test_examples(int n, char **files)
+{
+	static struct xc_cable_def d[XC_MAX_CABLES];
+	static struct xc_opts o;
+	char err[XC_ERR_LEN], name[300];
+	unsigned int nd;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		memset(&o, 0, sizeof(o));
+		o.sock_mode = 0660;
+		o.idle_us = 100;
+		o.queues = 1;
+		o.offloads = true;
+		err[0] = '\0';
+		snprintf(name, sizeof(name), "example %s", files[i]);
+		CHECK(name, xc_config_load(files[i], &o, d, &nd, err, sizeof(err)) == 0 && nd > 0);
+		if (err[0])
+			printf("  %s\n", err);
+	}
+}
+
+int main(int argc, char **argv)
 {
 	test_lab_options();
 	test_parse();
 	test_split();
 	test_sockpath();
 	test_config();
+	test_examples(argc - 1, argv + 1);
 	return fails ? 1 : 0;
 }
