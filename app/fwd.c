@@ -17,9 +17,10 @@
  * direction whose peer is not draining, new receive buffers.
  *
  * Between receive and transmit sits xc_dir_stages(): the place for per-cable
- * stages (offload fix-up now; impairment later). A received burst waits in
- * the direction's raw queue, goes through the stages into the hold queue
- * (a TSO frame may become many segments there), and is sent from it. The
+ * stages (offload fix-up, then the outer tag for a trunk; impairment
+ * follows). A received burst waits in the direction's raw queue, goes
+ * through the stages into the hold queue (a TSO frame may become many
+ * segments there), and is sent from it. The
  * hot path makes no system calls; it allocates mbufs only to segment a
  * frame for a receiver that cannot take it whole.
  */
@@ -90,9 +91,9 @@ static unsigned int xmit(struct xc_dir *d, struct rte_mbuf **pkts,
 
 /**
  * push_tags() - stage for a receiver on a trunk: give the frames that
- *		 entered the hold queue its outer tag (frames that cannot
- *		 take one are dropped as no-mbuf; those from guests always
- *		 have the headroom)
+ *		 entered the hold queue the receiver's outer tag (frames that
+ *		 cannot take one are dropped as no-mbuf; those from guests
+ *		 always have the headroom)
  * @d:		direction whose receiver is a trunk member
  * @first:	index of the first new frame in the hold queue
  */

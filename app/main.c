@@ -927,6 +927,8 @@ int main(int argc, char **argv)
 	xc_control_stop(&ctx->ctl);
 	xc_capture_fini(capture);
 	shutdown_all(ctx);
+	for (i = 0; i < RTE_MAX_ETHPORTS; i++)
+		free(ctx->trunk_of[i]);
 	free(ctx->ports);
 	rte_eal_cleanup();
 	xc_runfiles_remove(&ctx->rf);

@@ -46,13 +46,13 @@ hostile_case() {
 	hostile_xc "${2:-no}" || { fail "xcable did not start"; return 1; }
 	good A >/dev/null && good B >/dev/null ||
 		{ fail "the cables do not work before the case"; return 1; }
-	sleep 0.3
+	sleep 0.15
 	fd0=$(xc_fds); rss0=$(xc_rss)
 	timeout 120 "$VHOSTILE" "$T/a-l.sock" "$T/a-r.sock" "$c" >case.out 2>&1
 	rc=$?
 	sed 's/^\([^ ]\)/  vhostile: \1/' case.out
 	[ $rc = 0 ] || { fail "vhostile $c: exit status $rc"; return 1; }
-	sleep 0.2
+	sleep 0.1
 	kill -0 "$XC_PID" 2>/dev/null ||
 		{ tail -n 20 xc.log | sed 's/^/  xcable: /'; fail "xcable died"; return 1; }
 	good A || { fail "cable A does not work again after the case"; return 1; }

@@ -61,7 +61,9 @@ t_bench_quick() {
 		grep -q "\"level\": \"frontend\", \"forwarder\": \"$f\"" "$out/records.jsonl" || { fail "no frontend record for $f"; return 1; }
 		grep -q "\"level\": \"idle\", \"forwarder\": \"$f\"" "$out/records.jsonl" || { fail "no idle record for $f"; return 1; }
 	done
-	for f in xcable xcable-poll testpmd qemu-stream tap-bridge; do
+	grep -q '"level": "frontend", "forwarder": "xcable-trunk"' "$out/records.jsonl" ||
+		{ fail "no frontend record for xcable-trunk"; return 1; }
+	for f in xcable testpmd qemu-stream tap-bridge; do
 		grep "\"level\": \"vm\", \"forwarder\": \"$f\"" "$out/records.jsonl" | grep -q '"tcp1_a2b_gbps": [0-9]' ||
 			{ fail "no VM iperf3 result for $f"; return 1; }
 	done
@@ -71,7 +73,7 @@ t_bench_quick() {
 	done
 	grep -q "## Ratios" "$out/summary.md" && [ -s "$out/bench-frontend.png" ] && [ -s "$out/bench-vm.png" ] ||
 		{ fail "summary or plots missing"; return 1; }
-	say "records for xcable, xcable-poll, testpmd (frontend, idle, VM), goodput with offloads on and off, and qemu-stream, tap-bridge (VM); summary and plots written"
+	say "records for xcable, xcable-poll, testpmd (frontend, idle), xcable-trunk (frontend), xcable, testpmd, qemu-stream, tap-bridge (VM), goodput with offloads on and off; summary and plots written"
 	grep -E 'no-offloads, payload' "$out/summary.md" | sed 's/^/  /'
 	grep -E '^\| xcable(-poll)? / ' "$out/summary.md" | head -n 4 | sed 's/^/  /'
 }

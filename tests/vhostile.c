@@ -1189,19 +1189,19 @@ out:
 }
 
 /**
- * expect_closed() - after a message xcable must refuse: is the connection
- *		     closed (or, for messages it may ignore, still open)?
+ * closed() - has xcable closed this guest's connection?
+ * @g:		guest
+ * @ms:		how long to wait for it
  *
- * Return: 1 closed, 0 open
+ * Return: true if closed
  */
-static int closed(struct guest *g)
+static bool closed(struct guest *g, int ms)
 {
 	struct pollfd p = { g->sock, POLLIN | POLLRDHUP, 0 };
 	char c;
 
-	if (poll(&p, 1, 500) <= 0)
-		return 0;
-	return recv(g->sock, &c, 1, MSG_DONTWAIT) <= 0;
+	return poll(&p, 1, ms) > 0 &&
+	       recv(g->sock, &c, 1, MSG_DONTWAIT | MSG_PEEK) <= 0;
 }
 
 /* proto_one() - open, run @fn on a fresh guest, report whether xcable
@@ -1222,7 +1222,7 @@ static int proto_one(const char *path, const char *what, bool setup,
 	}
 	rc = fn(&g, arg);
 	out("%s: %s", what, rc < 0 ? "xcable closed the connection at once" :
-	    closed(&g) ? "xcable closed the connection" :
+	    closed(&g, 500) ? "xcable closed the connection" :
 	    "connection still open (message refused or ignored)");
 	guest_close(&g);
 	return 0;
@@ -1524,16 +1524,6 @@ out:
 	return rc;
 }
 
-/* gone() - has xcable closed this guest's connection? (no waiting) */
-static bool gone(struct guest *g)
-{
-	struct pollfd p = { g->sock, POLLIN | POLLRDHUP, 0 };
-	char c;
-
-	return poll(&p, 1, 0) > 0 &&
-	       recv(g->sock, &c, 1, MSG_DONTWAIT | MSG_PEEK) <= 0;
-}
-
 /**
  * case_connect_cycles() - 1000 connections to TX_SOCK while a well-behaved
  *			   guest stays on RX_SOCK: half complete the
@@ -1560,7 +1550,7 @@ static int case_connect_cycles(const char *txp, const char *rxp,
 
 		/* its socket comes back only once this end is up again:
 		 * one try per round */
-		if (rx.sock < 0 || gone(&rx)) {
+		if (rx.sock < 0 || closed(&rx, 0)) {
 			guest_close(&rx);
 			if (guest_open_for(&rx, rxp, 0) == 0 &&
 			    guest_setup(&rx, &SETUP_DEFAULT, 0) == 0)
