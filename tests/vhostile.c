@@ -800,20 +800,33 @@ static uint16_t b_next_past_ring(struct guest *g)
 	return TOP;
 }
 
-/* a chain through every descriptor of an indirect table of 1024 entries:
- * longer than the ring */
-static uint16_t b_chain_longer_than_ring(struct guest *g)
+/**
+ * indirect_chain() - an indirect table whose @n entries chain through the
+ *		      same buffer, @len bytes each (a frame of @flen bytes
+ *		      behind a header)
+ *
+ * Return: the head: descriptor TOP, pointing at the table
+ */
+static uint16_t indirect_chain(struct guest *g, unsigned int n, uint32_t len,
+			       uint32_t flen)
 {
 	struct vdesc *t = (struct vdesc *)(g->mem + INDIR_OFF);
-	uint64_t off = frame_at(g, TOP, 100);
+	uint64_t off = frame_at(g, TOP, flen);
 	unsigned int i;
 
-	for (i = 0; i < 1024; i++)
-		t[i] = (struct vdesc){ gpa(off), 1, i < 1023 ? D_NEXT : 0,
+	for (i = 0; i < n; i++)
+		t[i] = (struct vdesc){ gpa(off), len, i + 1 < n ? D_NEXT : 0,
 				       (uint16_t)(i + 1) };
-	desc(g, 1)[TOP] = (struct vdesc){ gpa(INDIR_OFF), 1024 * 16,
-					  D_INDIRECT, 0 };
+	desc(g, 1)[TOP] = (struct vdesc){ gpa(INDIR_OFF), n * 16, D_INDIRECT,
+					  0 };
 	return TOP;
+}
+
+/* a chain through every entry of an indirect table of 1024: longer than
+ * the ring */
+static uint16_t b_chain_longer_than_ring(struct guest *g)
+{
+	return indirect_chain(g, 1024, 1, 100);
 }
 
 static uint16_t b_indirect_odd(struct guest *g)
@@ -868,16 +881,7 @@ static uint16_t b_header_only(struct guest *g)
  * in 35 descriptors over the same 2 KB */
 static uint16_t b_huge_chain(struct guest *g)
 {
-	struct vdesc *t = (struct vdesc *)(g->mem + INDIR_OFF);
-	uint64_t off = frame_at(g, TOP, 2000);
-	unsigned int i;
-
-	for (i = 0; i < 35; i++)
-		t[i] = (struct vdesc){ gpa(off), 2000, i < 34 ? D_NEXT : 0,
-				       (uint16_t)(i + 1) };
-	desc(g, 1)[TOP] = (struct vdesc){ gpa(INDIR_OFF), 35 * 16, D_INDIRECT,
-					  0 };
-	return TOP;
+	return indirect_chain(g, 35, 2000, 2000);
 }
 
 /* a writable descriptor in a transmit chain */
