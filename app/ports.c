@@ -477,7 +477,12 @@ int xc_port_start(struct xc_port *p, char *err, size_t errlen)
 		__atomic_store_n(&p->txq_on, ~0ULL, __ATOMIC_RELEASE);
 		__atomic_store_n(&p->rxq_on, ~0ULL, __ATOMIC_RELEASE);
 	}
-	update_link(p);
+	/* a vhost port's link comes up by event, from the vhost thread,
+	 * once its guest is set up: reading it here too raced with that
+	 * thread (in client mode the guest can attach during start) and
+	 * could record a half-attached guest as taking nothing */
+	if (!p->is_vhost)
+		update_link(p);
 	return 0;
 }
 
