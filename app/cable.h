@@ -71,6 +71,8 @@
  * @kiface:	kernel interface under the port (af_packet, af_xdp), or ""
  * @kfd:	socket to ask the kernel about it, -1 until needed
  * @framesz:	af_packet's frame size (its framesz= argument), 0 if none
+ * @own_pool:	Rx mbufs of a port that is not a guest's (its own, sized
+ *		for its frames), freed at exit; NULL for vhost ports
  */
 struct xc_cable;
 struct xc_trunk;
@@ -111,6 +113,7 @@ struct xc_port {
 	char kiface[IF_NAMESIZE];
 	int kfd;
 	unsigned int framesz;
+	struct rte_mempool *own_pool;
 };
 
 /**

@@ -671,6 +671,7 @@ static void start_cables(struct xc_ctx *ctx)
 					rte_exit(EXIT_FAILURE,
 						 "%s: cannot create mbuf pool: %s\n",
 						 p->label, rte_strerror(rte_errno));
+				p->own_pool = pool;
 			}
 
 			/* the vhost library binds the socket in configure:
@@ -864,9 +865,11 @@ static void shutdown_all(struct xc_ctx *ctx)
 		if (ctx->lcores[i].n_dirs)
 			printf("xcable: lcore %u slept %" PRIu64 " times\n", i,
 			       ctx->lcores[i].idle.sleeps);
-	for (i = 0; i < ctx->n_ports; i++)
+	for (i = 0; i < ctx->n_ports; i++) {
 		if (ctx->ports[i].configured)
 			xc_port_close(&ctx->ports[i]);
+		rte_mempool_free(ctx->ports[i].own_pool);
+	}
 	for (i = 0; i < ctx->n_cables; i++) {
 		for (j = 0; j < 2 * ctx->cables[i].n_queues; j++)
 			xc_impair_fini(&ctx->cables[i].dir[j].im);
