@@ -258,6 +258,7 @@ t_vm_delay_keeps_throughput() {
 }
 declare -a RATE
 TESTS+=(t_vm_delay_keeps_throughput)
+ONCE+=(t_vm_delay_keeps_throughput)	# a throughput ratio: sanitizers distort it
 
 # carrier_after VM N VALUE SECONDS - wait for a ping line after ping N that
 # shows carrier=VALUE; its number in $PING_AT
