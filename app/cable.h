@@ -73,6 +73,9 @@
  * @framesz:	af_packet's frame size (its framesz= argument), 0 if none
  * @own_pool:	Rx mbufs of a port that is not a guest's (its own, sized
  *		for its frames), freed at exit; NULL for vhost ports
+ * @whole_only:	its driver sends single-segment frames only (no
+ *		MULTI_SEGS, as af_xdp's): chains are copied into one mbuf of
+ *		@own_pool before they go to it
  */
 struct xc_cable;
 struct xc_trunk;
@@ -114,6 +117,7 @@ struct xc_port {
 	int kfd;
 	unsigned int framesz;
 	struct rte_mempool *own_pool;
+	bool whole_only;
 };
 
 /**

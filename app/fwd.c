@@ -18,17 +18,20 @@
  *
  * Between receive and transmit sits xc_dir_stages(): the place for per-cable
  * stages (offload fix-up, then the outer tag for a trunk; impairment
- * follows). A received burst waits in the direction's raw queue, goes
+ * follows; last, for a port whose driver sends no chained mbufs, chains
+ * are made whole). A received burst waits in the direction's raw queue, goes
  * through the stages into the hold queue (a TSO frame may become many
  * segments there), and is sent from it. The
  * hot path makes no system calls; it allocates mbufs only to segment a
- * frame for a receiver that cannot take it whole.
+ * frame for a receiver that cannot take it whole, or to copy a chained
+ * frame for a driver that takes single mbufs only.
  */
 #include <sys/prctl.h>
 
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
+#include <rte_memcpy.h>
 #include <rte_pause.h>
 
 #include "fwd.h"
@@ -115,6 +118,66 @@ static void push_tags(struct xc_dir *d, uint16_t first)
 }
 
 /**
+ * make_whole() - last stage for a receiver whose driver sends only
+ *		  single-segment mbufs (af_xdp's in DPDK 22.11 sends the
+ *		  first segment's address with the whole frame's length):
+ *		  copy each chained frame (a guest's frame above 2 KB, a
+ *		  software segment) into one mbuf of the port's own pool;
+ *		  drop it as no-mbuf if none is left, as too-big if it does
+ *		  not fit (the port's MTU bounds what reaches here)
+ * @d:		direction, whose new frames are d->hold[0..hold_n)
+ * @pool:	the receiving port's own pool
+ */
+static void make_whole(struct xc_dir *d, struct rte_mempool *pool)
+{
+	uint16_t i, k = 0;
+
+	for (i = 0; i < d->hold_n; i++) {
+		struct rte_mbuf *m = d->hold[i], *c, *s;
+		uint8_t *to;
+
+		if (likely(m->nb_segs == 1)) {
+			d->hold[k++] = m;
+			continue;
+		}
+		c = rte_pktmbuf_alloc(pool);
+		if (unlikely(c == NULL)) {
+			drop_burst(d, &m, 1, XC_DROP_NO_MBUF);
+			continue;
+		}
+		to = (uint8_t *)rte_pktmbuf_append(c, (uint16_t)RTE_MIN(
+				m->pkt_len, (uint32_t)UINT16_MAX));
+		if (unlikely(to == NULL || m->pkt_len > UINT16_MAX)) {
+			rte_pktmbuf_free(c);
+			drop_burst(d, &m, 1, XC_DROP_TOO_BIG);
+			continue;
+		}
+		for (s = m; s != NULL; s = s->next) {
+			rte_memcpy(to, rte_pktmbuf_mtod(s, void *), s->data_len);
+			to += s->data_len;
+		}
+		c->port = m->port;
+		rte_pktmbuf_free(m);
+		d->hold[k++] = c;
+	}
+	d->hold_n = k;
+}
+
+/**
+ * whole_pool() - the pool to make frames whole from, if the port a
+ *		  direction sends to needs them so
+ * @tx:		receiving end (a trunk member stands for its trunk's port)
+ *
+ * Return: that port's own pool, or NULL if it takes chains
+ */
+static inline struct rte_mempool *whole_pool(const struct xc_port *tx)
+{
+	if (tx->trunk != NULL)
+		tx = tx->trunk->port;
+	return unlikely(tx->whole_only) ? tx->own_pool : NULL;
+}
+
+/**
  * xc_dir_stages() - per-cable stages between receive and transmit: move
  *		     received frames into the hold queue, made fit for the
  *		     receiving end (offload fix-up)
@@ -160,6 +223,7 @@ static inline void xc_dir_stages(struct xc_dir *d)
  */
 unsigned int xc_dir_poll(struct xc_dir *d)
 {
+	struct rte_mempool *pool;
 	uint64_t bytes = 0;
 	unsigned int sent, work = 0;
 	uint16_t n, i;
@@ -213,6 +277,9 @@ unsigned int xc_dir_poll(struct xc_dir *d)
 		d->hold_n = (uint16_t)xc_impair_out(&d->im, d->hold,
 						    XC_HOLD_MAX);
 	}
+	pool = whole_pool(d->tx);
+	if (unlikely(pool != NULL))
+		make_whole(d, pool);
 	sent = xmit(d, d->hold, d->hold_n);
 	d->hold_head = (uint16_t)sent;
 	d->hold_n = (uint16_t)(d->hold_n - sent);

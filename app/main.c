@@ -655,23 +655,10 @@ static void start_cables(struct xc_ctx *ctx)
 					continue;
 			}
 			if (!p->is_vhost) {
-				/* mbufs of its own, as large as its frames
-				 * (af_packet takes no chains, and wants room
-				 * for its whole frame size: a power of 2) */
-				uint32_t room = rte_align32pow2(RTE_MAX(
-					RTE_MAX(2048u, p->mtu + 32), p->framesz));
-
-				snprintf(name, sizeof(name), "xc_ppool%u", p->id);
-				pool = rte_pktmbuf_pool_create(name,
-						room > 4096 ? 2047 : XC_POOL_MBUFS,
-						XC_POOL_CACHE, 0,
-						(uint16_t)(RTE_PKTMBUF_HEADROOM + room),
-						socket < 0 ? 0 : socket);
-				if (pool == NULL)
-					rte_exit(EXIT_FAILURE,
-						 "%s: cannot create mbuf pool: %s\n",
-						 p->label, rte_strerror(rte_errno));
-				p->own_pool = pool;
+				if (xc_port_pool_create(p, socket < 0 ? 0 : socket,
+							err, sizeof(err)))
+					goto fail;
+				pool = p->own_pool;
 			}
 
 			/* the vhost library binds the socket in configure:

@@ -12,6 +12,8 @@
 int xc_port_init(struct xc_port *p, uint16_t id, char *err, size_t errlen);
 int xc_port_configure(struct xc_port *p, struct rte_mempool *pool,
 		      char *err, size_t errlen);
+int xc_port_pool_create(struct xc_port *p, int socket, char *err,
+			size_t errlen);
 int xc_port_start(struct xc_port *p, char *err, size_t errlen);
 void xc_port_poll_link(struct xc_port *p);
 void xc_port_close(struct xc_port *p);

@@ -285,11 +285,13 @@ static bool wait_links(struct peer *pr, unsigned int ms)
  * @gap_us:	pause before each frame
  * @drop_over:	frames longer than this, sent from port 0, must not arrive
  *		(the receiver cannot take them); 0: all must arrive
+ * @drop_back:	the same for frames sent from port 1
  *
  * Return: number of failed checks
  */
 static int mode_frames(struct peer *pr, unsigned int rounds,
-		       unsigned int gap_us, unsigned int drop_over)
+		       unsigned int gap_us, unsigned int drop_over,
+		       unsigned int drop_back)
 {
 	static uint8_t want[MAX_FRAME], got[MAX_FRAME];
 	unsigned int dir, r, i, fails = 0, total = 0, too_big = 0;
@@ -299,6 +301,7 @@ static int mode_frames(struct peer *pr, unsigned int rounds,
 	for (dir = 0; dir < 2; dir++) {
 		uint16_t from = (uint16_t)dir, to = (uint16_t)(1 - dir);
 		unsigned int bad_kind[N_KINDS] = { 0 };
+		unsigned int limit = dir == 0 ? drop_over : drop_back;
 
 		for (r = 0; r < rounds; r++) {
 			for (i = 0; i < N_KINDS; i++, seq++) {
@@ -317,7 +320,7 @@ static int mode_frames(struct peer *pr, unsigned int rounds,
 					bad_kind[i]++;
 					continue;
 				}
-				if (dir == 0 && drop_over && k->len > drop_over) {
+				if (limit && k->len > limit) {
 					/* too big for the receiver: dropped */
 					too_big++;
 					if (recv_one(to, got, 200)) {
@@ -364,7 +367,7 @@ static int mode_frames(struct peer *pr, unsigned int rounds,
 	}
 	printf("%s catalogue: %u frames checked byte for byte, slowest arrived after %" PRIu64 " us\n",
 	       fails ? "FAIL" : "ok", total, worst * 1000000 / hz);
-	if (drop_over)
+	if (drop_over || drop_back)
 		printf("too-big %u frames sent that the receiver cannot take\n",
 		       too_big);
 	return (int)fails;
@@ -1036,6 +1039,7 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: xcpeer [EAL options] -- MODE [--wait-file F] ...\n"
 		"       xcpeer [EAL options] -- frames [--rounds N] [--gap-us US] [--drop-over LEN]\n"
+		"              [--drop-over-back LEN]\n"
 		"       xcpeer [EAL options] -- backpressure --count N --stall-ms MS\n"
 		"       xcpeer [EAL options] -- stream --id ID --pps N --seconds S\n"
 		"       xcpeer [EAL options] -- loop --size B --inflight N --warmup S --seconds S\n"
@@ -1051,7 +1055,7 @@ int main(int argc, char **argv)
 {
 	unsigned long count = 20000, stall = 2000, rounds = 3, id = 0;
 	unsigned long pps = 1000, seconds = 5, size = 64, inflight = 256;
-	unsigned long warmup = 1, gap_us = 0, drop_over = 0;
+	unsigned long warmup = 1, gap_us = 0, drop_over = 0, drop_back = 0;
 	const char *wait_file = NULL;
 	char rundir[PATH_MAX];
 	struct peer pr = { .mtu = 9200 };
@@ -1104,6 +1108,8 @@ int main(int argc, char **argv)
 			gap_us = v;
 		else if (!strcmp(argv[i], "--drop-over"))
 			drop_over = v;
+		else if (!strcmp(argv[i], "--drop-over-back"))
+			drop_back = v;
 		else if (!strcmp(argv[i], "--mtu"))
 			pr.mtu = (uint16_t)v;
 		else if (!strcmp(argv[i], "--warmup"))
@@ -1145,7 +1151,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(mode, "frames") && pr.n_ports >= 2)
 		fails = mode_frames(&pr, (unsigned int)rounds,
-				    (unsigned int)gap_us, (unsigned int)drop_over);
+				    (unsigned int)gap_us, (unsigned int)drop_over,
+				    (unsigned int)drop_back);
 	else if (!strcmp(mode, "backpressure") && pr.n_ports >= 2)
 		fails = mode_backpressure(&pr, (uint32_t)count,
 					  (unsigned int)stall);
