@@ -31,7 +31,6 @@
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
-#include <rte_memcpy.h>
 #include <rte_pause.h>
 
 #include "fwd.h"
@@ -133,30 +132,23 @@ static void make_whole(struct xc_dir *d, struct rte_mempool *pool)
 	uint16_t i, k = 0;
 
 	for (i = 0; i < d->hold_n; i++) {
-		struct rte_mbuf *m = d->hold[i], *c, *s;
-		uint8_t *to;
+		struct rte_mbuf *m = d->hold[i], *c;
 
 		if (likely(m->nb_segs == 1)) {
 			d->hold[k++] = m;
 			continue;
 		}
-		c = rte_pktmbuf_alloc(pool);
+		/* into one mbuf if it fits, else into a chain again */
+		c = rte_pktmbuf_copy(m, pool, 0, UINT32_MAX);
 		if (unlikely(c == NULL)) {
 			drop_burst(d, &m, 1, XC_DROP_NO_MBUF);
 			continue;
 		}
-		to = (uint8_t *)rte_pktmbuf_append(c, (uint16_t)RTE_MIN(
-				m->pkt_len, (uint32_t)UINT16_MAX));
-		if (unlikely(to == NULL || m->pkt_len > UINT16_MAX)) {
+		if (unlikely(c->nb_segs > 1)) {
 			rte_pktmbuf_free(c);
 			drop_burst(d, &m, 1, XC_DROP_TOO_BIG);
 			continue;
 		}
-		for (s = m; s != NULL; s = s->next) {
-			rte_memcpy(to, rte_pktmbuf_mtod(s, void *), s->data_len);
-			to += s->data_len;
-		}
-		c->port = m->port;
 		rte_pktmbuf_free(m);
 		d->hold[k++] = c;
 	}

@@ -26,7 +26,6 @@
 #include <rte_mbuf_pool_ops.h>
 #include <rte_mempool.h>
 
-#include "log.h"
 #include "ports.h"
 
 #define XC_PPOOL_MBUFS		8191	/* frames of up to 4 KB */
