@@ -270,7 +270,7 @@ static void serve(struct xc_control *c, int fd)
 		c->ans_len = 0;
 		say(c, "error: %s", c->why);
 	}
-	if (write(fd, c->ans, c->ans_len) < 0)
+	if (send(fd, c->ans, c->ans_len, MSG_NOSIGNAL) < 0)
 		XC_LOG(control, DEBUG, "answer not sent: %s", strerror(errno));
 }
 

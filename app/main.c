@@ -883,6 +883,10 @@ int main(int argc, char **argv)
 	}
 	parse_cmdline(ctx, argc, argv, &ea);
 
+	/* a peer that hangs up (a vhost-user frontend, an xcablectl or
+	 * telemetry client) must cost a failed write, not the process: the
+	 * default action of SIGPIPE would end xcable and every cable in it */
+	signal(SIGPIPE, SIG_IGN);
 	rc = rte_eal_init(ea.argc, ea.argv);
 	if (rc < 0)
 		die_usage("cannot start DPDK's EAL: %s (check the EAL options)",

@@ -106,7 +106,8 @@ for c in desc-past-region desc-unmapped desc-unmapped-zero-len desc-zero-len \
 	rx-unmapped rx-read-only rx-loop rx-tiny rx-zero-len rx-past-region \
 	vring-index-out-of-range vring-num-bad vring-addr-bad vring-file-bad \
 	mem-table-bad mem-beyond-file mem-truncated fds-bad log-base-overflow \
-	junk-requests repeat disconnect-mid-burst connect-cycles; do
+	junk-requests repeat disconnect-mid-burst connect-cycles \
+	hangup-before-reply; do
 	f=t_hostile_${c//-/_}
 	eval "$f() { hostile_case $c; }"
 	TESTS+=("$f")

@@ -152,6 +152,44 @@ t_xcablectl_runtime() {
 }
 TESTS+=(t_xcablectl_runtime)
 
+# clients of the control socket and of telemetry that hang up before
+# reading their answers (a killed xcablectl, a script's timeout) must cost
+# xcable nothing: it kept dying of SIGPIPE on the control socket
+t_ctl_clients_hang_up() {
+	local prefix
+	xc_start xc.log --left "$T/l.sock" --right "$T/r.sock" --control "$T/x.ctl" --no-link-propagation
+	wait_log xc.log "running;" 1 20 || { fail "xcable did not start"; return 1; }
+	prefix="xcable-$XC_PID"
+	/usr/bin/python3 - "$T/x.ctl" "/var/run/dpdk/$prefix/dpdk_telemetry.v2" <<'PY' >hang.out 2>&1
+import socket, sys
+ctl, tel = sys.argv[1], sys.argv[2]
+n = [0, 0]
+for i in range(100):
+    for path, kind, req in ((ctl, socket.SOCK_STREAM, b"show cable0\n" if i % 2 else b"list\n"),
+                            (tel, socket.SOCK_SEQPACKET, b"/xcable/cable,cable0")):
+        s = socket.socket(socket.AF_UNIX, kind)
+        try:
+            s.connect(path)
+            s.send(req)
+            n[path == tel] += 1
+        except OSError as e:
+            print("refused:", path, e)
+        s.close()
+print(f"{n[0]} control and {n[1]} telemetry requests sent, answers never read")
+PY
+	say "$(tail -n 1 hang.out)"
+	sleep 0.5
+	kill -0 "$XC_PID" 2>/dev/null || { xc_stop; fail "xcable died (exit status $XC_RC)"; return 1; }
+	grep -q "^100 control and 100 telemetry" hang.out || { cat hang.out; fail "the clients could not connect"; return 1; }
+	"$XCTL" -s "$T/x.ctl" list >list.out 2>&1 || { cat list.out; fail "xcablectl list fails afterwards"; return 1; }
+	say "xcablectl list afterwards: $(grep -m1 cable0 list.out)"
+	run_frames xc.log "$T/l.sock" "$T/r.sock" 2 1 || return 1
+	say "the cable still forwards"
+	xc_stop
+	[ "$XC_RC" = 0 ] || { fail "xcable exited with $XC_RC"; return 1; }
+}
+TESTS+=(t_ctl_clients_hang_up)
+
 # check_dir_clean_ex LOG DIR - rx = tx and no drop but peer-down at the
 # start (a frontend connecting before the other)
 check_dir_clean_ex() {

@@ -1580,6 +1580,66 @@ out:
 	return rc;
 }
 
+/**
+ * case_hangup_before_reply() - 300 connections to TX_SOCK that ask
+ *				questions and hang up without waiting for
+ *				the answers: even rounds right after
+ *				connecting (GET_FEATURES, GET_PROTOCOL_
+ *				FEATURES), odd rounds after a full handshake
+ *				(GET_VRING_BASE, which also stops the rings).
+ *				xcable's answers then meet a closed socket.
+ *
+ * Return: 0 if the cable works afterwards, 1 otherwise
+ */
+static int case_hangup_before_reply(const char *txp, const char *rxp)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct guest g, tx, rx;
+	unsigned int i, k, asked = 0;
+	int rc = 1;
+
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", txp);
+	for (i = 0; i < 300; i++) {
+		if (i % 2 == 0) {
+			struct vu_msg m[2] = { { .req = VU_GET_FEATURES },
+				{ .req = VU_GET_PROTOCOL_FEATURES } };
+
+			guest_init(&g);
+			g.sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+			if (g.sock < 0 || connect(g.sock, (struct sockaddr *)&sa,
+						  sizeof(sa))) {
+				guest_close(&g);
+				msleep(10);	/* xcable restoring its socket */
+				continue;
+			}
+			for (k = 0; k < 2; k++)
+				asked += vu_send(&g, &m[k], NULL, 0) == 0;
+		} else {
+			if (guest_open(&g, txp) ||
+			    guest_setup(&g, &SETUP_DEFAULT, 0)) {
+				guest_close(&g);
+				continue;
+			}
+			for (k = 0; k < 2; k++) {
+				struct vu_msg m = { .req = VU_GET_VRING_BASE,
+						    .size = 8 };
+
+				m.state.index = k;
+				asked += vu_send(&g, &m, NULL, 0) == 0;
+			}
+		}
+		guest_close(&g);
+	}
+	/* the cable works after all this */
+	if (pair_open(&tx, txp, &rx, rxp, &SETUP_DEFAULT, &SETUP_DEFAULT) == 0)
+		rc = wait_link(&tx, &rx) ? 1 : 0;
+	out("300 connections hung up before their answers (%u questions "
+	    "asked); cable %s afterwards", asked, rc ? "dead" : "works");
+	guest_close(&tx);
+	guest_close(&rx);
+	return rc;
+}
+
 static const struct tx_case {
 	const char *name;
 	uint16_t (*build)(struct guest *g);
@@ -1647,7 +1707,8 @@ static void list(void)
 	size_t i;
 
 	puts("good\nheader-split\nlying-offload\nrepeat\ndisconnect-mid-burst\n"
-	     "connect-cycles\nmem-beyond-file\nmem-truncated");
+	     "connect-cycles\nhangup-before-reply\nmem-beyond-file\n"
+	     "mem-truncated");
 	for (i = 0; i < sizeof(tx_cases) / sizeof(tx_cases[0]); i++)
 		puts(tx_cases[i].name);
 	for (i = 0; i < sizeof(rx_cases) / sizeof(rx_cases[0]); i++)
@@ -1692,6 +1753,8 @@ int main(int argc, char **argv)
 		return case_disconnect_mid_burst(txp, rxp);
 	if (!strcmp(c, "connect-cycles"))
 		return case_connect_cycles(txp, rxp, 1000);
+	if (!strcmp(c, "hangup-before-reply"))
+		return case_hangup_before_reply(txp, rxp);
 	for (i = 0; i < sizeof(tx_cases) / sizeof(tx_cases[0]); i++)
 		if (!strcmp(c, tx_cases[i].name))
 			return bad_tx(txp, rxp, tx_cases[i].build);
