@@ -1121,6 +1121,10 @@ int main(int argc, char **argv)
 		usage();
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
+	/* as QEMU: xcable may close a port's connection while this frontend
+	 * still talks on it (link propagation when the other port stops);
+	 * that is a failed write, not a reason to die */
+	signal(SIGPIPE, SIG_IGN);
 
 	pr.n_ports = rte_eth_dev_count_avail();
 	pr.pool = rte_pktmbuf_pool_create("xcpeer", 8191, 256, 0,
