@@ -318,3 +318,4 @@ t_vm_rate_limit() {
 	say "xcable: $(grep 'cable0 left->right' xc.log | grep -oE 'impair-queue-full [0-9]+')"
 }
 TESTS+=(t_vm_rate_limit)
+SLOW_ONCE+=(t_vm_rate_limit)	# the rate code runs under ASan in t_impair_rate
