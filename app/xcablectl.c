@@ -135,7 +135,7 @@ int main(int argc, char **argv)
 			path, strerror(errno));
 		return XC_USAGE;
 	}
-	if (write(fd, req, used) != (ssize_t)used) {
+	if (send(fd, req, used, MSG_NOSIGNAL) != (ssize_t)used) {
 		fprintf(stderr, "xcablectl: cannot send: %s\n", strerror(errno));
 		return XC_USAGE;
 	}

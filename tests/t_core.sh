@@ -17,8 +17,10 @@ run_frames() {
 	grep -E '^FAIL' "$T/peer.log" | head -n 5 | sed 's/^/  peer: /'
 	grep -E 'catalogue' "$T/peer.log" | sed 's/^/  peer: /'
 	if [ $prc != 0 ]; then
-		grep -qE '^FAIL' "$T/peer.log" || tail -n 5 "$T/peer.log" | sed 's/^/  peer: /'
-		fail "frontend saw missing or altered frames (its exit status $prc)"
+		grep -qE '^FAIL' "$T/peer.log" &&
+			{ fail "frontend saw missing or altered frames"; return 1; }
+		tail -n 5 "$T/peer.log" | sed 's/^/  peer: /'
+		fail "frontend failed with exit status $prc"
 		return 1
 	fi
 	FRAMES_N=$(( $(sed -nE 's/.*catalogue: ([0-9]+) frames.*/\1/p' "$T/peer.log") / 2 ))
