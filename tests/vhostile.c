@@ -335,6 +335,25 @@ static void guest_init(struct guest *g)
 }
 
 /**
+ * vu_connect() - connect to a vhost-user socket
+ * @sa:		its address
+ *
+ * Return: the connected fd, or -errno
+ */
+static int vu_connect(const struct sockaddr_un *sa)
+{
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0), rc;
+
+	if (fd < 0)
+		return -errno;
+	if (connect(fd, (const struct sockaddr *)sa, sizeof(*sa)) == 0)
+		return fd;
+	rc = -errno;
+	close(fd);
+	return rc;
+}
+
+/**
  * guest_open_for() - connect to a socket and create the guest's memory,
  *		      retrying while the socket is not (or not yet) ours
  * @g:		filled
@@ -369,18 +388,16 @@ static int guest_open_for(struct guest *g, const char *path,
 	}
 	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
 	do {
-		g->sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-		if (g->sock < 0)
-			return -errno;
-		if (connect(g->sock, (struct sockaddr *)&sa, sizeof(sa)) == 0) {
+		g->sock = vu_connect(&sa);
+		if (g->sock >= 0) {
 			rc = vu_u64(g, VU_GET_FEATURES, 0, false, true,
 				    &g->features);
 			if (rc == 0)
 				return 0;
+			close(g->sock);
 		} else {
-			rc = -errno;
+			rc = g->sock;
 		}
-		close(g->sock);
 		g->sock = -1;
 		if (ms)
 			msleep(20);
@@ -1601,32 +1618,24 @@ static int case_hangup_before_reply(const char *txp, const char *rxp)
 	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", txp);
 	for (i = 0; i < 300; i++) {
 		if (i % 2 == 0) {
-			struct vu_msg m[2] = { { .req = VU_GET_FEATURES },
-				{ .req = VU_GET_PROTOCOL_FEATURES } };
-
 			guest_init(&g);
-			g.sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-			if (g.sock < 0 || connect(g.sock, (struct sockaddr *)&sa,
-						  sizeof(sa))) {
-				guest_close(&g);
+			g.sock = vu_connect(&sa);
+			if (g.sock < 0) {
 				msleep(10);	/* xcable restoring its socket */
 				continue;
 			}
-			for (k = 0; k < 2; k++)
-				asked += vu_send(&g, &m[k], NULL, 0) == 0;
+			asked += vu_u64(&g, VU_GET_FEATURES, 0, false, false,
+					NULL) == 0;
+			asked += vu_u64(&g, VU_GET_PROTOCOL_FEATURES, 0, false,
+					false, NULL) == 0;
 		} else {
 			if (guest_open(&g, txp) ||
 			    guest_setup(&g, &SETUP_DEFAULT, 0)) {
 				guest_close(&g);
 				continue;
 			}
-			for (k = 0; k < 2; k++) {
-				struct vu_msg m = { .req = VU_GET_VRING_BASE,
-						    .size = 8 };
-
-				m.state.index = k;
-				asked += vu_send(&g, &m, NULL, 0) == 0;
-			}
+			for (k = 0; k < 2; k++)
+				asked += vu_state(&g, VU_GET_VRING_BASE, k, 0) == 0;
 		}
 		guest_close(&g);
 	}
