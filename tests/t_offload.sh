@@ -40,7 +40,9 @@ PY
 
 t_offload_frontends() {
 	local rx n=0 rc=0
-	xc_start xc.log --left "$T/l.sock" --right "$T/r.sock"
+	# three frontend runs one after the other: --no-link-propagation, as
+	# in t_no_offloads_option (these frontends do not retry as QEMU does)
+	xc_start xc.log --left "$T/l.sock" --right "$T/r.sock" --no-link-propagation
 	wait_log xc.log "running;" 1 20 || { fail "xcable did not start"; return 1; }
 	# the receiving frontend asks for no offloads, checksums only, then
 	# checksums and TSO; the sender always sends TSO frames and partial
