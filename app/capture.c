@@ -53,8 +53,8 @@ bool xc_capture_init(const struct xc_cable *cables, unsigned int n_cables)
 	for (i = 0; i < n_cables; i++)
 		XC_LOG(capture, INFO,
 		       "capture %s with: dpdk-dumpcap --file-prefix=%s -i %s (or -i %s) -w FILE.pcapng",
-		       cables[i].name, basename(dir), cables[i].end[0]->name,
-		       cables[i].end[1]->name);
+		       cables[i].name, basename(dir), cables[i].end[0].port->name,
+		       cables[i].end[1].port->name);
 	return true;
 }
 

@@ -30,12 +30,9 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include <rte_eth_vhost.h>
-#include <rte_vhost.h>
-
 #include "control.h"
+#include "fwd.h"
 #include "log.h"
-#include "ports.h"
 #include "sockpath.h"
 
 RTE_LOG_REGISTER(xc_logtype_control, xcable.control, INFO);
@@ -109,19 +106,20 @@ static void dir_line(struct xc_control *c, const struct xc_cable *cb,
 /**
  * end_line() - one end's link, features and socket
  * @c:		control state
- * @p:		port
+ * @e:		end
  */
-static void end_line(struct xc_control *c, struct xc_port *p)
+static void end_line(struct xc_control *c, const struct xc_end *e)
 {
-	uint64_t caps = __atomic_load_n(&p->caps, __ATOMIC_RELAXED);
+	const char *sock = xc_port_vhost_socket(e->port);
+	uint64_t caps = e->ops->caps(e);
 	char takes[64];
 
 	xc_caps_describe(caps, takes, sizeof(takes));
 	say(c, "  %s: %s %s link %s, virtio features 0x%" PRIx64
 	    ", takes %s, frames up to %u bytes, %u queue(s)",
-	    p->label, p->name, p->iface[0] ? p->iface : "",
-	    __atomic_load_n(&p->link_up, __ATOMIC_RELAXED) ? "up" : "down",
-	    xc_port_features(p), takes, xc_caps_max_frame(caps), p->n_queues);
+	    e->label, e->port->name, sock ? sock : "",
+	    xc_end_is_up(e) ? "up" : "down", xc_port_features(e->port), takes,
+	    xc_caps_max_frame(caps), e->port->conf.n_queues);
 }
 
 /**
@@ -149,11 +147,11 @@ static int handle(struct xc_control *c, char *req)
 	if (strcmp(argv[0], "list") == 0 && argc == 1) {
 		for (i = 0; i < c->n_cables; i++) {
 			cb = &c->cables[i];
-			say(c, "%s: %s %s, %s %s", cb->name, cb->end[0]->label,
-			    __atomic_load_n(&cb->end[0]->link_up,
+			say(c, "%s: %s %s, %s %s", cb->name, cb->end[0].label,
+			    __atomic_load_n(&cb->end[0].port->link_up,
 					    __ATOMIC_RELAXED) ? "up" : "down",
-			    cb->end[1]->label,
-			    __atomic_load_n(&cb->end[1]->link_up,
+			    cb->end[1].label,
+			    __atomic_load_n(&cb->end[1].port->link_up,
 					    __ATOMIC_RELAXED) ? "up" : "down");
 			dir_line(c, cb, 0);
 			dir_line(c, cb, 1);
@@ -177,8 +175,8 @@ static int handle(struct xc_control *c, char *req)
 	}
 	if (strcmp(argv[0], "show") == 0 && argc == 2) {
 		say(c, "%s: %u queue(s)", cb->name, cb->n_queues);
-		end_line(c, cb->end[0]);
-		end_line(c, cb->end[1]);
+		end_line(c, &cb->end[0]);
+		end_line(c, &cb->end[1]);
 		dir_line(c, cb, 0);
 		dir_line(c, cb, 1);
 		return 0;

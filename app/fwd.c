@@ -26,16 +26,20 @@
  * frame for a receiver that cannot take it whole, or to copy a chained
  * frame for a driver that takes single mbufs only.
  */
+#include <errno.h>
+#include <stdio.h>
 #include <sys/prctl.h>
 
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
+#include <rte_malloc.h>
 #include <rte_mbuf.h>
 #include <rte_pause.h>
 
 #include "fwd.h"
 #include "log.h"
 #include "offload.h"
+#include "trunk.h"
 
 /* a receiver that never takes its frames is looked at this often even
  * without a kick (a guest driver may refill without notifying) */
@@ -79,7 +83,7 @@ static unsigned int xmit(struct xc_dir *d, struct rte_mbuf **pkts,
 		/* the PMD frees what it takes, so read lengths first */
 		for (i = 0; i < k; i++)
 			len[i] = pkts[done + i]->pkt_len;
-		sent = rte_eth_tx_burst(d->tx->id, d->cur_txq, pkts + done, k);
+		sent = d->tx->ops->tx(d->tx, d->cur_txq, pkts + done, k);
 		for (i = 0; i < sent; i++)
 			bytes += len[i];
 		done += sent;
@@ -158,15 +162,13 @@ static void make_whole(struct xc_dir *d, struct rte_mempool *pool)
 /**
  * whole_pool() - the pool to make frames whole from, if the port a
  *		  direction sends to needs them so
- * @tx:		receiving end (a trunk member stands for its trunk's port)
+ * @tx:		receiving end
  *
  * Return: that port's own pool, or NULL if it takes chains
  */
-static inline struct rte_mempool *whole_pool(const struct xc_port *tx)
+static inline struct rte_mempool *whole_pool(const struct xc_end *tx)
 {
-	if (tx->trunk != NULL)
-		tx = tx->trunk->port;
-	return unlikely(tx->whole_only) ? tx->own_pool : NULL;
+	return unlikely(tx->port->whole_only) ? tx->port->own_pool : NULL;
 }
 
 /**
@@ -181,7 +183,7 @@ static inline struct rte_mempool *whole_pool(const struct xc_port *tx)
  */
 static inline void xc_dir_stages(struct xc_dir *d)
 {
-	uint64_t caps = __atomic_load_n(&d->tx->caps, __ATOMIC_ACQUIRE);
+	uint64_t caps = d->tx->ops->caps(d->tx);
 	uint16_t first = d->hold_n;
 
 	while (d->raw_n) {
@@ -244,7 +246,7 @@ unsigned int xc_dir_poll(struct xc_dir *d)
 	}
 
 	if (d->raw_n == 0) {
-		n = xc_port_rx(d->rx, d->rxq, d->raw, XC_BURST);
+		n = d->rx->ops->rx(d->rx, d->rxq, d->raw, XC_BURST);
 		if (n == 0 && !xc_impair_pending(&d->im))
 			return work;
 		for (i = 0; i < n; i++)
@@ -294,10 +296,10 @@ void xc_dir_drain(struct xc_dir *d, unsigned int max)
 	uint64_t bytes;
 	uint16_t n, i;
 
-	if (!d->rx->started)	/* unplugged (a pulled cable) */
+	if (!d->rx->port->started)	/* unplugged (a pulled cable) */
 		return;
 	while (total < max &&
-	       (n = xc_port_rx(d->rx, d->rxq, pkts, XC_BURST))) {
+	       (n = d->rx->ops->rx(d->rx, d->rxq, pkts, XC_BURST))) {
 		for (i = 0, bytes = 0; i < n; i++)
 			bytes += pkts[i]->pkt_len;
 		xc_stat_add(&d->st.rx_pkts, n);
@@ -419,4 +421,60 @@ int xc_fwd_loop(void *arg)
 		last_work = rte_rdtsc();
 	}
 	return 0;
+}
+
+/**
+ * xc_cable_dirs_create() - give a cable its directions, two per queue pair,
+ *			    named after its ends, each with its offload and
+ *			    impairment state
+ * @c:		cable with both ends, n_queues and pools set
+ * @ic:		impairments to start with, end[0] -> end[1] and back
+ * @seed:	seed of the impairments' random numbers
+ *
+ * Return: 0, or -ENOMEM
+ */
+int xc_cable_dirs_create(struct xc_cable *c, const struct xc_impair_cfg ic[2],
+			 uint64_t seed)
+{
+	int socket = rte_eth_dev_socket_id(c->end[0].port->id);
+	unsigned int j, q;
+
+	if (socket < 0)
+		socket = 0;
+	c->dir = rte_zmalloc_socket("xc_dir", 2 * c->n_queues * sizeof(*c->dir),
+				    RTE_CACHE_LINE_SIZE, socket);
+	if (c->dir == NULL)
+		return -ENOMEM;
+	for (q = 0; q < c->n_queues; q++) {
+		for (j = 0; j < 2; j++) {
+			struct xc_dir *d = &c->dir[2 * q + j];
+
+			d->rx = &c->end[j];
+			d->tx = &c->end[1 - j];
+			d->rxq = d->txq = d->cur_txq = (uint16_t)q;
+			d->paused = &c->paused;
+			snprintf(d->label, sizeof(d->label), "%s->%s",
+				 d->rx->label, d->tx->label);
+			xc_off_init(&d->off, c->pool, c->ipool);
+			if (xc_impair_init(&d->im, seed ^ (2ULL * q + j) << 32,
+					   socket))
+				return -ENOMEM;
+			xc_impair_set(&d->im, &ic[j]);
+		}
+	}
+	return 0;
+}
+
+/**
+ * xc_cable_dirs_free() - free a cable's directions (their lcores stopped)
+ * @c:		cable
+ */
+void xc_cable_dirs_free(struct xc_cable *c)
+{
+	unsigned int j;
+
+	for (j = 0; c->dir && j < 2 * c->n_queues; j++)
+		xc_impair_fini(&c->dir[j].im);
+	rte_free(c->dir);
+	c->dir = NULL;
 }

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "options.h"
+#include "bounds.h"
 
 /**
  * struct xc_guard - keeps a second frontend off a socket that is in use

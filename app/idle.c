@@ -19,13 +19,10 @@
  * never reads the eventfd and a level-triggered epoll on it would then
  * never sleep again; and the PMD has nothing for the Rx ring at all. The
  * kick fds change when a guest reconnects, so they are looked up again
- * before every sleep. Ports that are not vhost are never waited on; the
- * timeout bounds how late their frames can be noticed.
- *
- * A guest can go away at any moment, and the vhost library then frees its
- * vrings right after telling the PMD. Every call into the vhost library
- * here is therefore made inside xc_port_vhost_enter()/exit(), which the
- * link-down handler waits for (see ports.c).
+ * before every sleep. Ports without kicks (not a guest's) are never waited
+ * on; the timeout bounds how late their frames can be noticed. What is
+ * vhost's own (the vhost library calls, made safe against a guest that
+ * goes away mid-call) is the port kind's kick_fd op, in port_vhost.c.
  */
 #include <errno.h>
 #include <string.h>
@@ -34,9 +31,7 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
-#include <rte_eth_vhost.h>
-#include <rte_vhost.h>
-
+#include "fwd.h"
 #include "idle.h"
 #include "log.h"
 
@@ -71,7 +66,7 @@ fail:
 /**
  * xc_idle_watch() - let a direction's guests end the lcore's sleeps
  * @s:		sleeping state
- * @d:		direction; only vhost ports have kicks to watch
+ * @d:		direction; only ports with kicks (guests) are watched
  *
  * Return: 0 on success, -ENOSPC if full
  */
@@ -83,38 +78,36 @@ int xc_idle_watch(struct xc_idle *s, struct xc_dir *d)
 		return -ENOSPC;
 	w = &s->dirs[s->n_dirs++];
 	w->d = d;
-	w->rx = (struct xc_idle_q){ .p = d->rx, .port = d->rx->id,
+	w->rx = (struct xc_idle_q){ .p = d->rx->port,
 		.vring = (uint16_t)(d->rxq * 2 + 1),	/* guest's Tx */
 		.vid = -1, .kickfd = -1 };
-	w->tx = (struct xc_idle_q){ .p = d->tx, .port = d->tx->id,
+	w->tx = (struct xc_idle_q){ .p = d->tx->port,
 		.vring = (uint16_t)(d->txq * 2),	/* guest's Rx */
 		.vid = -1, .kickfd = -1 };
-	if (!d->rx->is_vhost)
+	if (!xc_port_kicks(d->rx->port))
 		w->rx.p = NULL;
-	if (!d->tx->is_vhost)
+	if (!xc_port_kicks(d->tx->port))
 		w->tx.p = NULL;
 	return 0;
 }
 
 /**
- * refresh() - follow a vring's current vhost device and kick fd
+ * follow() - watch a vring's current kick fd in the epoll set
  * @s:		sleeping state
  * @q:		vring
+ * @fd:		its kick fd now, -1 if none
+ * @gen:	the port's generation of that fd (a guest that reconnects
+ *		may get the same fd number for a new eventfd)
  */
-static void refresh(struct xc_idle *s, struct xc_idle_q *q)
+static void follow(struct xc_idle *s, struct xc_idle_q *q, int fd, int gen)
 {
 	struct epoll_event ev = { .events = EPOLLIN };
-	struct rte_vhost_vring vr;
-	int vid = rte_eth_vhost_get_vid_from_port_id(q->p->id);
-	int fd = -1;
 
-	if (vid >= 0 && rte_vhost_get_vhost_vring(vid, q->vring, &vr) == 0)
-		fd = vr.kickfd;
-	if (vid == q->vid && fd == q->kickfd)
+	if (gen == q->vid && fd == q->kickfd)
 		return;
 	if (q->kickfd >= 0)
 		epoll_ctl(s->epfd, EPOLL_CTL_DEL, q->kickfd, NULL);
-	q->vid = vid;
+	q->vid = gen;
 	q->kickfd = -1;
 	if (fd < 0)
 		return;
@@ -131,13 +124,13 @@ static void refresh(struct xc_idle *s, struct xc_idle_q *q)
  */
 static void arm(struct xc_idle *s, struct xc_idle_q *q)
 {
-	if (q->p == NULL || !xc_port_vhost_enter(q->p))
+	int fd = -1, gen = -1;
+
+	if (q->p == NULL)
 		return;
-	refresh(s, q);
-	if (q->vid >= 0 &&
-	    rte_vhost_enable_guest_notification(q->vid, q->vring, 1) == 0)
+	if (q->p->ops->kick_fd(q->p, q->vring, true, &fd, &gen) == 0)
 		q->armed = true;
-	xc_port_vhost_exit(q->p);
+	follow(s, q, fd, gen);
 }
 
 /**
@@ -146,11 +139,11 @@ static void arm(struct xc_idle *s, struct xc_idle_q *q)
  */
 static void disarm(struct xc_idle_q *q)
 {
+	int fd, gen;
+
 	/* a guest that went away took its vrings with it */
-	if (q->armed && xc_port_vhost_enter(q->p)) {
-		rte_vhost_enable_guest_notification(q->vid, q->vring, 0);
-		xc_port_vhost_exit(q->p);
-	}
+	if (q->armed)
+		q->p->ops->kick_fd(q->p, q->vring, false, &fd, &gen);
 	q->armed = false;
 }
 

@@ -10,20 +10,20 @@
 
 #include "cable.h"
 
+struct xc_dir;
+
 #define XC_IDLE_MAX_DIRS		(2 * XC_MAX_CABLES * XC_MAX_QUEUES)
 
 /**
  * struct xc_idle_q - a guest vring whose kicks can end a sleep
- * @p:		vhost port, NULL if the port is not vhost
- * @port:	vhost port id
+ * @p:		port with kicks, NULL if the port has none
  * @vring:	vring index
- * @vid:	vhost device id the kick fd belongs to, -1 if none
+ * @vid:	the port's generation of @kickfd (the vhost device id), -1
  * @kickfd:	the guest's kick eventfd being watched, -1 if none
  * @armed:	notifications were turned on for this sleep
  */
 struct xc_idle_q {
 	struct xc_port *p;
-	uint16_t port;
 	uint16_t vring;
 	int vid;
 	int kickfd;

@@ -11,11 +11,9 @@
 
 #include <stdint.h>
 
+#include "bounds.h"
 #include "impair.h"
 
-#define XC_MAX_CABLES		64
-#define XC_ERR_LEN		256
-#define XC_SOCK_PATH_MAX	108	/* sizeof(sun_path) */
 #define XC_MAX_LOG_LEVELS	8
 #define XC_IDLE_US_DEFAULT	100
 #define XC_SOCK_MODE_DEFAULT	0660
@@ -28,7 +26,6 @@ struct xc_cable_spec {
 	uint16_t port[2];
 };
 
-#define XC_NAME_MAX		32
 #define XC_GIVEN_STATS		(1u << 0)
 #define XC_GIVEN_POLL		(1u << 1)
 #define XC_GIVEN_IDLE		(1u << 2)
@@ -38,13 +35,10 @@ struct xc_cable_spec {
 #define XC_GIVEN_PROPAGATE	(1u << 8)
 #define XC_GIVEN_OFFLOADS	(1u << 5)
 #define XC_GIVEN_QUEUES		(1u << 6)
-#define XC_MAX_QUEUES		8	/* queue pairs per cable end */
 #define XC_GROUP_MAX		64
 
 #define XC_MAX_PORT_DEFS	16
 #define XC_DEVARGS_MAX		256
-#define XC_TPID_8021AD		0x88a8
-#define XC_TPID_8021Q		0x8100
 
 /**
  * struct xc_port_def - a DPDK port a config file names as a cable end

@@ -8,17 +8,19 @@
 #include <stdbool.h>
 
 #include "cable.h"
-#include "fwd.h"
 
 /**
  * struct xc_pull_env - what the main thread needs to pull cables
- * @lcores:	per-lcore forwarding state, indexed by lcore id
+ * @pause:	stop every lcore from touching a cable's ports (set the
+ *		cable's @paused and wait for them); 0 or -ETIMEDOUT
+ * @pause_arg:	its argument
  * @cables:	the cables
  * @n_cables:	how many
  * @propagate:	the carrier follows the far end (--no-link-propagation: no)
  */
 struct xc_pull_env {
-	struct xc_fwd_lcore *lcores;
+	int (*pause)(void *arg, struct xc_cable *c);
+	void *pause_arg;
 	struct xc_cable *cables;
 	unsigned int n_cables;
 	bool propagate;

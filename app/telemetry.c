@@ -14,13 +14,12 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include <rte_eth_vhost.h>
 #include <rte_telemetry.h>
-#include <rte_vhost.h>
 
+#include "fwd.h"
 #include "log.h"
-#include "ports.h"
 #include "telemetry.h"
+#include "trunk.h"
 
 /**
  * struct xc_tel - what the telemetry callbacks may look at
@@ -77,36 +76,51 @@ static const char *key(char *buf, const char *prefix, const char *name)
 }
 
 /**
+ * struct xc_tel_kv - where add_kv() puts a port's facts
+ * @d:		answer dict
+ * @prefix:	"end0" or "end1"
+ */
+struct xc_tel_kv {
+	struct rte_tel_data *d;
+	const char *prefix;
+};
+
+/**
+ * add_kv() - one fact of a port, as xc_port_describe() gives them
+ * @arg:	struct xc_tel_kv
+ * @name:	its name
+ * @str:	text value, or NULL
+ * @num:	number value, if @str is NULL
+ */
+static void add_kv(void *arg, const char *name, const char *str, uint64_t num)
+{
+	struct xc_tel_kv *kv = arg;
+	char k[RTE_TEL_MAX_STRING_LEN];
+
+	if (str)
+		rte_tel_data_add_dict_string(kv->d, key(k, kv->prefix, name),
+					     str);
+	else
+		rte_tel_data_add_dict_u64(kv->d, key(k, kv->prefix, name), num);
+}
+
+/**
  * add_end() - describe one end of a cable
  * @d:		answer dict
  * @prefix:	"end0" or "end1"
- * @p:		the port
+ * @e:		the end
  */
 static void add_end(struct rte_tel_data *d, const char *prefix,
-		    const struct xc_port *p)
+		    const struct xc_end *e)
 {
+	struct xc_tel_kv kv = { .d = d, .prefix = prefix };
 	char k[RTE_TEL_MAX_STRING_LEN], offl[32];
 	uint64_t caps;
 	uint32_t f;
 
-	rte_tel_data_add_dict_string(d, key(k, prefix, "name"), p->label);
-	rte_tel_data_add_dict_string(d, key(k, prefix, "port"), p->name);
-	rte_tel_data_add_dict_u64(d, key(k, prefix, "port_id"), p->id);
-	if (p->is_vhost) {
-		rte_tel_data_add_dict_string(d, key(k, prefix, "socket"),
-					     p->iface);
-		rte_tel_data_add_dict_string(d, key(k, prefix, "mode"),
-					     p->client ? "client" : "server");
-	}
-	rte_tel_data_add_dict_string(d, key(k, prefix, "link"),
-		__atomic_load_n(&p->link_up, __ATOMIC_RELAXED) ? "up" : "down");
-	if (p->is_vhost) {
-		rte_tel_data_add_dict_u64(d, key(k, prefix, "virtio_features"),
-					  xc_port_features((struct xc_port *)p));
-		rte_tel_data_add_dict_u64(d, key(k, prefix, "refused_frontends"),
-			__atomic_load_n(&p->guard.refused, __ATOMIC_RELAXED));
-	}
-	caps = __atomic_load_n(&p->caps, __ATOMIC_RELAXED);
+	rte_tel_data_add_dict_string(d, key(k, prefix, "name"), e->label);
+	xc_port_describe(e->port, add_kv, &kv);
+	caps = e->ops->caps(e);
 	f = xc_caps_flags(caps);
 	snprintf(offl, sizeof(offl), "%s%s%s%s", f & XC_CAP_CSUM ? "csum " : "",
 		 f & XC_CAP_TSO4 ? "tso4 " : "", f & XC_CAP_TSO6 ? "tso6 " : "",
@@ -114,14 +128,15 @@ static void add_end(struct rte_tel_data *d, const char *prefix,
 	rte_tel_data_add_dict_string(d, key(k, prefix, "takes_offloads"), offl);
 	rte_tel_data_add_dict_u64(d, key(k, prefix, "max_frame"),
 				  xc_caps_max_frame(caps));
-	rte_tel_data_add_dict_u64(d, key(k, prefix, "queues"), p->n_queues);
-	if (p->trunk) {
+	rte_tel_data_add_dict_u64(d, key(k, prefix, "queues"),
+				  e->port->conf.n_queues);
+	if (e->trunk) {
 		/* an end on a trunk: its tag, and the trunk's counters */
-		const struct xc_trunk *t = p->trunk;
+		const struct xc_trunk *t = e->trunk;
 
 		rte_tel_data_add_dict_string(d, key(k, prefix, "trunk"),
 					     t->port->label);
-		rte_tel_data_add_dict_u64(d, key(k, prefix, "tag"), p->tag);
+		rte_tel_data_add_dict_u64(d, key(k, prefix, "tag"), e->tag);
 		rte_tel_data_add_dict_u64(d, key(k, prefix, "tag_type"),
 					  t->tpid);
 		rte_tel_data_add_dict_u64(d, key(k, prefix, "trunk_rx_pkts"),
@@ -197,8 +212,8 @@ static int tel_cable(const char *cmd, const char *params,
 		return -EINVAL;
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_string(d, "name", c->name);
-	add_end(d, "end0", c->end[0]);
-	add_end(d, "end1", c->end[1]);
+	add_end(d, "end0", &c->end[0]);
+	add_end(d, "end1", &c->end[1]);
 	add_dir(d, c, 0);
 	add_dir(d, c, 1);
 	return 0;

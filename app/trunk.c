@@ -17,18 +17,18 @@
 #include <rte_ethdev.h>
 #include <rte_ether.h>
 
-#include "cable.h"
+#include "stats.h"
 #include "trunk.h"
 
 /**
- * xc_trunk_add() - make a port a member of a trunk under a tag
+ * xc_trunk_add() - make a cable end a member of a trunk under a tag
  * @t:		trunk, with @port and @tpid set
- * @member:	the cable end; its id, queues and name follow the trunk's
+ * @member:	the cable end; it becomes an end on the trunk's port
  * @tag:	VLAN id, 1..4094
  *
  * Return: 0, -EEXIST if the tag is taken, -ENOSPC if the trunk is full
  */
-int xc_trunk_add(struct xc_trunk *t, struct xc_port *member, uint16_t tag)
+int xc_trunk_add(struct xc_trunk *t, struct xc_end *member, uint16_t tag)
 {
 	if (tag == 0 || tag >= XC_VLAN_IDS - 1)
 		return -EINVAL;
@@ -36,11 +36,11 @@ int xc_trunk_add(struct xc_trunk *t, struct xc_port *member, uint16_t tag)
 		return -EEXIST;
 	if (t->n_members == XC_TRUNK_MAX_MEMBERS)
 		return -ENOSPC;
+	member->ops = &xc_end_trunk_ops;
 	member->trunk = t;
 	member->tag = tag;
 	member->member_idx = (uint8_t)t->n_members;
-	member->id = t->port->id;
-	member->n_queues = 1;
+	member->port = t->port;
 	t->member[t->n_members++] = member;
 	t->member_of[tag] = (uint8_t)t->n_members;
 	return 0;
@@ -121,7 +121,7 @@ static void fill(struct xc_trunk *t)
  *
  * Return: frames given, outer tag removed
  */
-uint16_t xc_trunk_rx(struct xc_port *member, struct rte_mbuf **pkts,
+uint16_t xc_trunk_rx(struct xc_end *member, struct rte_mbuf **pkts,
 		     uint16_t n)
 {
 	struct xc_trunk *t = member->trunk;
@@ -137,6 +137,66 @@ uint16_t xc_trunk_rx(struct xc_port *member, struct rte_mbuf **pkts,
 	}
 	return i;
 }
+
+/**
+ * trunk_rx() - end op: receive the frames carrying the member's tag
+ * @e:		member
+ * @q:		queue (a trunk has one)
+ * @pkts:	filled
+ * @n:		room
+ *
+ * Return: frames given, outer tag removed
+ */
+static uint16_t trunk_rx(struct xc_end *e, uint16_t q, struct rte_mbuf **pkts,
+			 uint16_t n)
+{
+	(void)q;
+	return xc_trunk_rx(e, pkts, n);
+}
+
+/**
+ * trunk_tx() - end op: send frames, their outer tag already pushed (the
+ *		direction's tag stage), on the trunk's port
+ * @e:		member
+ * @q:		queue
+ * @pkts:	frames
+ * @n:		how many
+ *
+ * Return: frames the port took
+ */
+static uint16_t trunk_tx(struct xc_end *e, uint16_t q, struct rte_mbuf **pkts,
+			 uint16_t n)
+{
+	return rte_eth_tx_burst(e->port->id, q, pkts, n);
+}
+
+/**
+ * trunk_caps() - end op: a member takes what its port takes less the 4
+ *		  bytes of its tag (the MTU of a trunk port must leave room
+ *		  for them: 1508 for guests' 1518-byte frames under
+ *		  802.1ad), and no offloads
+ * @e:		member
+ *
+ * Return: packed capabilities, 0 while the port is down
+ */
+static uint64_t trunk_caps(const struct xc_end *e)
+{
+	uint64_t caps = __atomic_load_n(&e->port->caps, __ATOMIC_ACQUIRE);
+	/* the tag takes 4 bytes, which Linux gives back for 802.1Q */
+	uint32_t max = xc_caps_max_frame(caps) +
+		       (e->trunk->tpid == XC_TPID_8021Q ? 4 : 0);
+
+	if (caps == 0)
+		return 0;
+	return xc_caps_pack(0, max > 4 ? max - 4 : 0);
+}
+
+const struct xc_end_ops xc_end_trunk_ops = {
+	.kind = "trunk",
+	.rx = trunk_rx,
+	.tx = trunk_tx,
+	.caps = trunk_caps,
+};
 
 /**
  * xc_trunk_push() - put an outer tag in front of a frame's own tags

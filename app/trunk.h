@@ -3,9 +3,9 @@
  * trunk.h - many cables over one port, each under its own outer VLAN tag
  *
  * A trunk is a DPDK port (a NIC, af_packet, af_xdp...) that ends several
- * cables. Each cable's end on it is a member: a struct xc_port of its own,
- * with the trunk's port id, that the forwarding code treats like any other
- * end. Frames to a member get the member's outer tag pushed (802.1ad by
+ * cables. Each cable's end on it is a member: a struct xc_end on the
+ * trunk's port, whose end ops (xc_end_trunk_ops) receive only the frames
+ * with its tag and take 4 bytes less than the port. Frames to a member get the member's outer tag pushed (802.1ad by
  * default, 802.1Q if configured) right behind the MAC addresses, so that a
  * guest's own tags travel inside, QinQ style; frames from the trunk are
  * sorted by that tag into per-member queues and lose it. Frames with a tag
@@ -21,11 +21,11 @@
 
 #include <rte_mbuf.h>
 
+#include "cable.h"
+
 #define XC_TRUNK_MAX_MEMBERS	64
 #define XC_TRUNK_QLEN		512	/* frames waiting per member */
 #define XC_VLAN_IDS		4096
-
-struct xc_port;
 
 /**
  * struct xc_trunk_q - frames from the trunk for one member, in order
@@ -42,7 +42,7 @@ struct xc_trunk_q {
  * @tpid:	outer tag type, 0x88a8 or 0x8100
  * @member_of:	VLAN id -> member index + 1 (0: none)
  * @n_members:	members
- * @member:	their ports
+ * @member:	their ends
  * @q:		frames received for each member, not yet taken
  * @rx_pkts:	frames received from the port (atomic, one writer)
  * @unknown_tag: frames dropped because no member has their tag, or they
@@ -55,15 +55,17 @@ struct xc_trunk {
 	uint16_t tpid;
 	uint8_t member_of[XC_VLAN_IDS];
 	unsigned int n_members;
-	struct xc_port *member[XC_TRUNK_MAX_MEMBERS];
+	struct xc_end *member[XC_TRUNK_MAX_MEMBERS];
 	struct xc_trunk_q q[XC_TRUNK_MAX_MEMBERS];
 	uint64_t rx_pkts;
 	uint64_t unknown_tag;
 	uint64_t backlog;
 };
 
-int xc_trunk_add(struct xc_trunk *t, struct xc_port *member, uint16_t tag);
-uint16_t xc_trunk_rx(struct xc_port *member, struct rte_mbuf **pkts,
+extern const struct xc_end_ops xc_end_trunk_ops;
+
+int xc_trunk_add(struct xc_trunk *t, struct xc_end *member, uint16_t tag);
+uint16_t xc_trunk_rx(struct xc_end *member, struct rte_mbuf **pkts,
 		     uint16_t n);
 int xc_trunk_push(struct rte_mbuf *m, uint16_t tpid, uint16_t tag);
 void xc_trunk_flush(struct xc_trunk *t);

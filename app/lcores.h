@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * lcores.h - which lcore forwards which direction, and running them
+ */
+#ifndef XC_LCORES_H
+#define XC_LCORES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <rte_lcore.h>
+
+#include "fwd.h"
+#include "pull.h"
+#include "topology.h"
+
+/**
+ * struct xc_lcores - the forwarding lcores (main thread, before launch)
+ * @lc:		per-lcore work, indexed by lcore id
+ * @quit:	set by the signal handler: every loop ends
+ * @hk:		the main lcore's housekeeping
+ * @hk_arg:	its argument
+ * @hk_ms:	its period in milliseconds, also the longest sleep
+ */
+struct xc_lcores {
+	struct xc_fwd_lcore lc[RTE_MAX_LCORE];
+	volatile bool quit;
+	void (*hk)(void *arg);
+	void *hk_arg;
+	unsigned int hk_ms;
+};
+
+int xc_lcores_assign(struct xc_lcores *l, struct xc_topo *t, bool poll,
+		     unsigned int idle_us, char *err, size_t errlen);
+void xc_lcores_wire(struct xc_lcores *l, struct xc_topo *t,
+		    struct xc_pull_env *pull);
+void xc_lcores_run(struct xc_lcores *l);
+void xc_lcores_wake(void *arg);
+void xc_lcores_fini(struct xc_lcores *l);
+
+#endif /* XC_LCORES_H */

@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * port.h - a port: one ethdev, whatever its driver, and its life cycle
+ *
+ * A port is what DPDK gives: an ethdev id, queues, a pool to receive into,
+ * a link, and what its driver can do. What differs between drivers (a vhost
+ * port's socket and guard, a kernel interface under af_packet or af_xdp,
+ * the pool a NIC needs) sits behind struct xc_port_ops, one file per kind
+ * (port_vhost.c, port_kernel.c, port_eth.c), the way testpmd's forwarding
+ * engines do: a new kind of port is one new file and one line in the kind
+ * table of port.c.
+ *
+ * Life cycle (port.c), the same for start-up, pulling a cable, link
+ * propagation, shutdown and every error path:
+ *
+ *   xc_port_create()     describe ethdev @id, pick its kind
+ *   xc_port_configure()  kind's prepare (pool, socket checks), configure
+ *                        the ethdev (a vhost server's socket appears),
+ *                        kind's secure (socket permissions), queues
+ *   xc_port_start()      start; the link comes by event or by polling
+ *   xc_port_unplug()     link down, close, hot-unplug the device
+ *   xc_port_plug()       probe it again from its devargs, configure, start
+ *   xc_port_close()      stop and close the ethdev (idempotent)
+ *   xc_port_free()       close, and free what the kind and the port own
+ *
+ * Threads: the main thread (start-up, housekeeping, shutdown) runs the
+ * life cycle; the ethdev event thread writes the link state (@link_up,
+ * @txq_on, @rxq_on, @caps) through port_event(); forwarding lcores,
+ * telemetry and the control thread only read those, atomically.
+ */
+#ifndef XC_PORT_H
+#define XC_PORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rte_ethdev.h>
+#include <rte_mempool.h>
+
+#include "bounds.h"
+#include "caps.h"
+
+#define XC_RING_SIZE		1024	/* descriptors per queue */
+#define XC_DEVARGS_LEN		512
+
+struct xc_port;
+
+/**
+ * typedef xc_kv_fn - receives one fact about a port (xc_port_describe())
+ * @arg:	the caller's argument
+ * @key:	name, lower case with '_'
+ * @str:	value if it is text, else NULL
+ * @num:	value if @str is NULL
+ */
+typedef void (*xc_kv_fn)(void *arg, const char *key, const char *str,
+			 uint64_t num);
+
+/**
+ * struct xc_port_ops - what one kind of port does its own way
+ * @kind:	name shown to people ("vhost", "kernel", "ethdev")
+ * @match:	is an ethdev with this driver of this kind?
+ * @init:	read the device arguments, allocate @priv (main thread)
+ * @prepare:	before configure: checks and the port's own pool (may be
+ *		NULL)
+ * @secure:	after configure: socket permissions, features (may be NULL)
+ * @caps:	what the port's receiver takes, read when its link comes up
+ *		(event thread)
+ * @link_ok:	besides the ethdev's link, is the port usable? (NULL: yes)
+ * @link_changed: the link went up or down (event thread, or main thread
+ *		for polled ports): log it, and follow it (the guard)
+ * @quiesce:	the link is down: return once no thread uses the peer's
+ *		resources any more (event or main thread), may be NULL
+ * @poll:	housekeeping (main thread), may be NULL
+ * @close:	before the ethdev is closed, may be NULL
+ * @fini:	free @priv and what the kind allocated
+ * @describe:	report the kind's own facts (socket, features...), may be NULL
+ * @kick_fd:	for a port whose peer can wake a sleeping lcore (a guest's
+ *		kick): turn kicks for ring @vring on or off and give the fd
+ *		to wait on and a generation that changes when the fd does;
+ *		NULL for ports without kicks (polled every millisecond)
+ * @features:	virtio features the peer negotiated, NULL if none
+ * @queue_events: the driver reports queue state changes (vhost)
+ * @pluggable:	the port can be unplugged and plugged again (a guest's end:
+ *		its peer sees the carrier go)
+ */
+struct xc_port_ops {
+	const char *kind;
+	bool (*match)(const struct rte_eth_dev_info *info);
+	int (*init)(struct xc_port *p, const struct rte_eth_dev_info *info,
+		    char *err, size_t errlen);
+	int (*prepare)(struct xc_port *p, bool again, char *err,
+		       size_t errlen);
+	int (*secure)(struct xc_port *p, char *err, size_t errlen);
+	uint64_t (*caps)(struct xc_port *p);
+	bool (*link_ok)(struct xc_port *p);
+	void (*link_changed)(struct xc_port *p, bool up, uint64_t caps);
+	void (*quiesce)(struct xc_port *p);
+	void (*poll)(struct xc_port *p);
+	void (*close)(struct xc_port *p);
+	void (*fini)(struct xc_port *p);
+	void (*describe)(struct xc_port *p, xc_kv_fn fn, void *arg);
+	int (*kick_fd)(struct xc_port *p, uint16_t vring, bool on, int *fd,
+		       int *gen);
+	uint64_t (*features)(struct xc_port *p);
+	bool queue_events;
+	bool pluggable;
+};
+
+/**
+ * struct xc_port_conf - what the user chose for a port, set before it is
+ *			 configured (main thread)
+ * @n_queues:	queue pairs
+ * @mtu:	MTU to set at configure time, 0 to keep the driver's
+ * @offloads:	offer offloads to the peer (a guest: virtio offloads)
+ * @sock_mode:	permission bits of a socket the port serves
+ * @sock_uid:	its owner, -1 to leave it
+ * @sock_gid:	its group, -1 to leave it
+ * @sock_checked: the socket path was checked before the EAL started
+ * @strip_vlan:	let the driver strip an outer VLAN tag into the mbuf (a
+ *		trunk's port, where the driver would anyway)
+ */
+struct xc_port_conf {
+	uint16_t n_queues;
+	unsigned int mtu;
+	bool offloads;
+	unsigned int sock_mode;
+	int sock_uid;
+	int sock_gid;
+	bool sock_checked;
+	bool strip_vlan;
+};
+
+/**
+ * struct xc_port - one ethdev
+ * @id:		ethdev port id (main thread; changes when plugged again)
+ * @name:	ethdev name, e.g. "net_vhost0"
+ * @label:	name shown to people: "left"/"right", a [port] name, or @name
+ * @devargs:	how to probe the port again after an unplug
+ * @ops:	its kind
+ * @priv:	the kind's own state
+ * @conf:	what the user chose
+ * @lsc:	the driver reports link changes by event
+ * @configured:	the ethdev is configured (main thread)
+ * @started:	the ethdev is started (main thread)
+ * @unplugging:	being unplugged: its link events are ours (main thread)
+ * @link_up:	link state (event thread, or main thread when polled;
+ *		atomic)
+ * @txq_on:	bit q set when Tx queue q may be used (event thread; atomic)
+ * @rxq_on:	bit q set when Rx queue q is enabled (event thread; atomic)
+ * @caps:	what the port can receive, xc_caps_pack() (event thread;
+ *		atomic; 0 while the link is down)
+ * @own_pool:	Rx mbufs of a port that is not a guest's, sized for its
+ *		frames (kind's prepare), freed by xc_port_free()
+ * @whole_only:	its driver sends single-segment frames only: chains are
+ *		copied into one mbuf of @own_pool before they go to it
+ * @notify:	called from the event thread after a link or queue change
+ *		(set once by the lcore wiring, before start)
+ * @notify_arg:	argument of @notify
+ */
+struct xc_port {
+	uint16_t id;
+	char name[RTE_ETH_NAME_MAX_LEN];
+	char label[RTE_ETH_NAME_MAX_LEN];
+	char devargs[XC_DEVARGS_LEN];
+	const struct xc_port_ops *ops;
+	void *priv;
+	struct xc_port_conf conf;
+	bool lsc;
+	bool configured;
+	bool started;
+	bool unplugging;
+	uint32_t link_up;
+	uint64_t txq_on;
+	uint64_t rxq_on;
+	uint64_t caps;
+	struct rte_mempool *own_pool;
+	bool whole_only;
+	void (*notify)(void *arg);
+	void *notify_arg;
+};
+
+int xc_port_create(struct xc_port *p, uint16_t id, char *err,
+		   size_t errlen);
+int xc_port_configure(struct xc_port *p, struct rte_mempool *pool,
+		      char *err, size_t errlen);
+int xc_port_start(struct xc_port *p, char *err, size_t errlen);
+int xc_port_unplug(struct xc_port *p);
+int xc_port_plug(struct xc_port *p, struct rte_mempool *pool);
+void xc_port_close(struct xc_port *p);
+void xc_port_free(struct xc_port *p);
+void xc_port_poll(struct xc_port *p);
+void xc_port_describe(struct xc_port *p, xc_kv_fn fn, void *arg);
+uint64_t xc_port_features(struct xc_port *p);
+
+/**
+ * xc_port_kicks() - can the port's peer wake a sleeping lcore?
+ * @p:		port
+ *
+ * Return: true if so (a guest), false if the port must be polled
+ */
+static inline bool xc_port_kicks(const struct xc_port *p)
+{
+	return p->ops->kick_fd != NULL;
+}
+
+/**
+ * xc_port_is_up() - may frames be sent to the port now? (any thread)
+ * @p:		port
+ *
+ * Return: true if its link is up
+ */
+static inline bool xc_port_is_up(const struct xc_port *p)
+{
+	return __atomic_load_n(&p->link_up, __ATOMIC_ACQUIRE) != 0;
+}
+
+/* the port kinds, in the order they are tried (port.c) */
+extern const struct xc_port_ops xc_port_vhost_ops;
+extern const struct xc_port_ops xc_port_kernel_ops;
+extern const struct xc_port_ops xc_port_eth_ops;
+
+const char *xc_port_vhost_socket(const struct xc_port *p);
+/* what kernel-backed ports share with other ethdevs (port_eth.c) */
+int xc_port_eth_pool(struct xc_port *p, unsigned int framesz, char *err,
+		     size_t errlen);
+bool xc_port_sends_chains(const struct xc_port *p);
+uint64_t xc_port_eth_caps(struct xc_port *p);
+
+#endif /* XC_PORT_H */

@@ -1,0 +1,376 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * port_vhost.c - the vhost port kind: a guest's virtio-net NIC behind a
+ *		  vhost-user socket, served (server) or connected to (client)
+ *
+ * Theory of operation: the vhost PMD turns the vhost-user protocol into an
+ * ethdev with link events (a guest came or went) and queue events (a
+ * vring was enabled or disabled). A server socket is bound in
+ * rte_eth_dev_configure(), under the umask port.c sets, then given the
+ * mode, owner and group the user asked for; while a frontend is attached
+ * the guard (guard.c) keeps a second one off it.
+ *
+ * The vhost library frees a guest's vrings as soon as the PMD's destroy
+ * callback returns, and that callback is our link-down event. So every
+ * call into the vhost library about a guest (negotiated features, kick
+ * fds, notifications) is made between vhost_enter() and vhost_exit(), and
+ * the link-down path (quiesce()) waits until no thread is between them;
+ * threads entering later see the link down and stay out.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_eth_vhost.h>
+#include <rte_ethdev.h>
+#include <rte_kvargs.h>
+#include <rte_pause.h>
+#include <rte_vhost.h>
+
+#include "guard.h"
+#include "log.h"
+#include "port.h"
+#include "sockpath.h"
+
+/* virtio-net offload features, withheld from guests by --no-offloads:
+ * CSUM, GUEST_CSUM, GUEST_TSO4/6, GUEST_ECN, GUEST_UFO, HOST_TSO4/6,
+ * HOST_ECN, HOST_UFO */
+#define XC_VIRTIO_OFFLOADS	(0x3ULL | (0xffULL << 7))
+
+/**
+ * struct xc_vhost - a vhost port's own state
+ * @iface:	socket path (main thread, at creation)
+ * @client:	client mode: QEMU listens, xcable connects
+ * @guard:	keeps a second frontend off a server socket in use
+ * @busy:	threads between vhost_enter() and vhost_exit() (atomic)
+ */
+struct xc_vhost {
+	char iface[XC_SOCK_PATH_MAX];
+	bool client;
+	struct xc_guard guard;
+	uint32_t busy;
+};
+
+/* vh() - a vhost port's own state */
+static inline struct xc_vhost *vh(const struct xc_port *p)
+{
+	return p->priv;
+}
+
+/**
+ * vhost_enter() - start a call into the vhost library about the port's
+ *		   guest, if it still has one
+ * @p:		vhost port
+ *
+ * Return: true if the guest may be used; then call vhost_exit()
+ */
+static bool vhost_enter(struct xc_port *p)
+{
+	__atomic_add_fetch(&vh(p)->busy, 1, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&p->link_up, __ATOMIC_SEQ_CST))
+		return true;
+	__atomic_sub_fetch(&vh(p)->busy, 1, __ATOMIC_RELEASE);
+	return false;
+}
+
+/* vhost_exit() - end what vhost_enter() allowed */
+static void vhost_exit(struct xc_port *p)
+{
+	__atomic_sub_fetch(&vh(p)->busy, 1, __ATOMIC_RELEASE);
+}
+
+/* vhost_match() - is the ethdev a vhost PMD port? */
+static bool vhost_match(const struct rte_eth_dev_info *info)
+{
+	return strcmp(info->driver_name, "net_vhost") == 0;
+}
+
+/**
+ * vhost_init() - take the socket path, mode and queues from the device
+ *		  arguments
+ * @p:		port
+ * @info:	its device info
+ * @err:	one-line message on error
+ * @errlen:	size of @err
+ *
+ * Return: 0, -ENOMEM, or -EINVAL if the arguments carry no usable iface
+ */
+static int vhost_init(struct xc_port *p, const struct rte_eth_dev_info *info,
+		      char *err, size_t errlen)
+{
+	const struct rte_devargs *da = rte_dev_devargs(info->device);
+	struct rte_kvargs *kv = NULL;
+	struct xc_vhost *v;
+	const char *s;
+
+	v = calloc(1, sizeof(*v));
+	if (v == NULL) {
+		snprintf(err, errlen, "%s: out of memory", p->name);
+		return -ENOMEM;
+	}
+	p->priv = v;
+	pthread_mutex_init(&v->guard.lock, NULL);
+	v->guard.decoy = -1;
+	if (da != NULL && da->args != NULL)
+		kv = rte_kvargs_parse(da->args, NULL);
+	s = kv ? rte_kvargs_get(kv, "iface") : NULL;
+	if (s == NULL || strlen(s) >= sizeof(v->iface)) {
+		rte_kvargs_free(kv);
+		snprintf(err, errlen, "port %u (%s): no usable iface= socket path",
+			 p->id, p->name);
+		return -EINVAL;
+	}
+	strcpy(v->iface, s);
+	s = rte_kvargs_get(kv, "client");
+	v->client = s != NULL && strcmp(s, "0") != 0;
+	s = rte_kvargs_get(kv, "queues");
+	if (s != NULL)
+		p->conf.n_queues = (uint16_t)RTE_MIN(strtoul(s, NULL, 10),
+						     (unsigned long)XC_MAX_QUEUES);
+	if (p->conf.n_queues == 0)
+		p->conf.n_queues = 1;
+	rte_kvargs_free(kv);
+	return 0;
+}
+
+/**
+ * vhost_prepare() - before configure: the socket path must be usable (a
+ *		     stale socket is removed); the guard of a server socket
+ *		     is set up
+ * @p:		port
+ * @again:	plugged in again (else the path is checked only if it was
+ *		not before the EAL started)
+ * @err:	one-line message on error
+ * @errlen:	size of @err
+ *
+ * Return: 0, or what xc_sock_prepare() returns
+ */
+static int vhost_prepare(struct xc_port *p, bool again, char *err,
+			 size_t errlen)
+{
+	struct xc_vhost *v = vh(p);
+	char why[XC_ERR_LEN];
+	int rc;
+
+	if ((again || !p->conf.sock_checked) &&
+	    (rc = xc_sock_prepare(v->iface, v->client, why, sizeof(why)))) {
+		snprintf(err, errlen, "%s%s", again ? "cannot plug: " : "", why);
+		return rc;
+	}
+	if (v->client)
+		return 0;
+	if (xc_guard_init(&v->guard, v->iface, p->conf.sock_mode,
+			  p->conf.sock_uid, p->conf.sock_gid))
+		XC_LOG(port, WARNING,
+		       "%s: path %s too long to hide while in use: a second frontend could take the port over",
+		       p->label, v->iface);
+	return 0;
+}
+
+/**
+ * vhost_secure() - after configure: give a server socket its mode, owner
+ *		    and group; withhold offloads if asked
+ * @p:		port, configured
+ * @err:	one-line message on error
+ * @errlen:	size of @err
+ *
+ * Return: 0 or -errno
+ */
+static int vhost_secure(struct xc_port *p, char *err, size_t errlen)
+{
+	struct xc_vhost *v = vh(p);
+	int rc;
+
+	if (!v->client && (rc = xc_sock_secure(v->iface, p->conf.sock_mode,
+					       p->conf.sock_uid,
+					       p->conf.sock_gid, err, errlen)))
+		return rc;
+	if (!p->conf.offloads &&
+	    (rc = rte_vhost_driver_disable_features(v->iface,
+						    XC_VIRTIO_OFFLOADS))) {
+		snprintf(err, errlen, "%s: cannot withhold offloads from %s",
+			 p->label, v->iface);
+		return rc < 0 ? rc : -EIO;
+	}
+	return 0;
+}
+
+/**
+ * vhost_caps() - what the guest's receiver takes, from the features it
+ *		  negotiated and the MTU it was given
+ * @p:		port, its link coming up (event thread)
+ *
+ * Return: packed capabilities, 0 if unknown
+ */
+static uint64_t vhost_caps(struct xc_port *p)
+{
+	uint64_t features = 0;
+	uint16_t mtu = 0;
+	int vid = rte_eth_vhost_get_vid_from_port_id(p->id);
+
+	if (vid < 0 || rte_vhost_get_negotiated_features(vid, &features))
+		return 0;
+	if (rte_vhost_get_mtu(vid, &mtu))
+		mtu = 0;
+	return xc_caps_from_virtio(features, mtu);
+}
+
+/**
+ * vhost_link_changed() - log a guest's coming and going; the guard hides
+ *			  a served socket while a guest is attached
+ * @p:		port
+ * @up:		new link state
+ * @caps:	what the guest takes, if up
+ */
+static void vhost_link_changed(struct xc_port *p, bool up, uint64_t caps)
+{
+	struct xc_vhost *v = vh(p);
+	char takes[64];
+
+	if (up) {
+		xc_caps_describe(caps, takes, sizeof(takes));
+		XC_LOG(port, INFO,
+		       "%s (%s): link up, VM connected; it takes %s, frames up to %u bytes",
+		       p->label, v->iface, takes, xc_caps_max_frame(caps));
+	} else {
+		XC_LOG(port, INFO, "%s (%s): link down, VM gone", p->label,
+		       v->iface);
+	}
+	if (v->client)
+		return;
+	if (up)
+		xc_guard_attach(&v->guard, p->label);
+	else
+		xc_guard_detach(&v->guard, p->label);
+}
+
+/**
+ * vhost_quiesce() - the link is down: wait until no thread is inside a
+ *		     vhost library call about the gone guest
+ * @p:		port
+ */
+static void vhost_quiesce(struct xc_port *p)
+{
+	while (__atomic_load_n(&vh(p)->busy, __ATOMIC_ACQUIRE))
+		rte_pause();
+}
+
+/* vhost_poll() - turn away second frontends (main thread) */
+static void vhost_poll(struct xc_port *p)
+{
+	if (!vh(p)->client)
+		xc_guard_poll(&vh(p)->guard, p->label);
+}
+
+/* vhost_close() - the guard lets the served socket go */
+static void vhost_close(struct xc_port *p)
+{
+	if (!vh(p)->client)
+		xc_guard_close(&vh(p)->guard, p->label);
+}
+
+/* vhost_fini() - free the port's own state */
+static void vhost_fini(struct xc_port *p)
+{
+	pthread_mutex_destroy(&vh(p)->guard.lock);
+	free(p->priv);
+}
+
+/**
+ * vhost_features() - the virtio features the guest negotiated
+ * @p:		port
+ *
+ * Return: the features, 0 if no guest is attached
+ */
+static uint64_t vhost_features(struct xc_port *p)
+{
+	uint64_t features = 0;
+	int vid;
+
+	if (!vhost_enter(p))
+		return 0;
+	vid = rte_eth_vhost_get_vid_from_port_id(p->id);
+	if (vid < 0 || rte_vhost_get_negotiated_features(vid, &features))
+		features = 0;
+	vhost_exit(p);
+	return features;
+}
+
+/**
+ * vhost_describe() - socket, mode, negotiated features, refused frontends
+ * @p:		port
+ * @fn:		called once per fact
+ * @arg:	its argument
+ */
+static void vhost_describe(struct xc_port *p, xc_kv_fn fn, void *arg)
+{
+	fn(arg, "socket", vh(p)->iface, 0);
+	fn(arg, "mode", vh(p)->client ? "client" : "server", 0);
+	fn(arg, "virtio_features", NULL, vhost_features(p));
+	fn(arg, "refused_frontends", NULL,
+	   __atomic_load_n(&vh(p)->guard.refused, __ATOMIC_RELAXED));
+}
+
+/**
+ * vhost_kick_fd() - turn a guest's kicks on a vring on or off, and give the
+ *		     kick eventfd to sleep on (forwarding lcore)
+ * @p:		port
+ * @vring:	vring index (2q: guest's Rx, 2q + 1: guest's Tx)
+ * @on:		turn kicks on (true) or off
+ * @fd:		the current kick fd, -1 if none (only set when @on)
+ * @gen:	the current vhost device id, -1 if none (only set when @on)
+ *
+ * Return: 0 if done, -ENODEV if the guest is gone
+ */
+static int vhost_kick_fd(struct xc_port *p, uint16_t vring, bool on, int *fd,
+			 int *gen)
+{
+	struct rte_vhost_vring vr;
+	int vid, rc = -ENODEV;
+
+	if (!vhost_enter(p))
+		return -ENODEV;
+	vid = rte_eth_vhost_get_vid_from_port_id(p->id);
+	if (on) {
+		*gen = vid;
+		*fd = -1;
+		if (vid >= 0 && rte_vhost_get_vhost_vring(vid, vring, &vr) == 0)
+			*fd = vr.kickfd;
+	}
+	if (vid >= 0 &&
+	    rte_vhost_enable_guest_notification(vid, vring, on) == 0)
+		rc = 0;
+	vhost_exit(p);
+	return rc;
+}
+
+const struct xc_port_ops xc_port_vhost_ops = {
+	.kind = "vhost",
+	.match = vhost_match,
+	.init = vhost_init,
+	.prepare = vhost_prepare,
+	.secure = vhost_secure,
+	.caps = vhost_caps,
+	.link_changed = vhost_link_changed,
+	.quiesce = vhost_quiesce,
+	.poll = vhost_poll,
+	.close = vhost_close,
+	.fini = vhost_fini,
+	.describe = vhost_describe,
+	.kick_fd = vhost_kick_fd,
+	.features = vhost_features,
+	.queue_events = true,
+	.pluggable = true,
+};
+
+/**
+ * xc_port_vhost_socket() - the socket a vhost port serves or connects to
+ * @p:		port
+ *
+ * Return: the path, or NULL if @p is not a vhost port
+ */
+const char *xc_port_vhost_socket(const struct xc_port *p)
+{
+	return p->ops == &xc_port_vhost_ops ? vh(p)->iface : NULL;
+}

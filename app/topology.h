@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * topology.h - which ports make which cables, and bringing them up and
+ *		down as a whole
+ */
+#ifndef XC_TOPOLOGY_H
+#define XC_TOPOLOGY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rte_build_config.h>
+
+#include "cable.h"
+#include "options.h"
+#include "trunk.h"
+
+/**
+ * struct xc_topo - the ports and cables xcable runs (main thread)
+ * @opts:	parsed options (input)
+ * @defs:	cables declared by --left/--right or the config file (input;
+ *		none in the DPDK mode, where --cable or the port order pairs
+ *		ports)
+ * @n_defs:	number of @defs
+ * @sock_uid:	owner of the sockets xcable creates, -1 to leave it (input)
+ * @sock_gid:	their group, -1 to leave it (input)
+ * @end_uid:	the owner of each end of @defs, resolved before the EAL
+ *		started (input)
+ * @end_gid:	the same for the group
+ * @n_ports:	number of ethdev ports
+ * @ports:	all of them, indexed by port id
+ * @n_cables:	number of cables
+ * @cables:	the cables
+ * @trunk_of:	for each port id, the trunk it carries, or NULL
+ */
+struct xc_topo {
+	const struct xc_opts *opts;
+	const struct xc_cable_def *defs;
+	unsigned int n_defs;
+	int sock_uid;
+	int sock_gid;
+	const int (*end_uid)[2];
+	const int (*end_gid)[2];
+	uint16_t n_ports;
+	struct xc_port *ports;
+	unsigned int n_cables;
+	struct xc_cable cables[XC_MAX_CABLES];
+	struct xc_trunk *trunk_of[RTE_MAX_ETHPORTS];
+};
+
+int xc_topo_build(struct xc_topo *t, char *err, size_t errlen);
+int xc_topo_start(struct xc_topo *t, char *err, size_t errlen);
+void xc_topo_drain(struct xc_topo *t);
+void xc_topo_free(struct xc_topo *t);
+
+#endif /* XC_TOPOLOGY_H */
