@@ -605,7 +605,7 @@ static void test_impair_drops(struct rig *r)
 		.limit = XC_IMPAIR_LIMIT_DEFAULT };
 	static const struct xc_impair_cfg full = { .delay_us = 1000000,
 		.limit = 5 };
-	static const struct xc_impair_cfg delay = { .delay_us = 5000,
+	static const struct xc_impair_cfg delay = { .delay_us = 20000,
 		.limit = XC_IMPAIR_LIMIT_DEFAULT };
 	struct xc_dir *d = rig_dir(r, &(struct rig_opts){ .im = &loss });
 	unsigned int got, early;
@@ -633,10 +633,10 @@ static void test_impair_drops(struct rig *r)
 	feed(r, 0, 10);
 	xc_dir_poll(d);
 	early = rig_given(r);
-	rte_delay_us_sleep(7000);
+	rte_delay_us_sleep(25000);
 	ok = true;
 	got = run(r, 0, &ok);
-	CHECK("delay 5 ms: nothing at once, all 10 in order after 7 ms "
+	CHECK("delay 20 ms: nothing at once, all 10 in order after 25 ms "
 	      "(with nothing new received)", early == 0 && got == 10 && ok);
 	balanced("delay", d);
 	rig_done(r);
