@@ -1,0 +1,248 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * test_trunk.c - unit tests of trunks (app/trunk.c): outer tags pushed
+ *		  and popped, frames sorted into members
+ *
+ * xc_trunk_push() is checked on single frames (802.1ad and 802.1Q, a
+ * guest's own tag kept inside, and the frames it must refuse). Sorting
+ * runs on a real ethdev: a net_ring port stands for the trunk's NIC, the
+ * test puts tagged frames in its receive ring and members take them with
+ * xc_trunk_rx(), as their directions do. Checks which member gets which
+ * frame, untagged and in order, and the unknown-tag and backlog counts.
+ *
+ * Prints "ok NAME" or "FAIL NAME: why" per check; exits 1 on any failure.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_mbuf.h>
+#include <rte_ring.h>
+
+#include "cable.h"
+#include "trunk.h"
+#include "unitlib.h"
+
+static int fails;
+static struct rte_mempool *pool;
+
+/**
+ * tagged() - a numbered frame with an outer tag in front of its type
+ * @seq:	its number
+ * @tpid:	tag type, 0 for no tag
+ * @tag:	VLAN id
+ *
+ * Return: the frame (unit_seq(m, 4) reads its number)
+ */
+static struct rte_mbuf *tagged(uint32_t seq, uint16_t tpid, uint16_t tag)
+{
+	struct rte_mbuf *m = unit_frame(pool, seq, 80);
+
+	if (m != NULL && tpid)
+		xc_trunk_push(m, tpid, tag);
+	return m;
+}
+
+static void test_push(void)
+{
+	struct rte_mbuf *m = unit_frame(pool, 7, 80), *n;
+	uint8_t *p;
+	int rc;
+
+	rc = xc_trunk_push(m, 0x88a8, 10);
+	p = rte_pktmbuf_mtod(m, uint8_t *);
+	CHECK("push 802.1ad tag 10: 4 bytes longer, tag behind the MACs",
+	      rc == 0 && m->pkt_len == 84 &&
+	      !memcmp(p, "\x52\x54\x00\xab\xcd\xef\x52\x54\x00\x12\x34\x56"
+			 "\x88\xa8\x00\x0a\x08\x00", 18));
+	rc = xc_trunk_push(m, 0x8100, 4094);
+	p = rte_pktmbuf_mtod(m, uint8_t *);
+	CHECK("push 802.1Q tag 4094 on top: the first tag stays inside",
+	      rc == 0 && m->pkt_len == 88 &&
+	      !memcmp(p + 12, "\x81\x00\x0f\xfe\x88\xa8\x00\x0a", 8) &&
+	      unit_seq(m, 8) == 7);
+	rte_pktmbuf_free(m);
+
+	m = unit_frame(pool, 1, 80);
+	m->data_off = 0;	/* no headroom */
+	rc = xc_trunk_push(m, 0x88a8, 10);
+	CHECK("push without headroom: -ENOSPC, frame unchanged",
+	      rc == -ENOSPC && m->pkt_len == 80 && m->data_off == 0);
+	rte_pktmbuf_free(m);
+
+	m = unit_frame(pool, 2, 80);
+	rte_mbuf_refcnt_update(m, 1);
+	rc = xc_trunk_push(m, 0x88a8, 10);
+	CHECK("push on a shared frame: -EINVAL", rc == -EINVAL &&
+	      m->pkt_len == 80);
+	rte_pktmbuf_free(m);
+	rte_pktmbuf_free(m);
+
+	m = unit_frame(pool, 3, 80);
+	n = rte_pktmbuf_clone(m, pool);
+	rc = xc_trunk_push(n, 0x88a8, 10);
+	CHECK("push on an indirect frame (a clone): -EINVAL", rc == -EINVAL);
+	rte_pktmbuf_free(n);
+	rte_pktmbuf_free(m);
+
+	m = rte_pktmbuf_alloc(pool);
+	rte_pktmbuf_append(m, 10);
+	rc = xc_trunk_push(m, 0x88a8, 10);
+	CHECK("push on a 10-byte frame: -EINVAL", rc == -EINVAL);
+	rte_pktmbuf_free(m);
+}
+
+static void test_add(struct xc_trunk *t, struct xc_port *tport)
+{
+	static struct xc_end mem[XC_TRUNK_MAX_MEMBERS + 1];
+	static struct xc_trunk full;
+	unsigned int i;
+	int rc = 0;
+
+	memset(t, 0, sizeof(*t));
+	t->port = tport;
+	t->tpid = 0x88a8;
+	CHECK("add tag 0: -EINVAL", xc_trunk_add(t, &mem[0], 0) == -EINVAL);
+	CHECK("add tag 4095: -EINVAL",
+	      xc_trunk_add(t, &mem[0], 4095) == -EINVAL);
+	CHECK("add tag 10 to trunk: member 0, an end on the trunk's port",
+	      xc_trunk_add(t, &mem[0], 10) == 0 && mem[0].trunk == t &&
+	      mem[0].member_idx == 0 && mem[0].port == tport &&
+	      mem[0].ops == &xc_end_trunk_ops);
+	CHECK("add tag 10 again: -EEXIST",
+	      xc_trunk_add(t, &mem[1], 10) == -EEXIST);
+	memset(&full, 0, sizeof(full));
+	full.port = tport;
+	for (i = 0; i < XC_TRUNK_MAX_MEMBERS && rc == 0; i++)
+		rc = xc_trunk_add(&full, &mem[i], (uint16_t)(i + 1));
+	CHECK("64 members fit, a 65th is -ENOSPC", rc == 0 &&
+	      xc_trunk_add(&full, &mem[XC_TRUNK_MAX_MEMBERS], 100) ==
+	      -ENOSPC);
+}
+
+/**
+ * collect() - take what a member has, check numbers and untagged bytes
+ * @m:		member
+ * @want:	expected numbers, in order
+ * @n:		how many
+ *
+ * Return: true if exactly those frames came, untagged
+ */
+static bool collect(struct xc_end *m, const uint32_t *want, unsigned int n)
+{
+	struct rte_mbuf *b[XC_BURST];
+	unsigned int got = 0, i;
+	uint16_t k;
+	bool ok = true;
+
+	while ((k = xc_trunk_rx(m, b, XC_BURST)) != 0) {
+		for (i = 0; i < k; i++, got++) {
+			if (got >= n || !unit_frame_ok(b[i], want[got], 80))
+				ok = false;
+			rte_pktmbuf_free(b[i]);
+		}
+	}
+	return ok && got == n;
+}
+
+static void test_sort(struct xc_trunk *t, struct rte_ring *in,
+		      struct xc_end *m10, struct xc_end *m20)
+{
+	static const uint32_t want10[] = { 0, 4 }, want20[] = { 1, 6 };
+	struct rte_mbuf *b[7];
+
+	b[0] = tagged(0, 0x88a8, 10);
+	b[1] = tagged(1, 0x88a8, 20);
+	b[2] = tagged(2, 0x88a8, 30);		/* nobody's */
+	b[3] = tagged(3, 0, 0);			/* no tag */
+	b[4] = tagged(4, 0x88a8, 10);
+	b[5] = tagged(5, 0x8100, 10);		/* wrong tag type */
+	b[6] = unit_frame(pool, 6, 80);		/* tag stripped by the NIC */
+	b[6]->ol_flags |= RTE_MBUF_F_RX_VLAN | RTE_MBUF_F_RX_VLAN_STRIPPED;
+	b[6]->vlan_tci = 20;
+	rte_ring_enqueue_bulk(in, (void **)b, 7, NULL);
+	CHECK("sort: member of tag 10 gets frames 0 and 4, untagged, in "
+	      "order", collect(m10, want10, 2));
+	CHECK("sort: member of tag 20 gets frames 1 and 6 (stripped tag "
+	      "read from vlan_tci)", collect(m20, want20, 2));
+	CHECK("sort: 7 received, 3 unknown-tag (tag 30, none, 802.1Q)",
+	      t->rx_pkts == 7 && t->unknown_tag == 3 && t->backlog == 0);
+}
+
+static void test_backlog(struct xc_trunk *t, struct rte_ring *in,
+			 struct xc_end *m10, struct xc_end *m20)
+{
+	struct rte_mbuf *b[XC_BURST];
+	uint32_t want[XC_TRUNK_QLEN];
+	unsigned int i, got = 0;
+
+	for (i = 0; i < 600; i++) {
+		struct rte_mbuf *m = tagged(1000 + i, 0x88a8, 20);
+
+		rte_ring_enqueue(in, m);
+	}
+	/* the member of tag 10 finds its queue empty each time and takes a
+	 * burst from the port: all for the member of tag 20 */
+	for (i = 0; i < 20; i++)
+		got += xc_trunk_rx(m10, b, XC_BURST);
+	CHECK("backlog: member of tag 10 gets none of tag 20's frames",
+	      got == 0);
+	CHECK("backlog: 512 wait for tag 20, the other 88 counted backlog",
+	      t->q[m20->member_idx].n == XC_TRUNK_QLEN && t->backlog == 88);
+	for (i = 0; i < XC_TRUNK_QLEN; i++)
+		want[i] = 1000 + i;
+	CHECK("backlog: tag 20 then gets the first 512, in order",
+	      collect(m20, want, XC_TRUNK_QLEN));
+
+	for (i = 0; i < 5; i++)
+		rte_ring_enqueue(in, tagged(i, 0x88a8, 10));
+	xc_trunk_rx(m20, b, XC_BURST);	/* sorts them for tag 10 */
+	xc_trunk_flush(t);
+	CHECK("flush: 5 frames waiting for tag 10 freed, counted backlog",
+	      t->q[m10->member_idx].n == 0 && t->backlog == 93);
+}
+
+int main(int argc, char **argv)
+{
+	static struct xc_port tport;
+	static struct xc_end m10, m20;
+	static struct xc_trunk t;
+	struct rte_ring *in, *out;
+	int id;
+
+	(void)argc;
+	if (unit_eal_init(argv[0]))
+		return 2;
+	pool = rte_pktmbuf_pool_create("t_pool", 4095, 0, 0,
+				       RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	in = rte_ring_create("t_in", 1024, SOCKET_ID_ANY, 0);
+	out = rte_ring_create("t_out", 1024, SOCKET_ID_ANY, 0);
+	if (pool == NULL || in == NULL || out == NULL)
+		return 2;
+	id = unit_ring_port("net_ring_trunk", in, out, pool);
+	if (id < 0)
+		return 2;
+	snprintf(tport.name, sizeof(tport.name), "net_ring_trunk");
+	tport.id = (uint16_t)id;
+	tport.conf.n_queues = 1;
+
+	test_push();
+	test_add(&t, &tport);
+	memset(&t, 0, sizeof(t));
+	t.port = &tport;
+	t.tpid = 0x88a8;
+	if (xc_trunk_add(&t, &m10, 10) || xc_trunk_add(&t, &m20, 20))
+		return 2;
+	test_sort(&t, in, &m10, &m20);
+	test_backlog(&t, in, &m10, &m20);
+
+	xc_trunk_flush(&t);
+	unit_ring_free(in);
+	unit_ring_free(out);
+	rte_eth_dev_stop((uint16_t)id);
+	rte_eth_dev_close((uint16_t)id);
+	CHECK("no mbuf leaked", rte_mempool_in_use_count(pool) == 0);
+	unit_eal_fini();
+	return fails ? 1 : 0;
+}
