@@ -6,7 +6,7 @@
  * rte_eth_dev_configure() and from then on QEMU may connect at any time,
  * from the vhost library's event thread. That thread reports link changes
  * (RTE_ETH_EVENT_INTR_LSC) and, for kinds with queue events, vring
- * enable/disable (RTE_ETH_EVENT_QUEUE_STATE). We register for both before
+ * enable/disable (RTE_ETH_EVENT_QUEUE_STATE, which the kind reads). We register for both before
  * configuring, so no event is missed, and keep the result in struct
  * xc_port as atomics that the forwarding lcores read before each transmit.
  * A port that does not report link changes by event is polled by the main
@@ -19,7 +19,6 @@
 #include <rte_bus.h>
 #include <rte_dev.h>
 #include <rte_devargs.h>
-#include <rte_eth_vhost.h>
 #include <rte_ethdev.h>
 
 #include "log.h"
@@ -118,28 +117,6 @@ static void update_link(struct xc_port *p)
 }
 
 /**
- * drain_queue_events() - apply the vhost PMD's pending vring state changes
- * @p:		port with queue events
- */
-static void drain_queue_events(struct xc_port *p)
-{
-	struct rte_eth_vhost_queue_event ev;
-
-	while (rte_eth_vhost_get_queue_event(p->id, &ev) == 0) {
-		uint64_t *mask = ev.rx ? &p->rxq_on : &p->txq_on;
-		uint64_t bit = 1ULL << (ev.queue_id & 63);
-
-		if (ev.enable)
-			__atomic_fetch_or(mask, bit, __ATOMIC_RELEASE);
-		else
-			__atomic_fetch_and(mask, ~bit, __ATOMIC_RELEASE);
-		XC_LOG(port, DEBUG, "%s: %s queue %u %s", p->label,
-		       ev.rx ? "rx" : "tx", ev.queue_id,
-		       ev.enable ? "enabled" : "disabled");
-	}
-}
-
-/**
  * port_event() - ethdev event callback, runs in the event thread
  * @port_id:	port the event is for
  * @type:	RTE_ETH_EVENT_INTR_LSC or RTE_ETH_EVENT_QUEUE_STATE
@@ -160,7 +137,7 @@ static int port_event(uint16_t port_id, enum rte_eth_event_type type,
 	if (type == RTE_ETH_EVENT_INTR_LSC)
 		update_link(p);
 	if (p->ops->queue_events)
-		drain_queue_events(p);
+		p->ops->queue_events(p);
 	notify = __atomic_load_n(&p->notify, __ATOMIC_ACQUIRE);
 	if (notify)
 		notify(p->notify_arg);
@@ -345,7 +322,7 @@ int xc_port_start(struct xc_port *p, char *err, size_t errlen)
 	/* a vhost port's link comes up by event, from the vhost thread,
 	 * once its guest is set up: reading it here too raced with that
 	 * thread (in client mode the guest can attach during start) */
-	if (!p->ops->queue_events)
+	if (!p->ops->event_link)
 		update_link(p);
 	return 0;
 }

@@ -80,7 +80,11 @@ typedef void (*xc_kv_fn)(void *arg, const char *key, const char *str,
  *		to wait on and a generation that changes when the fd does;
  *		NULL for ports without kicks (polled every millisecond)
  * @features:	virtio features the peer negotiated, NULL if none
- * @queue_events: the driver reports queue state changes (vhost)
+ * @queue_events: apply the driver's pending queue state changes to
+ *		@txq_on/@rxq_on (event thread); NULL if its queues never
+ *		come and go
+ * @event_link:	the link comes by event only, from another thread: it is
+ *		not read at start (a guest may attach during start)
  * @pluggable:	the port can be unplugged and plugged again (a guest's end:
  *		its peer sees the carrier go)
  */
@@ -103,7 +107,8 @@ struct xc_port_ops {
 	int (*kick_fd)(struct xc_port *p, uint16_t vring, bool on, int *fd,
 		       int *gen);
 	uint64_t (*features)(struct xc_port *p);
-	bool queue_events;
+	void (*queue_events)(struct xc_port *p);
+	bool event_link;
 	bool pluggable;
 };
 

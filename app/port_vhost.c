@@ -278,6 +278,28 @@ static void vhost_fini(struct xc_port *p)
 }
 
 /**
+ * vhost_queue_events() - apply the vhost PMD's pending vring state changes
+ * @p:		port (event thread)
+ */
+static void vhost_queue_events(struct xc_port *p)
+{
+	struct rte_eth_vhost_queue_event ev;
+
+	while (rte_eth_vhost_get_queue_event(p->id, &ev) == 0) {
+		uint64_t *mask = ev.rx ? &p->rxq_on : &p->txq_on;
+		uint64_t bit = 1ULL << (ev.queue_id & 63);
+
+		if (ev.enable)
+			__atomic_fetch_or(mask, bit, __ATOMIC_RELEASE);
+		else
+			__atomic_fetch_and(mask, ~bit, __ATOMIC_RELEASE);
+		XC_LOG(port, DEBUG, "%s: %s queue %u %s", p->label,
+		       ev.rx ? "rx" : "tx", ev.queue_id,
+		       ev.enable ? "enabled" : "disabled");
+	}
+}
+
+/**
  * vhost_features() - the virtio features the guest negotiated
  * @p:		port
  *
@@ -360,7 +382,8 @@ const struct xc_port_ops xc_port_vhost_ops = {
 	.describe = vhost_describe,
 	.kick_fd = vhost_kick_fd,
 	.features = vhost_features,
-	.queue_events = true,
+	.queue_events = vhost_queue_events,
+	.event_link = true,
 	.pluggable = true,
 };
 
