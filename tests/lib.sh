@@ -144,6 +144,9 @@ cleanup_all() {
 		ip netns del "$p"
 	done
 	pkill -KILL -f "$XCPEER" 2>/dev/null
+	# mounts a test made in its directory (a test that failed early)
+	[ -n "${T:-}" ] &&
+	awk -v t="$T/" 'index($2, t) == 1 { print $2 }' /proc/mounts | xargs -r -n 1 umount -l
 	true
 }
 
