@@ -307,6 +307,8 @@ static void parse_cmdline(struct xc_ctx *ctx, int argc, char **argv,
 	for (i = 1; i < ea->argc; i++)
 		fprintf(stderr, " %s", ea->argv[i]);
 	fprintf(stderr, "\n");
+	if (ea->note[0])
+		fprintf(stderr, "xcable: %s\n", ea->note);
 }
 
 /**

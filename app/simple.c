@@ -8,17 +8,22 @@
  *           --no-huge -m 256 --no-shconf)
  *          --vdev net_vhost0,iface=L --vdev net_vhost1,iface=R --
  * Hugepages are used when enough are free, and never required. With a
- * hugetlbfs mount the memory is shared, so that dpdk-dumpcap (a secondary
- * process) can attach and capture; without one, hugepages are used privately
- * (--in-memory) and capture is not available. EAL options the user gave
- * before "--" come first and take precedence.
+ * hugetlbfs mount this user can create files in (root's /dev/hugepages is
+ * not one for an ordinary user) the memory is shared (--huge-dir names the
+ * mount), so that dpdk-dumpcap (a secondary process) can attach and
+ * capture; without one, hugepages are used privately (--in-memory) and
+ * capture is not available. DPDK locks the first hugetlbfs of each page
+ * size even then: where this user cannot open one, no hugepages are used.
+ * EAL options the user gave before "--" come first and take precedence.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <mntent.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -27,26 +32,107 @@
 #define XC_SIMPLE_MEM_MB	256
 
 /**
- * hugetlbfs_mounted() - tell whether a hugetlbfs is mounted anywhere
+ * mount_page_kb() - the page size of a hugetlbfs mount
+ * @m:		the mount, as /proc/mounts lists it ("pagesize=2M")
+ * @def_kb:	default hugepage size in kB, for a mount that names none
  *
- * Return: true if /proc/mounts lists one
+ * Return: the page size in kB
  */
-static bool hugetlbfs_mounted(void)
+static unsigned long mount_page_kb(struct mntent *m, unsigned long def_kb)
 {
-	struct mntent *m;
-	bool found = false;
-	FILE *f = setmntent("/proc/mounts", "r");
+	const char *o = hasmntopt(m, "pagesize");
+	unsigned long n;
+	char *end;
 
-	if (f == NULL)
-		return false;
-	while (!found && (m = getmntent(f)) != NULL)
-		found = strcmp(m->mnt_type, "hugetlbfs") == 0;
-	endmntent(f);
-	return found;
+	if (o == NULL || o[8] != '=')
+		return def_kb;
+	n = strtoul(o + 9, &end, 10);
+	switch (*end) {
+	case 'G': case 'g':
+		return n << 20;
+	case 'M': case 'm':
+		return n << 10;
+	default:
+		return n;
+	}
 }
 
 /**
- * xc_host_probe() - read CPU affinity, free hugepages and hugetlbfs
+ * can_create_in() - tell whether this process can create files in a
+ *		     directory, as DPDK's hugepage files are
+ * @dir:	the directory
+ *
+ * Creates an empty file there and removes it.
+ *
+ * Return: true if it could
+ */
+static bool can_create_in(const char *dir)
+{
+	char path[PATH_MAX];
+	int fd, n;
+
+	n = snprintf(path, sizeof(path), "%s/.xcable-probe-XXXXXX", dir);
+	if (n < 0 || (size_t)n >= sizeof(path))
+		return false;
+	fd = mkstemp(path);
+	if (fd < 0)
+		return false;
+	close(fd);
+	unlink(path);
+	return true;
+}
+
+/**
+ * can_open() - tell whether this process can open a directory
+ * @dir:	the directory
+ *
+ * Return: true if it could
+ */
+static bool can_open(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY);
+
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+/**
+ * probe_hugetlbfs() - look at every hugetlbfs mount for one this process
+ *		       can share hugepages in
+ * @h:		huge_dir, huge_denied and huge_closed are filled
+ * @def_kb:	default hugepage size in kB (the free hugepages are of it)
+ */
+static void probe_hugetlbfs(struct xc_host *h, unsigned long def_kb)
+{
+	FILE *f = setmntent("/proc/mounts", "r");
+	struct mntent *m;
+
+	h->huge_dir[0] = h->huge_denied[0] = h->huge_closed[0] = '\0';
+	if (f == NULL)
+		return;
+	while ((m = getmntent(f)) != NULL) {
+		if (strcmp(m->mnt_type, "hugetlbfs") != 0)
+			continue;
+		if (!h->huge_closed[0] && !can_open(m->mnt_dir))
+			snprintf(h->huge_closed, sizeof(h->huge_closed), "%s",
+				 m->mnt_dir);
+		if (h->huge_dir[0] || mount_page_kb(m, def_kb) != def_kb)
+			continue;
+		if (can_create_in(m->mnt_dir))
+			snprintf(h->huge_dir, sizeof(h->huge_dir), "%s",
+				 m->mnt_dir);
+		else if (!h->huge_denied[0])
+			snprintf(h->huge_denied, sizeof(h->huge_denied), "%s",
+				 m->mnt_dir);
+	}
+	endmntent(f);
+}
+
+/**
+ * xc_host_probe() - read CPU affinity, free hugepages and the hugetlbfs
+ *		     mounts this user can use
  * @h:		filled with what was found
  */
 void xc_host_probe(struct xc_host *h)
@@ -59,7 +145,8 @@ void xc_host_probe(struct xc_host *h)
 
 	h->first_cpu = h->last_cpu = 0;
 	h->huge_free_mb = 0;
-	h->huge_mounted = hugetlbfs_mounted();
+	h->huge_dir[0] = h->huge_denied[0] = h->huge_closed[0] = '\0';
+	h->uid = (unsigned int)geteuid();
 	h->pid = (int)getpid();
 	if (sched_getaffinity(0, sizeof(set), &set) == 0) {
 		h->first_cpu = -1;
@@ -84,6 +171,7 @@ void xc_host_probe(struct xc_host *h)
 	}
 	fclose(f);
 	h->huge_free_mb = free_pages * page_kb / 1024;
+	probe_hugetlbfs(h, page_kb);
 }
 
 /**
@@ -139,6 +227,52 @@ static bool user_has(int argc, char **argv, const char *const *names)
 }
 
 /**
+ * add_mem() - append the memory options: hugepages shared in a hugetlbfs
+ *	       this user can create files in, else private ones, else none
+ * @ea:		argv being built; its note says why capture is unavailable
+ *		where a hugetlbfs is mounted that this user cannot use
+ * @h:		host facts
+ * @dir_given:	the user gave --huge-dir
+ *
+ * Return: 0 on success, -E2BIG if out of room
+ */
+static int add_mem(struct xc_eal_argv *ea, const struct xc_host *h,
+		   bool dir_given)
+{
+	bool enough = h->huge_free_mb >= XC_SIMPLE_MEM_MB;
+	size_t n = 0;
+	int rc = 0;
+
+	if (enough && h->huge_dir[0]) {
+		rc |= add(ea, "--single-file-segments");
+		if (!dir_given)
+			rc |= add(ea, "--huge-dir=%s", h->huge_dir);
+		return rc;
+	}
+	if (enough && !h->huge_closed[0]) {
+		rc |= add(ea, "--in-memory");
+		rc |= add(ea, "--single-file-segments");
+		if (h->huge_denied[0])
+			n = (size_t)snprintf(ea->note, sizeof(ea->note),
+					     "hugetlbfs %s is not writable for uid %u: hugepages are used privately (--in-memory)",
+					     h->huge_denied, h->uid);
+	} else {
+		rc |= add(ea, "--no-huge");
+		rc |= add(ea, "-m%d", XC_SIMPLE_MEM_MB);
+		rc |= add(ea, "--no-shconf");
+		if (enough)
+			n = (size_t)snprintf(ea->note, sizeof(ea->note),
+					     "hugetlbfs %s cannot be opened by uid %u, and DPDK would lock it: running without hugepages (--no-huge)",
+					     h->huge_closed, h->uid);
+	}
+	if (n > 0 && n < sizeof(ea->note))
+		snprintf(ea->note + n, sizeof(ea->note) - n,
+			 ", so capture is unavailable; to capture, run xcable as root or mount a hugetlbfs it can write (mount -t hugetlbfs -o uid=%u nodev DIR)",
+			 h->uid);
+	return rc;
+}
+
+/**
  * xc_simple_eal_args() - build the EAL argv for the simple mode
  * @ea:		filled with the arguments
  * @prog:	program name (argv[0])
@@ -162,6 +296,7 @@ int xc_simple_eal_args(struct xc_eal_argv *ea, const char *prog,
 	static const char *const pci[] = { "--no-pci", "-a", "-b",
 					   "--allow", "--block", NULL };
 	static const char *const prefix[] = { "--file-prefix", NULL };
+	static const char *const hdir[] = { "--huge-dir", NULL };
 	static const char *const logl[] = { "--log-level", NULL };
 	bool lcore_named[128] = { false }, any_named = false, any_pci;
 	char list[512];
@@ -171,6 +306,7 @@ int xc_simple_eal_args(struct xc_eal_argv *ea, const char *prog,
 
 	ea->argc = 0;
 	ea->used = 0;
+	ea->note[0] = '\0';
 	rc |= add(ea, "%s", prog);
 	for (j = 0; j < user_argc && rc == 0; j++)
 		rc |= add(ea, "%s", user_argv[j]);
@@ -203,18 +339,8 @@ int xc_simple_eal_args(struct xc_eal_argv *ea, const char *prog,
 		rc |= add(ea, "--no-pci");
 	if (!user_has(user_argc, user_argv, prefix))
 		rc |= add(ea, "--file-prefix=xcable-%d", h->pid);
-	if (!user_has(user_argc, user_argv, mem)) {
-		if (h->huge_free_mb >= XC_SIMPLE_MEM_MB && h->huge_mounted) {
-			rc |= add(ea, "--single-file-segments");
-		} else if (h->huge_free_mb >= XC_SIMPLE_MEM_MB) {
-			rc |= add(ea, "--in-memory");
-			rc |= add(ea, "--single-file-segments");
-		} else {
-			rc |= add(ea, "--no-huge");
-			rc |= add(ea, "-m%d", XC_SIMPLE_MEM_MB);
-			rc |= add(ea, "--no-shconf");
-		}
-	}
+	if (!user_has(user_argc, user_argv, mem))
+		rc |= add_mem(ea, h, user_has(user_argc, user_argv, hdir));
 	/* the vhost library logs ten lines per guest message at info: a
 	 * guest that connects in a loop would fill the operator's disk */
 	if (!user_has(user_argc, user_argv, logl))

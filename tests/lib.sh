@@ -49,6 +49,27 @@ wait_log() {
 	return 1
 }
 
+# wait_ends_up LOG SECONDS LABEL... - wait until xcable logged "link up"
+# for the end of each LABEL, by name (app/ports.c update_link: "xcable:
+# LABEL (SOCKET): link up, VM connected; ..." for a vhost end, "xcable:
+# LABEL: link up" for others): a count of "link up" lines can be reached
+# while one end is still down if another logs twice; names the ends that
+# never came up
+wait_ends_up() {
+	local file=$1 secs=$2 i l missing; shift 2
+	for ((i = 0; i < secs * 10; i++)); do
+		missing=
+		for l in "$@"; do
+			grep -qE -- "^xcable: $l( \([^)]*\))?: link up" "$file" 2>/dev/null ||
+				missing="$missing $l"
+		done
+		[ -z "$missing" ] && return 0
+		sleep 0.1
+	done
+	say "never up:$missing"
+	return 1
+}
+
 # peer_eal SOCK... - EAL arguments for an xcpeer with one port per socket
 # (append ",server=1" to a socket to make that port listen)
 peer_eal() {
@@ -123,6 +144,9 @@ cleanup_all() {
 		ip netns del "$p"
 	done
 	pkill -KILL -f "$XCPEER" 2>/dev/null
+	# mounts a test made in its directory (a test that failed early)
+	[ -n "${T:-}" ] &&
+	awk -v t="$T/" 'index($2, t) == 1 { print $2 }' /proc/mounts | xargs -r -n 1 umount -l
 	true
 }
 

@@ -147,7 +147,9 @@ t_client_mode() {
 	stream_peer right.out "$T/r.sock" 2 12 server & rp=$!
 	sleep 1
 	xc_start xc.log --client --left "$T/l.sock" --right "$T/r.sock" --no-link-propagation
-	wait_log xc.log "link up" 2 20 || { cat xc.log; fail "xcable --client did not connect"; return 1; }
+	# each end by name, not two "link up" lines (which one end logged
+	# alone until update_link logged a client end once)
+	wait_ends_up xc.log 20 left right || { cat xc.log; fail "xcable --client did not connect"; return 1; }
 	wait $lp $rp
 	say "left received $(received_from left.out 2) frames, right $(received_from right.out 1)"
 	[ "$(received_from left.out 2)" -gt 1000 ] && [ "$(received_from right.out 1)" -gt 1000 ] ||

@@ -192,6 +192,62 @@ t_capture_dumpcap() {
 }
 TESTS+=(t_capture_dumpcap)
 
+# xc_start_as USER LOG ARGS... - xc_start as USER, with a runtime directory
+# of its own as a login gives one (setpriv execs xcable itself: xc_stop's
+# SIGTERM and exit status are xcable's own, no su in between)
+xc_start_as() {
+	local user=$1 log=$2; shift 2
+	mkdir -p "$T/run-$user" && chown "$user" "$T/run-$user" || return 1
+	XDG_RUNTIME_DIR=$T/run-$user setpriv --reuid="$user" --regid="$(id -g "$user")" \
+		--clear-groups "$XC" "$@" >"$log" 2>&1 &
+	XC_PID=$!
+	XC_PIDS+=("$XC_PID")
+}
+
+# user_cable LOG WHAT EAL NOTE - as nobody, simple mode starts with the EAL
+# option EAL, logs NOTE (why capture is unavailable), carries the frame
+# catalogue both ways (frontend as root) and exits 0 on SIGTERM
+user_cable() {
+	local log=$1 what=$2 eal=$3 note=$4 s=$T/nobody args
+	rm -f "$s"/*.sock
+	xc_start_as nobody "$log" --left "$s/l.sock" --right "$s/r.sock"
+	wait_log "$log" "running;" 1 20 || { cat "$log"; fail "xcable did not start as nobody $what"; return 1; }
+	args=$(grep -m1 "EAL arguments:" "$log")
+	[[ "$args " == *" $eal "* && $args != *--huge-dir* ]] ||
+		{ echo "$args"; fail "simple mode did not pick $eal, or picked a hugetlbfs"; return 1; }
+	grep -q "^xcable: hugetlbfs .*$note.*so capture is unavailable" "$log" ||
+		{ cat "$log"; fail "xcable did not say why capture is unavailable"; return 1; }
+	say "as nobody $what: $(grep -m1 "^xcable: hugetlbfs" "$log" | sed 's/^xcable: //; s/, so capture.*//')"
+	run_frames "$log" "$s/l.sock" "$s/r.sock" 2 1 || return 1
+	xc_stop
+	[ "$XC_RC" = 0 ] || { fail "xcable as nobody exited with $XC_RC"; return 1; }
+	check_dir_clean "$log" "cable0 left->right" "$FRAMES_N" || return 1
+	check_dir_clean "$log" "cable0 right->left" "$FRAMES_N"
+}
+
+t_simple_mode_ordinary_user() {
+	# a DPDK host: root reserved hugepages and mounted a hugetlbfs (0755,
+	# root's); an ordinary user's cable must not pick it, as root's must
+	ensure_hugepages 512 || { fail "cannot reserve hugepages"; return 1; }
+	chmod 0711 "$T"	# nobody may pass through, not read or write
+	mkdir -m 0755 "$T/huge" "$T/nobody" && chown nobody "$T/nobody" &&
+		mount -t hugetlbfs -o mode=0755 nodev "$T/huge" || { fail "cannot mount a hugetlbfs"; return 1; }
+	user_cable xc1.log "with $T/huge mounted" --in-memory "$T/huge is not writable for uid $(id -u nobody)" || return 1
+	# a mount nobody cannot even open: DPDK would fail to lock it
+	mkdir -m 0700 "$T/closed" && mkdir "$T/closed/huge" &&
+		mount -t hugetlbfs nodev "$T/closed/huge" || { fail "cannot mount a second hugetlbfs"; return 1; }
+	user_cable xc2.log "with $T/closed/huge mounted too" --no-huge "$T/closed/huge cannot be opened" || return 1
+	# root still shares its hugepages there, and can be captured
+	xc_start xc3.log --left "$T/l.sock" --right "$T/r.sock"
+	wait_log xc3.log "capture cable0 with" 1 20 || { cat xc3.log; fail "xcable as root offers no capture"; return 1; }
+	grep -q "EAL arguments:.* --huge-dir=$T/huge" xc3.log || { grep "EAL arguments" xc3.log; fail "root did not use $T/huge"; return 1; }
+	say "as root: $(grep -o -- '--single-file-segments --huge-dir=[^ ]*' xc3.log), capture offered"
+	xc_stop
+	[ "$XC_RC" = 0 ] || { fail "xcable as root exited with $XC_RC"; return 1; }
+	umount "$T/closed/huge" && umount "$T/huge" || { fail "cannot unmount the hugetlbfs mounts"; return 1; }
+}
+TESTS+=(t_simple_mode_ordinary_user)
+
 t_second_frontend_refused() {
 	local lp rp irc sent got j
 	xc_start xc.log --left "$T/l.sock" --right "$T/r.sock" --no-link-propagation

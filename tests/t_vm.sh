@@ -127,7 +127,7 @@ t_vm_client_mode() {
 	boot a "$T/l.sock" $A_MAC "xc.role=pinger xc.ip=10.0.0.1/24 xc.peer=10.0.0.2" "server=on,wait=off"
 	sleep 1
 	xc_start xc.log --client --left "$T/l.sock" --right "$T/r.sock"
-	wait_log xc.log "link up" 2 60 || { cat xc.log; fail "xcable --client did not connect"; return 1; }
+	wait_ends_up xc.log 60 left right || { cat xc.log; fail "xcable --client did not connect"; return 1; }
 	wait_console a "XC-PING .* ok" 120 || { fail "A never reached B"; return 1; }
 	say "QEMU listening, xcable --client connected: A pings B"
 }
