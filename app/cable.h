@@ -120,6 +120,15 @@ struct xc_port {
 	bool whole_only;
 };
 
+struct xc_burst;
+struct xc_dir;
+
+/* one stage of a direction: works on the frames of a burst, between
+ * receive and transmit (fwd.c) */
+typedef void xc_stage_fn(struct xc_dir *d, struct xc_burst *b);
+
+#define XC_DIR_STAGES		4	/* stages a direction can have */
+
 /**
  * struct xc_dir - one direction of a cable: receive on @rx, send on @tx
  * @rx:		port frames come from
@@ -137,6 +146,14 @@ struct xc_port {
  * @off:	software offload state
  * @im:		impairments (delay, loss, rate, ...)
  * @paused:	the cable's pause flag: set, the direction touches no port
+ * @stage:	what a received burst goes through before it is sent, in
+ *		order (see fwd.c): only the stages this direction needs,
+ *		chosen by xc_dir_build(); written by the main thread at
+ *		set-up, before the lcore starts, then only by the owning
+ *		lcore, between bursts
+ * @n_stages:	how many (same writers as @stage)
+ * @restage:	build @stage again before the next burst: a stage no
+ *		longer needed says so (written by the owning lcore)
  * @st:		counters, written only by the owning lcore
  */
 struct xc_dir {
@@ -155,6 +172,9 @@ struct xc_dir {
 	struct xc_off off;
 	struct xc_impair im;
 	const uint32_t *paused;
+	xc_stage_fn *stage[XC_DIR_STAGES];
+	uint8_t n_stages;
+	bool restage;
 	struct xc_dir_stats st;
 } __rte_cache_aligned;
 

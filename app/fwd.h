@@ -42,6 +42,20 @@ struct xc_fwd_lcore {
 	uint64_t epoch;
 };
 
+/**
+ * struct xc_burst - the frames of one round of a direction, on their way
+ *		     from receive to transmit (the stages' work, see fwd.c)
+ * @pkts:	the frames, in order
+ * @n:		how many
+ * @room:	size of @pkts: a stage may add frames up to it
+ */
+struct xc_burst {
+	struct rte_mbuf **pkts;
+	uint16_t n;
+	uint16_t room;
+};
+
+void xc_dir_build(struct xc_dir *d);
 unsigned int xc_dir_poll(struct xc_dir *d);
 void xc_dir_flush(struct xc_dir *d, enum xc_drop why);
 void xc_dir_drain(struct xc_dir *d, unsigned int max);

@@ -779,6 +779,7 @@ static bool assign_lcores(struct xc_ctx *ctx)
 			if (!ctx->cables[i].end[j % 2]->is_vhost)
 				lc->max_sleep_ms = 1;
 			lc->dirs[lc->n_dirs++] = &ctx->cables[i].dir[j];
+			xc_dir_build(&ctx->cables[i].dir[j]); /* its stages */
 			if (xc_idle_watch(&lc->idle, &ctx->cables[i].dir[j]))
 				rte_exit(EXIT_FAILURE, "too many queues\n");
 		}
