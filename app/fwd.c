@@ -16,15 +16,35 @@
  * --idle-us sleeps until a guest kicks (see idle.c): a new frame, or, for a
  * direction whose peer is not draining, new receive buffers.
  *
- * Between receive and transmit sits xc_dir_stages(): the place for per-cable
- * stages (offload fix-up, then the outer tag for a trunk; impairment
- * follows; last, for a port whose driver sends no chained mbufs, chains
- * are made whole). A received burst waits in the direction's raw queue, goes
- * through the stages into the hold queue (a TSO frame may become many
- * segments there), and is sent from it. The
- * hot path makes no system calls; it allocates mbufs only to segment a
- * frame for a receiver that cannot take it whole, or to copy a chained
- * frame for a driver that takes single mbufs only.
+ * Between receive and transmit a frame goes through its direction's
+ * stages, in order: one function each, of one signature (xc_stage_fn),
+ * called once per burst with the direction and the burst (struct
+ * xc_burst, the frames between receive and transmit). xc_dir_build() gives
+ * each direction the stages it needs, and only those:
+ *
+ *   fix_offloads  always, first: takes the received frames out of the raw
+ *		   queue into the burst, made fit for the receiving end (a
+ *		   TSO frame may become many segments there); what does not
+ *		   fit stays received, in order, for the next round
+ *   push_tags	   the receiving end is on a trunk: its outer tag
+ *   impair	   the direction is impaired, or frames still wait in its
+ *		   impairment queue: through that queue
+ *   make_whole	   the receiving port's driver sends no chained mbufs:
+ *		   chains are copied into one mbuf
+ *
+ * The burst is the (empty) hold queue, so what the receiver does not take
+ * is held where the stages left it. The main thread builds the list at
+ * set-up, before the lcore starts; after that only the owning lcore
+ * changes it, between bursts: when it takes a new impairment configuration
+ * (xcablectl may impair any cable at any time) and when an impairment
+ * that was switched off has let its last frame go. A frame waiting in the
+ * impairment queue keeps the direction going even when nothing new is
+ * received.
+ *
+ * The hot path makes no system calls and no per-frame indirect calls; it
+ * allocates mbufs only to segment a frame for a receiver that cannot take
+ * it whole, or to copy a chained frame for a driver that takes single
+ * mbufs only.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -96,28 +116,96 @@ static unsigned int xmit(struct xc_dir *d, struct rte_mbuf **pkts,
 }
 
 /**
- * push_tags() - stage for a receiver on a trunk: give the frames that
- *		 entered the hold queue the receiver's outer tag (frames that
- *		 cannot take one are dropped as no-mbuf; those from guests
- *		 always have the headroom)
- * @d:		direction whose receiver is a trunk member
- * @first:	index of the first new frame in the hold queue
+ * fix_offloads() - stage, always the first: take received frames from the
+ *		    raw queue into the burst, made fit for the receiving end
+ *		    (offload fix-up; a TSO frame may become many segments)
+ * @d:		direction
+ * @b:		burst, filled up to its room; frames that do not fit this
+ *		time stay in the raw queue, in order, for the next round
  */
-static void push_tags(struct xc_dir *d, uint16_t first)
+static void fix_offloads(struct xc_dir *d, struct xc_burst *b)
 {
-	uint16_t i, k = first;
+	uint64_t caps = d->tx->ops->caps(d->tx);
 
-	for (i = first; i < d->hold_n; i++) {
-		struct rte_mbuf *m = d->hold[i];
+	while (d->raw_n) {
+		struct rte_mbuf *m = d->raw[d->raw_head];
+		int n;
 
-		if (unlikely(xc_trunk_push(m, d->tx->trunk->tpid,
-					   d->tx->tag))) {
+		if (likely(!xc_off_needed(m, caps))) {
+			if (b->n == b->room)
+				break;
+			b->pkts[b->n++] = m;
+		} else {
+			n = xc_off_fixup(&d->off, m, caps, b->pkts + b->n,
+					 b->room - b->n, &d->st);
+			if (n < 0)
+				break;	/* no room: next round */
+			b->n += (uint16_t)n;
+		}
+		d->raw_head++;
+		d->raw_n--;
+	}
+}
+
+/**
+ * push_tags() - stage for a receiver on a trunk: give the frames the
+ *		 receiver's outer tag (frames that cannot take one are
+ *		 dropped as no-mbuf; those from guests always have the
+ *		 headroom)
+ * @d:		direction whose receiver is a trunk member
+ * @b:		burst
+ */
+static void push_tags(struct xc_dir *d, struct xc_burst *b)
+{
+	uint16_t tpid = d->tx->trunk->tpid, tag = d->tx->tag;
+	uint16_t i, k = 0;
+
+	for (i = 0; i < b->n; i++) {
+		struct rte_mbuf *m = b->pkts[i];
+
+		if (unlikely(xc_trunk_push(m, tpid, tag))) {
 			drop_burst(d, &m, 1, XC_DROP_NO_MBUF);
 			continue;
 		}
-		d->hold[k++] = m;
+		b->pkts[k++] = m;
 	}
-	d->hold_n = k;
+	b->n = k;
+}
+
+/**
+ * impair() - stage for an impaired direction: the burst goes into the
+ *	      impairment queue, behind what waits there, and the frames
+ *	      whose time has come take its place
+ * @d:		direction
+ * @b:		burst
+ *
+ * Once the impairment is switched off and its queue is empty the stage
+ * lets the burst pass and asks the lcore to build the stages again,
+ * without this one (see xc_dir_poll()).
+ */
+static void impair(struct xc_dir *d, struct xc_burst *b)
+{
+	struct xc_impair *im = &d->im;
+
+	if (unlikely(!im->active && !xc_impair_pending(im))) {
+		d->restage = true;
+		return;
+	}
+	if (b->n)
+		xc_impair_in(im, b->pkts, b->n, d->off.pool, &d->st);
+	b->n = (uint16_t)xc_impair_out(im, b->pkts, b->room);
+}
+
+/**
+ * whole_pool() - the pool to make frames whole from, if the port a
+ *		  direction sends to needs them so
+ * @tx:		receiving end
+ *
+ * Return: that port's own pool, or NULL if it takes chains
+ */
+static inline struct rte_mempool *whole_pool(const struct xc_end *tx)
+{
+	return tx->port->whole_only ? tx->port->own_pool : NULL;
 }
 
 /**
@@ -128,18 +216,19 @@ static void push_tags(struct xc_dir *d, uint16_t first)
  *		  software segment) into one mbuf of the port's own pool;
  *		  drop it as no-mbuf if none is left, as too-big if it does
  *		  not fit (the port's MTU bounds what reaches here)
- * @d:		direction, whose new frames are d->hold[0..hold_n)
- * @pool:	the receiving port's own pool
+ * @d:		direction
+ * @b:		burst
  */
-static void make_whole(struct xc_dir *d, struct rte_mempool *pool)
+static void make_whole(struct xc_dir *d, struct xc_burst *b)
 {
+	struct rte_mempool *pool = whole_pool(d->tx);
 	uint16_t i, k = 0;
 
-	for (i = 0; i < d->hold_n; i++) {
-		struct rte_mbuf *m = d->hold[i], *c;
+	for (i = 0; i < b->n; i++) {
+		struct rte_mbuf *m = b->pkts[i], *c;
 
 		if (likely(m->nb_segs == 1)) {
-			d->hold[k++] = m;
+			b->pkts[k++] = m;
 			continue;
 		}
 		/* into one mbuf if it fits, else into a chain again */
@@ -154,58 +243,53 @@ static void make_whole(struct xc_dir *d, struct rte_mempool *pool)
 			continue;
 		}
 		rte_pktmbuf_free(m);
-		d->hold[k++] = c;
+		b->pkts[k++] = c;
 	}
-	d->hold_n = k;
+	b->n = k;
 }
 
 /**
- * whole_pool() - the pool to make frames whole from, if the port a
- *		  direction sends to needs them so
- * @tx:		receiving end
+ * xc_dir_build() - give a direction the stages it needs, in order; the
+ *		    one place that decides which stages a direction has
+ * @d:		direction, with its ends, their pools and its impairment
+ *		set up
  *
- * Return: that port's own pool, or NULL if it takes chains
+ * Called by the main thread at set-up, before the direction's lcore
+ * starts, and after that only by that lcore, between bursts (from
+ * xc_dir_poll(), when the impairment changed): the list has one writer at
+ * a time, and only the owning lcore reads it. Takes the impairment
+ * configuration published last (xc_impair_refresh()), the lcore's copy.
  */
-static inline struct rte_mempool *whole_pool(const struct xc_end *tx)
+void xc_dir_build(struct xc_dir *d)
 {
-	return unlikely(tx->port->whole_only) ? tx->port->own_pool : NULL;
+	unsigned int n = 0;
+
+	xc_impair_refresh(&d->im);
+	/* at most XC_DIR_STAGES: one per stage function */
+	d->stage[n++] = fix_offloads;
+	if (d->tx->trunk != NULL)
+		d->stage[n++] = push_tags;
+	if (d->im.active || xc_impair_pending(&d->im))
+		d->stage[n++] = impair;
+	if (whole_pool(d->tx) != NULL)
+		d->stage[n++] = make_whole;
+	d->n_stages = (uint8_t)n;
+	d->restage = false;
 }
 
 /**
- * xc_dir_stages() - per-cable stages between receive and transmit: move
- *		     received frames into the hold queue, made fit for the
- *		     receiving end (offload fix-up)
+ * run_stages() - take received frames through the direction's stages into
+ *		  the hold queue
  * @d:		direction, with an empty hold queue
- *
- * Each stage may drop (counting the reason), rewrite or multiply frames
- * (software segmentation). Frames that do not fit in the hold queue this
- * time stay received, in order, for the next round.
  */
-static inline void xc_dir_stages(struct xc_dir *d)
+static inline void run_stages(struct xc_dir *d)
 {
-	uint64_t caps = d->tx->ops->caps(d->tx);
-	uint16_t first = d->hold_n;
+	struct xc_burst b = { .pkts = d->hold, .n = 0, .room = XC_HOLD_MAX };
+	unsigned int i;
 
-	while (d->raw_n) {
-		struct rte_mbuf *m = d->raw[d->raw_head];
-		int n;
-
-		if (likely(!xc_off_needed(m, caps))) {
-			if (d->hold_n == XC_HOLD_MAX)
-				break;
-			d->hold[d->hold_n++] = m;
-		} else {
-			n = xc_off_fixup(&d->off, m, caps, d->hold + d->hold_n,
-					 XC_HOLD_MAX - d->hold_n, &d->st);
-			if (n < 0)
-				break;	/* no room: next round */
-			d->hold_n += (uint16_t)n;
-		}
-		d->raw_head++;
-		d->raw_n--;
-	}
-	if (unlikely(d->tx->trunk != NULL))
-		push_tags(d, first);
+	for (i = 0; i < d->n_stages; i++)
+		d->stage[i](d, &b);
+	d->hold_n = b.n;
 }
 
 /**
@@ -217,7 +301,6 @@ static inline void xc_dir_stages(struct xc_dir *d)
  */
 unsigned int xc_dir_poll(struct xc_dir *d)
 {
-	struct rte_mempool *pool;
 	uint64_t bytes = 0;
 	unsigned int sent, work = 0;
 	uint16_t n, i;
@@ -229,7 +312,8 @@ unsigned int xc_dir_poll(struct xc_dir *d)
 			xc_dir_flush(d, XC_DROP_CABLE_DOWN);
 		return 0;
 	}
-	xc_impair_refresh(&d->im);
+	if (unlikely(xc_impair_changed(&d->im) || d->restage))
+		xc_dir_build(d);
 	if (d->hold_n || d->raw_n) {
 		if (!xc_dir_pick_txq(d)) {
 			work = d->hold_n + d->raw_n;
@@ -262,18 +346,7 @@ unsigned int xc_dir_poll(struct xc_dir *d)
 			return work;
 		}
 	}
-	xc_dir_stages(d);
-	if (unlikely(d->im.active || xc_impair_pending(&d->im))) {
-		/* through the impairment queue, behind what waits there */
-		if (d->hold_n)
-			xc_impair_in(&d->im, d->hold, d->hold_n, d->off.pool,
-				     &d->st);
-		d->hold_n = (uint16_t)xc_impair_out(&d->im, d->hold,
-						    XC_HOLD_MAX);
-	}
-	pool = whole_pool(d->tx);
-	if (unlikely(pool != NULL))
-		make_whole(d, pool);
+	run_stages(d);
 	sent = xmit(d, d->hold, d->hold_n);
 	d->hold_head = (uint16_t)sent;
 	d->hold_n = (uint16_t)(d->hold_n - sent);

@@ -16,6 +16,14 @@
 #include "stats.h"
 
 #define XC_HOLD_MAX		XC_SEG_MAX	/* frames ready to send */
+#define XC_DIR_STAGES		4	/* stages a direction can have */
+
+struct xc_burst;
+struct xc_dir;
+
+/* one stage of a direction: works on the frames of a burst, between
+ * receive and transmit (fwd.c) */
+typedef void xc_stage_fn(struct xc_dir *d, struct xc_burst *b);
 #define XC_MAX_DIRS_PER_LCORE	(2 * XC_MAX_CABLES * XC_MAX_QUEUES)
 
 /**
@@ -38,6 +46,14 @@
  * @im:		impairments (delay, loss, rate, ...); the control thread
  *		publishes new settings through its seqlock
  * @paused:	the cable's pause flag: set, the direction touches no port
+ * @stage:	what a received burst goes through before it is sent, in
+ *		order (see fwd.c): only the stages this direction needs,
+ *		chosen by xc_dir_build(); written by the main thread at
+ *		set-up, before the lcore starts, then only by the owning
+ *		lcore, between bursts
+ * @n_stages:	how many (same writers as @stage)
+ * @restage:	build @stage again before the next burst: a stage no
+ *		longer needed says so (written by the owning lcore)
  * @st:		counters, written only by the owning lcore
  */
 struct xc_dir {
@@ -56,6 +72,9 @@ struct xc_dir {
 	struct xc_off off;
 	struct xc_impair im;
 	const uint32_t *paused;
+	xc_stage_fn *stage[XC_DIR_STAGES];
+	uint8_t n_stages;
+	bool restage;
 	struct xc_dir_stats st;
 } __rte_cache_aligned;
 
@@ -140,6 +159,20 @@ struct xc_fwd_lcore {
 	uint64_t epoch;
 };
 
+/**
+ * struct xc_burst - the frames of one round of a direction, on their way
+ *		     from receive to transmit (the stages' work, see fwd.c)
+ * @pkts:	the frames, in order
+ * @n:		how many
+ * @room:	size of @pkts: a stage may add frames up to it
+ */
+struct xc_burst {
+	struct rte_mbuf **pkts;
+	uint16_t n;
+	uint16_t room;
+};
+
+void xc_dir_build(struct xc_dir *d);
 unsigned int xc_dir_poll(struct xc_dir *d);
 void xc_dir_flush(struct xc_dir *d, enum xc_drop why);
 void xc_dir_drain(struct xc_dir *d, unsigned int max);

@@ -113,8 +113,8 @@ void xc_impair_get(const struct xc_impair *im, struct xc_impair_cfg *c)
 }
 
 /**
- * xc_impair_refresh() - on the lcore: take a new configuration if one was
- *			 published
+ * xc_impair_refresh() - on the lcore (or before it starts): take a new
+ *			 configuration if one was published
  * @im:		state
  */
 void xc_impair_refresh(struct xc_impair *im)

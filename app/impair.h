@@ -102,6 +102,18 @@ unsigned int xc_impair_flush(struct xc_impair *im, struct xc_dir_stats *st,
 			     enum xc_drop why);
 
 /**
+ * xc_impair_changed() - on the lcore: tell whether a configuration was
+ *			 published since it last took one (xc_impair_refresh())
+ * @im:		impairment state
+ *
+ * Return: true if one was
+ */
+static inline bool xc_impair_changed(const struct xc_impair *im)
+{
+	return __atomic_load_n(&im->seq, __ATOMIC_ACQUIRE) != im->seen;
+}
+
+/**
  * xc_impair_pending() - tell whether frames wait in the delay/rate queue
  * @im:		impairment state
  *

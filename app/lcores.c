@@ -98,6 +98,7 @@ int xc_lcores_assign(struct xc_lcores *l, struct xc_topo *t, bool poll,
 			/* ports without kicks are looked at every ms */
 			if (!xc_port_kicks(c->end[j % 2].port))
 				lc->max_sleep_ms = 1;
+			xc_dir_build(&c->dir[j]);	/* its stages */
 			lc->dirs[lc->n_dirs++] = &c->dir[j];
 			if (xc_idle_watch(&lc->idle, &c->dir[j])) {
 				snprintf(err, errlen, "too many queues");
