@@ -200,6 +200,7 @@ static struct xc_dir *rig_dir(struct rig *r, const struct rig_opts *o)
 		xc_impair_set(&d->im, o->im);
 	r->paused = 0;
 	d->paused = &r->paused;
+	xc_dir_build(d);
 	return d;
 }
 
