@@ -257,6 +257,8 @@ static void kernel_close(struct xc_port *p)
 /* kernel_fini() - free the port's own state */
 static void kernel_fini(struct xc_port *p)
 {
+	if (p->priv == NULL)	/* its creation failed */
+		return;
 	kernel_close(p);
 	free(p->priv);
 }

@@ -273,6 +273,8 @@ static void vhost_close(struct xc_port *p)
 /* vhost_fini() - free the port's own state */
 static void vhost_fini(struct xc_port *p)
 {
+	if (p->priv == NULL)	/* its creation failed */
+		return;
 	pthread_mutex_destroy(&vh(p)->guard.lock);
 	free(p->priv);
 }
