@@ -27,7 +27,7 @@ run_frames() {
 }
 
 t_unit_options() {
-	"$BUILD/tests/test_options" "$TOP"/config/*.ini >opts.log; local rc=$?
+	"$BUILD/tests/test_options" --man "$TOP/doc/xcable.1" "$TOP"/config/*.ini >opts.log; local rc=$?
 	say "$(grep -c '^ok' opts.log) parser, socket-path and config checks passed, $(grep -c '^FAIL' opts.log) failed"
 	grep FAIL opts.log
 	return $rc

@@ -126,6 +126,122 @@ static void test_split(void)
 	CHECK("no separator", !s.has_sep && s.app_argc == 0);
 }
 
+/* every option of the table is in --help and in the man page */
+static void test_table_documented(const char *man)
+{
+	char *help = NULL, *page = NULL, name[80], esc[160];
+	size_t len = 0, i, k;
+	unsigned int j, missing = 0;
+	FILE *f = open_memstream(&help, &len);
+
+	xc_opts_help(f, "xcable");
+	fclose(f);
+	if (man) {
+		f = fopen(man, "r");
+		page = calloc(1, 1 << 20);
+		if (f == NULL || page == NULL || fread(page, 1, (1 << 20) - 1, f) == 0) {
+			printf("FAIL man page %s: cannot read it\n", man);
+			fails++;
+		}
+		if (f)
+			fclose(f);
+	}
+	for (j = 0; j < xc_opt_count; j++) {
+		const struct xc_opt_desc *d = &xc_opt_table[j];
+		const char *key = d->key ? d->key : d->name;
+
+		snprintf(name, sizeof(name), "--%s", d->name);
+		if (!strstr(help, name)) {
+			printf("FAIL --help lacks %s\n", name);
+			missing++;
+		}
+		if (page == NULL)
+			continue;
+		/* the man page escapes every '-': \-\-stats\-interval */
+		for (i = k = 0; name[i] && k + 2 < sizeof(esc); i++) {
+			if (name[i] == '-')
+				esc[k++] = '\\';
+			esc[k++] = name[i];
+		}
+		esc[k] = '\0';
+		if (!strstr(page, esc)) {
+			printf("FAIL %s lacks %s\n", man, name);
+			missing++;
+		}
+		snprintf(name, sizeof(name), "%s%s =",
+			 d->where & XC_OPT_END ? "left-" : "", key);
+		for (i = k = 0; name[i] && k + 2 < sizeof(esc); i++) {
+			if (name[i] == '-')
+				esc[k++] = '\\';
+			esc[k++] = name[i];
+		}
+		esc[k] = '\0';
+		if ((d->where & (XC_OPT_GLOBAL | XC_OPT_CABLE | XC_OPT_END)) &&
+		    !strstr(page, esc)) {
+			printf("FAIL %s: CONFIG FILE lacks the key %s\n", man, name);
+			missing++;
+		}
+	}
+	fails += missing != 0;
+	printf("%s every option of the table (%u) in --help%s\n",
+	       missing ? "FAIL" : "ok", xc_opt_count,
+	       page ? " and the man page" : "");
+	free(help);
+	free(page);
+}
+
+static int load(const char *text, struct xc_opts *o, struct xc_cable_def *defs,
+		unsigned int *n, char *err);
+
+/* the config file reads option keys through the table, and the command
+ * line overrides [global] */
+static void test_config_table(void)
+{
+	static struct xc_cable_def d[XC_MAX_CABLES];
+	char err[XC_ERR_LEN], path[] = "/tmp/xcable-cfg-XXXXXX";
+	static const char text[] =
+		"[global]\nstats-json = /tmp/counters.json\nsocket-group = kvm\nsocket-group = wheel\n"
+		"idle-us = 50\nqueues = 2\nlink-propagation = no\noffloads = no\n"
+		"[cable x]\nleft = /a\nright = /b\nimpair-to-left = loss=1%\nleft-client = yes\n"
+		"right-socket-owner = qemu\nright-offloads = yes\n";
+	struct xc_opts o;
+	unsigned int n;
+	int fd = mkstemp(path);
+	char *argv[] = { "--idle-us", "70", "--impair", "delay=1ms", "--config", path };
+
+	if (fd < 0 || write(fd, text, strlen(text)) < 0)
+		return;
+	close(fd);
+	CHECK("--stats-json on the command line",
+	      parse(&o, "--left /a --right /b --stats-json=/tmp/c.json", err) == 0 &&
+	      o.stats_json && !strcmp(o.stats_json, "/tmp/c.json"));
+	CHECK("--stats-json needs a path",
+	      parse(&o, "--stats-json=", err) == -EINVAL && strstr(err, "--stats-json"));
+	err[0] = '\0';
+	CHECK("config with option keys",
+	      xc_opts_parse(&o, 6, argv, err, sizeof(err)) == 0 &&
+	      xc_config_load(path, &o, d, &n, err, sizeof(err)) == 0 && n == 1 &&
+	      o.stats_json && !strcmp(o.stats_json, "/tmp/counters.json") &&
+	      !strcmp(o.sock_group, "wheel") && o.idle_us == 70 && o.queues == 2 &&
+	      o.no_propagate && !o.offloads &&
+	      d[0].end[0].queues == 2 && d[0].end[1].queues == 2 &&
+	      !strcmp(d[0].end[0].sock_group, "wheel") &&
+	      !strcmp(d[0].end[1].sock_owner, "qemu") && !d[0].end[0].sock_owner[0] &&
+	      d[0].end[0].client && !d[0].end[1].client &&
+	      !d[0].end[0].offloads && d[0].end[1].offloads &&
+	      d[0].impair[0].delay_us == 1000 && d[0].impair[1].loss_ppm == 10000 &&
+	      d[0].impair[1].delay_us == 0);
+	if (err[0])
+		printf("  %s\n", err);
+	unlink(path);
+	CHECK("config: [global] key that is no [global] option",
+	      load("[global]\nclient = yes\n[cable x]\nleft = /a\nright = /b\n", &o, d, &n, err) == -EINVAL &&
+	      strstr(err, "[global] client: unknown key"));
+	CHECK("config: bad group name",
+	      load("[global]\nsocket-group = g234567890123456789012345678901234567890123456789012345678901234\n[cable x]\nleft = /a\nright = /b\n", &o, d, &n, err) == -EINVAL &&
+	      strstr(err, "[global] socket-group: expected a group name"));
+}
+
 static void test_sockpath(void)
 {
 	char dir[] = "/tmp/xcable-test-XXXXXX", path[256], err[XC_ERR_LEN];
@@ -374,6 +490,15 @@ static void test_examples(int n, char **files)
 
 int main(int argc, char **argv)
 {
+	const char *man = NULL;
+
+	if (argc > 2 && strcmp(argv[1], "--man") == 0) {
+		man = argv[2];
+		argc -= 2;
+		argv += 2;
+	}
+	test_table_documented(man);
+	test_config_table();
 	test_lab_options();
 	test_parse();
 	test_split();
