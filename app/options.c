@@ -24,31 +24,6 @@
 #include "options.h"
 
 /**
- * xc_args_split() - find the first "--" separating EAL and xcable options
- * @argc:	argument count, program name included
- * @argv:	argument vector
- * @s:		filled with the split
- */
-void xc_args_split(int argc, char **argv, struct xc_argsplit *s)
-{
-	int i;
-
-	s->eal_argc = argc;
-	s->app_argc = 0;
-	s->app_argv = argv + argc;
-	s->has_sep = false;
-	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--") == 0) {
-			s->eal_argc = i;
-			s->app_argc = argc - i - 1;
-			s->app_argv = argv + i + 1;
-			s->has_sep = true;
-			return;
-		}
-	}
-}
-
-/**
  * xc_parse_uint() - parse a whole decimal number within [min, max]
  * @s:		text
  * @min:	smallest accepted value
@@ -188,7 +163,7 @@ static int check_path(const char *path, char *why, size_t whylen)
 
 static const char g_simple[] = "Simple mode (no DPDK knowledge needed):";
 static const char g_config[] = "Config mode:";
-static const char g_dpdk[] = "DPDK mode (EAL options, then '--', then xcable's):";
+static const char g_dpdk[] = "DPDK mode (EAL options, then '--' if xcable's options follow):";
 static const char g_all[] = "All modes:";
 
 /* every option, once; --help lists them in this order */
@@ -554,11 +529,15 @@ static int cli_set(struct xc_opts *o, const struct xc_opt_desc *d,
  */
 static int unknown_arg(const char *arg, char *err, size_t errlen)
 {
-	if (strncmp(arg, "--", 2) != 0)
-		snprintf(err, errlen, "unexpected argument '%.64s'", arg);
-	else
+	if (xc_args_eal_option(arg))
 		snprintf(err, errlen,
-			 "unknown option '%.64s' (EAL options go before '--'; see --help)",
+			 "'%.64s' is an EAL option: EAL options go before '--', xcable's after it",
+			 arg);
+	else if (arg[0] != '-')
+		snprintf(err, errlen, "unexpected argument '%.64s' (see --help)",
+			 arg);
+	else
+		snprintf(err, errlen, "unknown option '%.64s' (see --help)",
 			 arg);
 	return -EINVAL;
 }
@@ -932,12 +911,12 @@ void xc_opts_help(FILE *f, const char *prog)
 	fprintf(f, "Usage:\n"
 		"  %s --left SOCK --right SOCK [options]\n"
 		"  %s --config FILE [options]\n"
-		"  %s [EAL options] -- [--cable A:B]... [options]\n"
+		"  %s [EAL options] [-- [--cable A:B]... [options]]\n"
 		"\n"
 		"A vhost-user cross cable: joins the virtio-net NICs of two VMs.\n"
 		"In DPDK mode any ethdev may sit at either end, e.g.\n"
 		"  %s -l 0-1 --vdev net_vhost0,iface=/tmp/left.sock \\\n"
-		"     --vdev net_vhost1,iface=/tmp/right.sock -- --stats-interval 10\n",
+		"     --vdev net_vhost1,iface=/tmp/right.sock [-- --stats-interval 10]\n",
 		prog, prog, prog, prog);
 	for (i = 0; i < xc_opt_count; i++) {
 		if (xc_opt_table[i].group != group) {

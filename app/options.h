@@ -237,20 +237,25 @@ extern const struct xc_opt_desc xc_opt_table[];
 extern const unsigned int xc_opt_count;
 
 /**
- * struct xc_argsplit - argv cut at the first "--"
- * @eal_argc:	arguments before "--", program name included
- * @app_argc:	arguments after "--"
- * @app_argv:	first argument after "--"
+ * struct xc_argsplit - argv cut into the EAL's arguments and xcable's
+ * @eal_argc:	arguments for the EAL, program name included (argv[0..])
+ * @app_argc:	xcable's arguments
+ * @app_argv:	first of xcable's arguments
  * @has_sep:	a "--" was present
+ * @eal_only:	no "--", and every argument is the EAL's (DPDK mode, as
+ *		dpdk-testpmd is run)
  */
 struct xc_argsplit {
 	int eal_argc;
 	int app_argc;
 	char **app_argv;
 	bool has_sep;
+	bool eal_only;
 };
 
-void xc_args_split(int argc, char **argv, struct xc_argsplit *s);
+int xc_args_split(int argc, char **argv, struct xc_argsplit *s,
+		  char *err, size_t errlen);
+bool xc_args_eal_option(const char *arg);
 const struct xc_opt_desc *xc_opt_find(const char *arg);
 bool xc_opt_takes_value(const struct xc_opt_desc *d);
 int xc_parse_uint(const char *s, unsigned long min, unsigned long max,

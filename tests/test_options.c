@@ -113,17 +113,59 @@ static void test_parse(void)
 	}
 }
 
+/* split a space-separated command line (program name first) */
+static int split(const char *line, struct xc_argsplit *s, char *err)
+{
+	static char buf[1024];
+	static char *argv[64];
+	int argc = 0;
+	char *tok;
+
+	snprintf(buf, sizeof(buf), "%s", line);
+	for (tok = strtok(buf, " "); tok && argc < 63; tok = strtok(NULL, " "))
+		argv[argc++] = tok;
+	argv[argc] = NULL;
+	err[0] = '\0';
+	return xc_args_split(argc, argv, s, err, XC_ERR_LEN);
+}
+
 static void test_split(void)
 {
-	char *argv[] = { "xcable", "-l", "0-1", "--", "--cable", "0:1", NULL };
-	char *argv2[] = { "xcable", "--left", "a", NULL };
+	char err[XC_ERR_LEN];
 	struct xc_argsplit s;
 
-	xc_args_split(6, argv, &s);
-	CHECK("split at --", s.has_sep && s.eal_argc == 3 && s.app_argc == 2 &&
-	      !strcmp(s.app_argv[0], "--cable"));
-	xc_args_split(3, argv2, &s);
-	CHECK("no separator", !s.has_sep && s.app_argc == 0);
+	CHECK("split at --",
+	      split("xcable -l 0-1 -- --cable 0:1", &s, err) == 0 && s.has_sep &&
+	      s.eal_argc == 3 && s.app_argc == 2 && !strcmp(s.app_argv[0], "--cable"));
+	CHECK("no separator, xcable options only",
+	      split("xcable --left a --right b", &s, err) == 0 && !s.has_sep &&
+	      !s.eal_only && s.eal_argc == 1 && s.app_argc == 4);
+	CHECK("no separator, EAL options only (as dpdk-testpmd)",
+	      split("xcable -l 0-1 --vdev net_vhost0,iface=l.sock --vdev=net_vhost1,iface=r.sock --no-pci -v", &s, err) == 0 &&
+	      s.eal_only && s.eal_argc == 8 && s.app_argc == 0);
+	CHECK("no separator, short EAL option with its value attached",
+	      split("xcable -l0-1 --log-level debug --huge-unlink", &s, err) == 0 && s.eal_only);
+	CHECK("EAL option values are not options",
+	      split("xcable --file-prefix left --vdev net_null0", &s, err) == 0 && s.eal_only);
+	CHECK("unknown word: xcable's parser judges it",
+	      split("xcable --bogus", &s, err) == 0 && !s.eal_only && s.app_argc == 1);
+	CHECK("xcable option in front of EAL options refused, with the fix",
+	      split("xcable --stats-interval 1 -l 0-1 --vdev net_vhost0,iface=/tmp/a-long-name.sock", &s, err) == -EINVAL &&
+	      strstr(err, "'-l' is an EAL option, after xcable's '--stats-interval'") &&
+	      strstr(err, "xcable -l 0-1 --vdev net_vhost0,iface... -- --stats-interval 1"));
+	CHECK("xcable option after EAL options refused, with the fix",
+	      split("xcable -l 0-1 --no-pci --queues 2", &s, err) == -EINVAL &&
+	      strstr(err, "'--queues' is xcable's option, after EAL options") &&
+	      strstr(err, "xcable -l 0-1 --no-pci -- --queues 2"));
+	CHECK("xcable option before -- refused",
+	      split("xcable -l 0 --poll -- --cable 0:1", &s, err) == -EINVAL &&
+	      strstr(err, "'--poll' is xcable's option: it goes after '--'"));
+	CHECK("stray word among EAL options",
+	      split("xcable -l 0-1 left.sock", &s, err) == -EINVAL &&
+	      strstr(err, "unexpected argument 'left.sock'"));
+	CHECK("--help among EAL options is xcable's",
+	      split("xcable -l 0-1 --help", &s, err) == 0 && s.app_argc == 1 &&
+	      !strcmp(s.app_argv[0], "--help"));
 }
 
 /* every option of the table is in --help and in the man page */
