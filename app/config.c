@@ -2,30 +2,19 @@
 /*
  * config.c - read the config file with rte_cfgfile
  *
- *   [global]                     optional
- *   stats-interval = 60          seconds, 0: only at exit
- *   poll = no                    busy-poll always
- *   idle-us = 100                idle time before sleeping
- *   socket-mode = 0660           default for every end
- *   socket-group = kvm           default for every end
- *   socket-owner = libvirt-qemu  default for every end
- *   offloads = yes               offer guests checksum/TSO offloads
- *   queues = 1                   queue pairs of every end
- *   link-propagation = yes       carrier follows the far end
+ *   [global]                     optional: its keys are options
+ *   stats-interval = 60          (xc_opt_table: the XC_OPT_GLOBAL ones,
+ *   queues = 1                   some under another name, such as
+ *   link-propagation = yes       --no-link-propagation here)
  *
  *   [cable NAME]                 one per cable; NAME: letters, digits, - _ .
  *   left = /run/xcable/a.sock    socket of the left end (required)
  *   right = /run/xcable/b.sock   socket of the right end (required)
- *   left-client = no             yes: QEMU listens, xcable connects
- *   right-client = no
- *   left-socket-mode = 0660      per end, overriding [global]
- *   left-socket-group = kvm
- *   left-socket-owner = libvirt-qemu
- *   left-offloads = yes          per end, overriding [global]
- *   left-queues = 2              per end; both ends need the same number
  *   lcore = 1                    lcore forwarding this cable (default: spread)
- *   impair = delay=10ms,loss=1%  both directions (see xc_impair_parse())
- *   impair-to-right = rate=100mbit   left->right only; impair-to-left too
+ *   impair = delay=10ms,loss=1%  options of a cable (XC_OPT_CABLE) and of
+ *   left-queues = 2              each end (XC_OPT_END, as left-KEY and
+ *   right-client = yes           right-KEY) from xc_opt_table; [global]
+ *                                and the command line give their defaults
  *   left-port = uplink           instead of left =: the end is a DPDK port
  *   left-tag = 100               on that port, under this outer tag
  *
@@ -139,7 +128,8 @@ static int set_path(struct cfg_ctx *c, const char *sec, const char *key,
 }
 
 /**
- * load_global() - apply the [global] section
+ * load_global() - apply the [global] section: every key is an option
+ *		   (xc_opt_table)
  * @c:		context
  * @cfg:	parsed file
  * @o:		options; values given on the command line are kept
@@ -149,70 +139,20 @@ static int set_path(struct cfg_ctx *c, const char *sec, const char *key,
 static int load_global(struct cfg_ctx *c, struct rte_cfgfile *cfg,
 		       struct xc_opts *o)
 {
-	static char group[XC_GROUP_MAX], owner[XC_GROUP_MAX];
 	struct rte_cfgfile_entry e[64];
-	unsigned long v;
-	int n, i;
-	bool b;
+	char why[XC_ERR_LEN];
+	int n, i, rc;
 
 	n = rte_cfgfile_section_entries(cfg, "global", e, 64);
+	if (n >= 64)
+		return bad(c, "global", NULL, "too many keys");
 	for (i = 0; i < n; i++) {
-		const char *k = e[i].name, *val = e[i].value;
-
-		if (strcmp(k, "stats-interval") == 0) {
-			if (xc_parse_uint(val, 0, 86400, &v))
-				return bad(c, "global", k, "expected seconds from 0 to 86400");
-			if (!(o->given & XC_GIVEN_STATS))
-				o->stats_interval = (unsigned int)v;
-		} else if (strcmp(k, "poll") == 0) {
-			if (xc_parse_bool(val, &b))
-				return bad(c, "global", k, "expected yes or no");
-			if (!(o->given & XC_GIVEN_POLL))
-				o->poll = b;
-		} else if (strcmp(k, "idle-us") == 0) {
-			if (xc_parse_uint(val, 1, 1000000, &v))
-				return bad(c, "global", k, "expected microseconds from 1 to 1000000");
-			if (!(o->given & XC_GIVEN_IDLE))
-				o->idle_us = (unsigned int)v;
-		} else if (strcmp(k, "socket-mode") == 0) {
-			unsigned int m;
-
-			if (xc_parse_mode(val, &m))
-				return bad(c, "global", k, "expected octal permission bits such as 0660");
-			if (!(o->given & XC_GIVEN_MODE))
-				o->sock_mode = m;
-		} else if (strcmp(k, "offloads") == 0) {
-			if (xc_parse_bool(val, &b))
-				return bad(c, "global", k, "expected yes or no");
-			if (!(o->given & XC_GIVEN_OFFLOADS))
-				o->offloads = b;
-		} else if (strcmp(k, "link-propagation") == 0) {
-			if (xc_parse_bool(val, &b))
-				return bad(c, "global", k, "expected yes or no");
-			if (!(o->given & XC_GIVEN_PROPAGATE))
-				o->no_propagate = !b;
-		} else if (strcmp(k, "queues") == 0) {
-			if (xc_parse_uint(val, 1, XC_MAX_QUEUES, &v))
-				return bad(c, "global", k, "expected a number of queue pairs from 1 to 8");
-			if (!(o->given & XC_GIVEN_QUEUES))
-				o->queues = (unsigned int)v;
-		} else if (strcmp(k, "socket-owner") == 0) {
-			if (val[0] == '\0' || strlen(val) >= sizeof(owner))
-				return bad(c, "global", k, "expected a user name");
-			if (!(o->given & XC_GIVEN_OWNER)) {
-				strcpy(owner, val);
-				o->sock_owner = owner;
-			}
-		} else if (strcmp(k, "socket-group") == 0) {
-			if (val[0] == '\0' || strlen(val) >= sizeof(group))
-				return bad(c, "global", k, "expected a group name");
-			if (!(o->given & XC_GIVEN_GROUP)) {
-				strcpy(group, val);
-				o->sock_group = group;
-			}
-		} else {
-			return bad(c, "global", k, "unknown key");
-		}
+		rc = xc_opts_set_global(o, e[i].name, e[i].value, why,
+					sizeof(why));
+		if (rc == -ENOENT)
+			return bad(c, "global", e[i].name, "unknown key");
+		if (rc)
+			return bad(c, "global", e[i].name, why);
 	}
 	return 0;
 }
@@ -293,7 +233,54 @@ static int find_port(const struct xc_opts *o, const char *name)
 }
 
 /**
- * load_cable() - read one [cable NAME] section
+ * load_end_key() - read a key that declares a cable end: left, right,
+ *		    left-port, left-tag, right-port, right-tag
+ * @c:		context
+ * @sec:	section name
+ * @o:		options, for the [port NAME] sections
+ * @d:		the cable
+ * @k:		key
+ * @val:	value
+ *
+ * Return: 0, -ENOENT if @k is no such key, -EINVAL for a bad value
+ */
+static int load_end_key(struct cfg_ctx *c, const char *sec,
+			const struct xc_opts *o, struct xc_cable_def *d,
+			const char *k, const char *val)
+{
+	struct xc_end_def *end;
+	const char *sub;
+	unsigned long v;
+
+	if (strncmp(k, "left", 4) == 0) {
+		end = &d->end[0];
+		sub = k + 4;
+	} else if (strncmp(k, "right", 5) == 0) {
+		end = &d->end[1];
+		sub = k + 5;
+	} else {
+		return -ENOENT;
+	}
+	if (*sub == '\0')
+		return set_path(c, sec, k, val, end->path);
+	if (strcmp(sub, "-port") == 0) {
+		end->port = find_port(o, val);
+		if (end->port < 0)
+			return bad(c, sec, k, "no [port NAME] section of that name");
+		return 0;
+	}
+	if (strcmp(sub, "-tag") == 0) {
+		if (xc_parse_uint(val, 1, 4094, &v))
+			return bad(c, sec, k, "expected a VLAN id from 1 to 4094");
+		end->tag = (uint16_t)v;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+/**
+ * load_cable() - read one [cable NAME] section: its ends and lcore here,
+ *		  its options (impair, left-queues...) through xc_opt_table
  * @c:		context
  * @cfg:	parsed file
  * @sec:	section name ("cable NAME")
@@ -318,43 +305,22 @@ static int load_cable(struct cfg_ctx *c, struct rte_cfgfile *cfg,
 	memset(d, 0, sizeof(*d));
 	strcpy(d->name, name);
 	d->lcore = -1;
-	d->impair[0] = o->impair[0];
-	d->impair[1] = o->impair[1];
-	for (j = 0; j < 2; j++) {
+	xc_opts_inherit(o, d);
+	for (j = 0; j < 2; j++)
 		d->end[j].port = -1;
-		d->end[j].client = o->client;
-		d->end[j].sock_mode = o->sock_mode;
-		d->end[j].offloads = o->offloads;
-		d->end[j].queues = o->queues;
-		if (o->sock_group)
-			snprintf(d->end[j].sock_group,
-				 sizeof(d->end[j].sock_group), "%s",
-				 o->sock_group);
-		if (o->sock_owner)
-			snprintf(d->end[j].sock_owner,
-				 sizeof(d->end[j].sock_owner), "%s",
-				 o->sock_owner);
-	}
 
 	n = rte_cfgfile_section_entries(cfg, sec, e, 64);
 	if (n >= 64)
 		return bad(c, sec, NULL, "too many keys");
 	for (i = 0; i < n; i++) {
-		const char *k = e[i].name, *val = e[i].value, *sub;
-		struct xc_end_def *end;
+		const char *k = e[i].name, *val = e[i].value;
+		char why[XC_ERR_LEN];
+		int rc;
 
-		if (strncmp(k, "impair", 6) == 0 &&
-		    (!k[6] || !strcmp(k + 6, "-to-right") ||
-		     !strcmp(k + 6, "-to-left"))) {
-			struct xc_impair_cfg ic;
-			char why[XC_ERR_LEN];
-
-			if (xc_impair_parse(val, &ic, why, sizeof(why)))
-				return bad(c, sec, k, why);
-			if (!k[6] || k[10] == 'r')
-				d->impair[0] = ic;
-			if (!k[6] || k[10] == 'l')
-				d->impair[1] = ic;
+		rc = load_end_key(c, sec, o, d, k, val);
+		if (rc != -ENOENT) {
+			if (rc)
+				return rc;
 			continue;
 		}
 		if (strcmp(k, "lcore") == 0) {
@@ -363,52 +329,11 @@ static int load_cable(struct cfg_ctx *c, struct rte_cfgfile *cfg,
 			d->lcore = (int)v;
 			continue;
 		}
-		if (strncmp(k, "left", 4) == 0) {
-			end = &d->end[0];
-			sub = k + 4;
-		} else if (strncmp(k, "right", 5) == 0) {
-			end = &d->end[1];
-			sub = k + 5;
-		} else {
+		rc = xc_opts_set_cable(d, k, val, why, sizeof(why));
+		if (rc == -ENOENT)
 			return bad(c, sec, k, "unknown key");
-		}
-		if (*sub == '\0') {
-			if (set_path(c, sec, k, val, end->path))
-				return -EINVAL;
-		} else if (strcmp(sub, "-port") == 0) {
-			end->port = find_port(o, val);
-			if (end->port < 0)
-				return bad(c, sec, k, "no [port NAME] section of that name");
-		} else if (strcmp(sub, "-tag") == 0) {
-			if (xc_parse_uint(val, 1, 4094, &v))
-				return bad(c, sec, k, "expected a VLAN id from 1 to 4094");
-			end->tag = (uint16_t)v;
-		} else if (strcmp(sub, "-client") == 0) {
-			if (xc_parse_bool(val, &end->client))
-				return bad(c, sec, k, "expected yes or no");
-		} else if (strcmp(sub, "-socket-mode") == 0) {
-			if (xc_parse_mode(val, &end->sock_mode))
-				return bad(c, sec, k, "expected octal permission bits such as 0660");
-		} else if (strcmp(sub, "-socket-group") == 0) {
-			if (val[0] == '\0' ||
-			    strlen(val) >= sizeof(end->sock_group))
-				return bad(c, sec, k, "expected a group name");
-			strcpy(end->sock_group, val);
-		} else if (strcmp(sub, "-socket-owner") == 0) {
-			if (val[0] == '\0' ||
-			    strlen(val) >= sizeof(end->sock_owner))
-				return bad(c, sec, k, "expected a user name");
-			strcpy(end->sock_owner, val);
-		} else if (strcmp(sub, "-offloads") == 0) {
-			if (xc_parse_bool(val, &end->offloads))
-				return bad(c, sec, k, "expected yes or no");
-		} else if (strcmp(sub, "-queues") == 0) {
-			if (xc_parse_uint(val, 1, XC_MAX_QUEUES, &v))
-				return bad(c, sec, k, "expected a number of queue pairs from 1 to 8");
-			end->queues = (unsigned int)v;
-		} else {
-			return bad(c, sec, k, "unknown key");
-		}
+		if (rc)
+			return bad(c, sec, k, why);
 	}
 	if (d->end[0].queues != d->end[1].queues)
 		return bad(c, sec, "right-queues", "both ends need the same number of queues");
@@ -490,6 +415,119 @@ static int find_bad_line(const char *file, const char **why)
 }
 
 /**
+ * check_ends_unique() - check that no two ends share a socket, or a port
+ *			 without distinct tags, and no two cables a name
+ * @c:		context
+ * @o:		options, with the port definitions
+ * @defs:	the cables
+ * @n_defs:	how many
+ *
+ * Return: 0 or -EINVAL
+ */
+static int check_ends_unique(struct cfg_ctx *c, const struct xc_opts *o,
+			     const struct xc_cable_def *defs,
+			     unsigned int n_defs)
+{
+	unsigned int a, b;
+
+	for (a = 0; a < 2 * n_defs; a++) {
+		for (b = a + 1; b < 2 * n_defs; b++) {
+			const struct xc_cable_def *da = &defs[a / 2];
+			const struct xc_cable_def *db = &defs[b / 2];
+			const struct xc_end_def *ea = &da->end[a % 2];
+			const struct xc_end_def *eb = &db->end[b % 2];
+			char sec[XC_NAME_MAX + 8];
+			char what[XC_SOCK_PATH_MAX + XC_NAME_MAX * 2 + 96];
+
+			snprintf(sec, sizeof(sec), "cable %s", db->name);
+			if (a % 2 == 0 && b % 2 == 0 &&
+			    strcmp(da->name, db->name) == 0)
+				return bad(c, sec, NULL, "cable name used twice");
+			if (ea->port >= 0 && ea->port == eb->port &&
+			    (!ea->tag || !eb->tag || ea->tag == eb->tag)) {
+				if (ea->tag && eb->tag)
+					snprintf(what, sizeof(what),
+						 "port %s already carries tag %u for cable %s",
+						 o->port_defs[eb->port].name,
+						 eb->tag, da->name);
+				else
+					snprintf(what, sizeof(what),
+						 "port %s is already an end of cable %s: give each end on it a tag (left-tag)",
+						 o->port_defs[eb->port].name,
+						 da->name);
+				return bad(c, sec,
+					   b % 2 ? "right-port" : "left-port",
+					   what);
+			}
+			if (ea->path[0] && strcmp(ea->path, eb->path) == 0) {
+				snprintf(what, sizeof(what),
+					 "socket %s is already used by cable %s",
+					 eb->path, da->name);
+				return bad(c, sec, b % 2 ? "right" : "left", what);
+			}
+		}
+	}
+	return 0;
+}
+
+/**
+ * load_sections() - read every section of a loaded file
+ * @c:		context
+ * @cfg:	parsed file
+ * @names:	its section names
+ * @n:		how many
+ * @o:		options, updated from [global] and the [port NAME] sections
+ * @defs:	XC_MAX_CABLES definitions, filled
+ * @n_defs:	number filled
+ *
+ * Return: 0 or -EINVAL
+ */
+static int load_sections(struct cfg_ctx *c, struct rte_cfgfile *cfg,
+			 char **names, int n, struct xc_opts *o,
+			 struct xc_cable_def *defs, unsigned int *n_defs)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (rte_cfgfile_num_sections(cfg, names[i],
+					     strlen(names[i]) + 1) > 1)
+			return bad(c, names[i], NULL, "section appears twice");
+	if (rte_cfgfile_has_section(cfg, "global") && load_global(c, cfg, o))
+		return -EINVAL;
+	o->n_port_defs = 0;
+	for (i = 0; i < n; i++) {
+		if (strncmp(names[i], "port ", 5) != 0)
+			continue;
+		if (o->n_port_defs == XC_MAX_PORT_DEFS)
+			return bad(c, names[i], NULL, "too many ports (at most 16)");
+		if (load_port(c, cfg, names[i], &o->port_defs[o->n_port_defs]))
+			return -EINVAL;
+		if (find_port(o, o->port_defs[o->n_port_defs].name) >= 0)
+			return bad(c, names[i], NULL, "port name used twice");
+		o->n_port_defs++;
+	}
+	for (i = 0; i < n; i++) {
+		if (strcmp(names[i], "global") == 0 ||
+		    strncmp(names[i], "port ", 5) == 0)
+			continue;
+		if (strncmp(names[i], "cable ", 6) != 0)
+			return bad(c, names[i], NULL,
+				   "unknown section: expected [global], [cable NAME] or [port NAME]");
+		if (*n_defs == XC_MAX_CABLES)
+			return bad(c, names[i], NULL, "too many cables (at most 64)");
+		if (load_cable(c, cfg, names[i], o, &defs[*n_defs]))
+			return -EINVAL;
+		(*n_defs)++;
+	}
+	if (*n_defs == 0) {
+		snprintf(c->err, c->errlen, "%s: no [cable NAME] section",
+			 c->file);
+		return -EINVAL;
+	}
+	return check_ends_unique(c, o, defs, *n_defs);
+}
+
+/**
  * xc_config_load() - read a config file into cable definitions
  * @file:	path
  * @o:		options, updated from [global]
@@ -505,10 +543,10 @@ int xc_config_load(const char *file, struct xc_opts *o,
 		   char *err, size_t errlen)
 {
 	struct cfg_ctx c = { .file = file, .err = err, .errlen = errlen };
+	const char *why = NULL;
 	struct rte_cfgfile *cfg;
 	char **names = NULL;
-	int n, i, rc = -EINVAL;
-	unsigned int a, b;
+	int n, i, line, rc = -EINVAL;
 	FILE *f;
 
 	*n_defs = 0;
@@ -518,15 +556,10 @@ int xc_config_load(const char *file, struct xc_opts *o,
 		return -EINVAL;
 	}
 	fclose(f);
-	{
-		const char *why = NULL;
-		int line = find_bad_line(file, &why);
-
-		if (line) {
-			snprintf(err, errlen, "%s: line %d: %s", file, line,
-				 why);
-			return -EINVAL;
-		}
+	line = find_bad_line(file, &why);
+	if (line) {
+		snprintf(err, errlen, "%s: line %d: %s", file, line, why);
+		return -EINVAL;
 	}
 	cfg = rte_cfgfile_load(file, 0);
 	if (cfg == NULL) {
@@ -547,105 +580,7 @@ int xc_config_load(const char *file, struct xc_opts *o,
 			goto out;
 	}
 	rte_cfgfile_sections(cfg, names, n);
-
-	for (i = 0; i < n; i++) {
-		if (rte_cfgfile_num_sections(cfg, names[i],
-					     strlen(names[i]) + 1) > 1) {
-			bad(&c, names[i], NULL, "section appears twice");
-			goto out;
-		}
-	}
-	if (rte_cfgfile_has_section(cfg, "global") &&
-	    load_global(&c, cfg, o))
-		goto out;
-	o->n_port_defs = 0;
-	for (i = 0; i < n; i++) {
-		if (strncmp(names[i], "port ", 5) != 0)
-			continue;
-		if (o->n_port_defs == XC_MAX_PORT_DEFS) {
-			bad(&c, names[i], NULL, "too many ports (at most 16)");
-			goto out;
-		}
-		if (load_port(&c, cfg, names[i],
-			      &o->port_defs[o->n_port_defs]))
-			goto out;
-		if (find_port(o, o->port_defs[o->n_port_defs].name) >= 0) {
-			bad(&c, names[i], NULL, "port name used twice");
-			goto out;
-		}
-		o->n_port_defs++;
-	}
-	for (i = 0; i < n; i++) {
-		if (strcmp(names[i], "global") == 0 ||
-		    strncmp(names[i], "port ", 5) == 0)
-			continue;
-		if (strncmp(names[i], "cable ", 6) != 0) {
-			bad(&c, names[i], NULL,
-			    "unknown section: expected [global], [cable NAME] or [port NAME]");
-			goto out;
-		}
-		if (*n_defs == XC_MAX_CABLES) {
-			bad(&c, names[i], NULL, "too many cables (at most 64)");
-			goto out;
-		}
-		if (load_cable(&c, cfg, names[i], o, &defs[*n_defs]))
-			goto out;
-		(*n_defs)++;
-	}
-	if (*n_defs == 0) {
-		snprintf(err, errlen, "%s: no [cable NAME] section", file);
-		goto out;
-	}
-	/* names and sockets are unique across the file */
-	for (a = 0; a < 2 * *n_defs; a++) {
-		for (b = a + 1; b < 2 * *n_defs; b++) {
-			const struct xc_cable_def *da = &defs[a / 2];
-			const struct xc_cable_def *db = &defs[b / 2];
-
-			char sec[XC_NAME_MAX + 8];
-
-			snprintf(sec, sizeof(sec), "cable %s", db->name);
-			if (a % 2 == 0 && b % 2 == 0 &&
-			    strcmp(da->name, db->name) == 0) {
-				bad(&c, sec, NULL, "cable name used twice");
-				goto out;
-			}
-			if (da->end[a % 2].port >= 0 &&
-			    da->end[a % 2].port == db->end[b % 2].port &&
-			    (!da->end[a % 2].tag || !db->end[b % 2].tag ||
-			     da->end[a % 2].tag == db->end[b % 2].tag)) {
-				char what[XC_NAME_MAX * 2 + 96];
-				const struct xc_end_def *ea = &da->end[a % 2];
-				const struct xc_end_def *eb = &db->end[b % 2];
-
-				if (ea->tag && eb->tag)
-					snprintf(what, sizeof(what),
-						 "port %s already carries tag %u for cable %s",
-						 o->port_defs[eb->port].name,
-						 eb->tag, da->name);
-				else
-					snprintf(what, sizeof(what),
-						 "port %s is already an end of cable %s: give each end on it a tag (left-tag)",
-						 o->port_defs[eb->port].name,
-						 da->name);
-				bad(&c, sec, b % 2 ? "right-port" : "left-port",
-				    what);
-				goto out;
-			}
-			if (da->end[a % 2].path[0] &&
-			    strcmp(da->end[a % 2].path,
-				   db->end[b % 2].path) == 0) {
-				char what[XC_SOCK_PATH_MAX + 64];
-
-				snprintf(what, sizeof(what),
-					 "socket %s is already used by cable %s",
-					 db->end[b % 2].path, da->name);
-				bad(&c, sec, b % 2 ? "right" : "left", what);
-				goto out;
-			}
-		}
-	}
-	rc = 0;
+	rc = load_sections(&c, cfg, names, n, o, defs, n_defs);
 out:
 	if (names)
 		for (i = 0; i < n; i++)

@@ -237,14 +237,8 @@ static void parse_cmdline(struct xc_ctx *ctx, int argc, char **argv,
 	char err[XC_ERR_LEN];
 	int i, j;
 
-	xc_args_split(argc, argv, &s);
-	if (!s.has_sep) {
-		/* no "--": everything is an xcable option */
-		s.app_argc = argc - 1;
-		s.app_argv = argv + 1;
-		s.eal_argc = 1;
-	}
-	if (xc_opts_parse(&ctx->opts, s.app_argc, s.app_argv, err,
+	if (xc_args_split(argc, argv, &s, err, sizeof(err)) ||
+	    xc_opts_parse(&ctx->opts, s.app_argc, s.app_argv, err,
 			  sizeof(err)))
 		die_usage("%s", err);
 	if (ctx->opts.help) {
@@ -264,8 +258,8 @@ static void parse_cmdline(struct xc_ctx *ctx, int argc, char **argv,
 		ctx->n_defs = 1;
 	}
 	ctx->simple = ctx->n_defs > 0;
-	if (!ctx->simple && !s.has_sep)
-		die_usage("nothing to connect: give --left SOCK --right SOCK, --config FILE, or EAL options and ports before '--' (see --help)");
+	if (!ctx->simple && !s.has_sep && !s.eal_only)
+		die_usage("nothing to connect: give --left SOCK --right SOCK, --config FILE, or EAL options and ports (see --help)");
 	if (!ctx->simple && ctx->opts.n_log_levels)
 		die_usage("--log-level is an EAL option here: put it before '--'");
 

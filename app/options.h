@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * options.h - xcable's own command line (what follows "--", or everything
- *	       in the simple mode)
+ * options.h - xcable's options (xc_opt_table: the command line, the config
+ *	       file's option keys, --help) and what they fill in
  */
 #ifndef XC_OPTIONS_H
 #define XC_OPTIONS_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include <stdint.h>
 
@@ -26,15 +27,8 @@ struct xc_cable_spec {
 	uint16_t port[2];
 };
 
-#define XC_GIVEN_STATS		(1u << 0)
-#define XC_GIVEN_POLL		(1u << 1)
-#define XC_GIVEN_IDLE		(1u << 2)
-#define XC_GIVEN_MODE		(1u << 3)
-#define XC_GIVEN_GROUP		(1u << 4)
-#define XC_GIVEN_OWNER		(1u << 7)
-#define XC_GIVEN_PROPAGATE	(1u << 8)
-#define XC_GIVEN_OFFLOADS	(1u << 5)
-#define XC_GIVEN_QUEUES		(1u << 6)
+#define XC_OPT_TEXT_SLOTS	4	/* [global] keys with a string value */
+#define XC_OPT_TEXT_MAX		256	/* rte_cfgfile's longest value */
 #define XC_GROUP_MAX		64
 
 #define XC_MAX_PORT_DEFS	16
@@ -105,6 +99,8 @@ struct xc_cable_def {
  * @right:		simple mode: socket path of the right end, or NULL
  * @client:		simple mode: connect to sockets that QEMU listens on
  * @stats_interval:	seconds between counter prints, 0 for exit only
+ * @stats_json:		--stats-json: file for every counters print as JSON,
+ *			or NULL
  * @sock_mode:		permission bits of the sockets xcable creates
  * @sock_group:		group to give them, or NULL
  * @sock_owner:		owner to give them, or NULL
@@ -122,8 +118,10 @@ struct xc_cable_def {
  * @n_log_levels:	number of @log_levels
  * @port_defs:		[port NAME] sections of the config file
  * @n_port_defs:	how many
- * @given:		XC_GIVEN_* bits: options set on the command line, which a
+ * @given:		bit i: the command line set xc_opt_table[i], which a
  *			config file's [global] section does not override
+ * @text:		copies of the [global] string values @sock_group,
+ *			@sock_owner and @stats_json may point to
  * @help:		--help was given
  * @version:		--version was given
  */
@@ -133,6 +131,7 @@ struct xc_opts {
 	const char *right;
 	bool client;
 	unsigned int stats_interval;
+	const char *stats_json;
 	unsigned int sock_mode;
 	const char *sock_group;
 	const char *sock_owner;
@@ -150,33 +149,124 @@ struct xc_opts {
 	struct xc_port_def port_defs[XC_MAX_PORT_DEFS];
 	unsigned int n_port_defs;
 	unsigned int given;
+	char text[XC_OPT_TEXT_SLOTS][XC_OPT_TEXT_MAX];
 	bool help;
 	bool version;
 };
 
+/* where an option may appear (xc_opt_desc.where) */
+#define XC_OPT_CLI	(1u << 0)	/* the command line, as --NAME */
+#define XC_OPT_GLOBAL	(1u << 1)	/* a config file's [global], as KEY */
+#define XC_OPT_CABLE	(1u << 2)	/* [cable NAME], as KEY */
+#define XC_OPT_END	(1u << 3)	/* [cable NAME], as left-KEY, right-KEY */
+
 /**
- * struct xc_argsplit - argv cut at the first "--"
- * @eal_argc:	arguments before "--", program name included
- * @app_argc:	arguments after "--"
- * @app_argv:	first argument after "--"
+ * enum xc_opt_type - what an option's value is, and how it is stored
+ * @XC_OPT_ON:		yes/no (a bool); the command line flag --NAME says yes
+ * @XC_OPT_OFF:		yes/no (a bool); the command line flag --NAME says no
+ * @XC_OPT_UINT:	a decimal number from min to max (an unsigned int)
+ * @XC_OPT_MODE:	octal permission bits (an unsigned int)
+ * @XC_OPT_NAME:	a user or group name of 1 to max bytes (a const char *;
+ *			a char array of max + 1 bytes in an end)
+ * @XC_OPT_SOCK:	a unix socket path that DPDK's devargs can carry
+ * @XC_OPT_FILE:	a file path of 1 to max bytes (a const char *)
+ * @XC_OPT_IMPAIR:	an impairment spec (struct xc_impair_cfg [2]): sets
+ *			directions min to max (0: to the right, 1: to the left)
+ * @XC_OPT_CABLES:	PORT:PORT, repeatable, at most max (xc_opts.cables)
+ * @XC_OPT_LIST:	any text, repeatable, at most max (xc_opts.log_levels)
+ */
+enum xc_opt_type {
+	XC_OPT_ON,
+	XC_OPT_OFF,
+	XC_OPT_UINT,
+	XC_OPT_MODE,
+	XC_OPT_NAME,
+	XC_OPT_SOCK,
+	XC_OPT_FILE,
+	XC_OPT_IMPAIR,
+	XC_OPT_CABLES,
+	XC_OPT_LIST,
+};
+
+/**
+ * struct xc_opt_desc - one option, everywhere it appears
+ * @name:	command line name, without "--"
+ * @short_name:	one-letter command line name, or 0
+ * @key:	config key, or NULL if it is @name
+ * @where:	XC_OPT_* bits: the command line, [global], [cable NAME] and
+ *		its ends
+ * @type:	value type
+ * @min:	smallest value (XC_OPT_UINT), first direction (XC_OPT_IMPAIR)
+ * @max:	largest value, longest text, last direction or most repeats
+ * @def:	default of a number or yes/no (1: yes)
+ * @once:	the command line may give it once only
+ * @negate:	the bool field holds the opposite of the key's yes/no
+ * @arg:	name of the value in --help, or NULL for a flag
+ * @what:	what a value is, for the messages ("seconds")
+ * @group:	heading of its part of --help
+ * @help:	help text
+ * @opts_off:	field in struct xc_opts (not for XC_OPT_CABLES, XC_OPT_LIST)
+ * @cable_off:	field in struct xc_cable_def, if @where has XC_OPT_CABLE
+ * @end_off:	field in struct xc_end_def, if @where has XC_OPT_END
+ */
+struct xc_opt_desc {
+	const char *name;
+	char short_name;
+	const char *key;
+	unsigned int where;
+	enum xc_opt_type type;
+	unsigned long min, max, def;
+	bool once;
+	bool negate;
+	const char *arg;
+	const char *what;
+	const char *group;
+	const char *help;
+	int opts_off;
+	int cable_off;
+	int end_off;
+};
+
+extern const struct xc_opt_desc xc_opt_table[];
+extern const unsigned int xc_opt_count;
+
+/**
+ * struct xc_argsplit - argv cut into the EAL's arguments and xcable's
+ * @eal_argc:	arguments for the EAL, program name included (argv[0..])
+ * @app_argc:	xcable's arguments
+ * @app_argv:	first of xcable's arguments
  * @has_sep:	a "--" was present
+ * @eal_only:	no "--", and every argument is the EAL's (DPDK mode, as
+ *		dpdk-testpmd is run)
  */
 struct xc_argsplit {
 	int eal_argc;
 	int app_argc;
 	char **app_argv;
 	bool has_sep;
+	bool eal_only;
 };
 
-void xc_args_split(int argc, char **argv, struct xc_argsplit *s);
+int xc_args_split(int argc, char **argv, struct xc_argsplit *s,
+		  char *err, size_t errlen);
+bool xc_args_eal_option(const char *arg);
+const struct xc_opt_desc *xc_opt_find(const char *arg);
+bool xc_opt_takes_value(const struct xc_opt_desc *d);
 int xc_parse_uint(const char *s, unsigned long min, unsigned long max,
 		  unsigned long *out);
 int xc_parse_mode(const char *s, unsigned int *out);
 int xc_parse_bool(const char *s, bool *out);
+void xc_opts_defaults(struct xc_opts *o);
 int xc_opts_parse(struct xc_opts *o, int argc, char **argv,
 		  char *err, size_t errlen);
+int xc_opts_set_global(struct xc_opts *o, const char *key, const char *val,
+		       char *why, size_t whylen);
+int xc_opts_set_cable(struct xc_cable_def *d, const char *key,
+		      const char *val, char *why, size_t whylen);
+void xc_opts_inherit(const struct xc_opts *o, struct xc_cable_def *d);
 bool xc_opts_simple(const struct xc_opts *o);
 void xc_opts_simple_defs(const struct xc_opts *o, struct xc_cable_def *def);
+void xc_opts_help(FILE *f, const char *prog);
 void xc_opts_usage(const char *prog);
 
 #endif /* XC_OPTIONS_H */

@@ -27,7 +27,7 @@ run_frames() {
 }
 
 t_unit_options() {
-	"$BUILD/tests/test_options" "$TOP"/config/*.ini >opts.log; local rc=$?
+	"$BUILD/tests/test_options" --man "$TOP/doc/xcable.1" "$TOP"/config/*.ini >opts.log; local rc=$?
 	say "$(grep -c '^ok' opts.log) parser, socket-path and config checks passed, $(grep -c '^FAIL' opts.log) failed"
 	grep FAIL opts.log
 	return $rc
@@ -63,6 +63,20 @@ t_frames_dpdk_mode() {
 	check_dir_clean xc.log "cable0 net_vhost1->net_vhost0" "$FRAMES_N"
 }
 TESTS+=(t_frames_dpdk_mode)
+
+# as dpdk-testpmd is run: EAL options only, no "--"
+t_frames_dpdk_mode_no_separator() {
+	xc_start xc.log -l 0-1 --no-pci --no-huge -m 256 --no-shconf \
+		--file-prefix "xct$$" \
+		--vdev "net_vhost0,iface=$T/a.sock" --vdev "net_vhost1,iface=$T/b.sock"
+	wait_log xc.log "running;" 1 20 || { cat xc.log; fail "xcable did not start"; return 1; }
+	say "started with EAL options only, without '--'"
+	run_frames xc.log "$T/a.sock" "$T/b.sock" 2 || return 1
+	xc_stop
+	check_dir_clean xc.log "cable0 net_vhost0->net_vhost1" "$FRAMES_N" || return 1
+	check_dir_clean xc.log "cable0 net_vhost1->net_vhost0" "$FRAMES_N"
+}
+TESTS+=(t_frames_dpdk_mode_no_separator)
 
 t_cable_option_pairs() {
 	# four ports; --cable 0:3 --cable 2:1; traffic through 0<->3 and 2<->1
@@ -217,6 +231,20 @@ t_usage_errors() {
 	expect_usage "bad EAL option" "cannot start DPDK.s EAL" --no-such-eal-option -- --cable 0:1 || ok=1
 	expect_usage "too many EAL arguments" "too many EAL arguments" $(printf -- '-v %.0s' {1..200}) -- || ok=1
 	expect_usage "too many EAL arguments, simple mode" "too many EAL arguments" $(printf -- '-v %.0s' {1..200}) -- --left "$T/a" --right "$T/b" || ok=1
+	# DPDK mode without "--" (as dpdk-testpmd is run): EAL options alone
+	# work; mixed with xcable's, the message names the argument and the order
+	expect_usage "EAL options alone, odd number of ports" "3 ports cannot be paired" -l 0 --no-pci --no-huge -m 256 --no-shconf \
+		--vdev "net_vhost0,iface=$T/0.sock" --vdev "net_vhost1,iface=$T/1.sock" \
+		--vdev "net_vhost2,iface=$T/2.sock" || ok=1
+	expect_usage "xcable option before EAL options" \
+		"'-l' is an EAL option, after xcable's '--stats-interval': EAL options go first, then '--', then xcable's: xcable -l 0 --no-pci -- --stats-interval 1" \
+		--stats-interval 1 -l 0 --no-pci || ok=1
+	expect_usage "xcable option after EAL options" \
+		"'--cable' is xcable's option, after EAL options: end the EAL options with '--': xcable -l 0 --no-pci -- --cable 0:1" \
+		-l 0 --no-pci --cable 0:1 || ok=1
+	expect_usage "xcable option before --" "'--poll' is xcable's option: it goes after '--'" -l 0 --poll -- --cable 0:1 || ok=1
+	expect_usage "EAL option after --" "'--vdev' is an EAL option: EAL options go before '--'" -l 0 -- --vdev "net_vhost0,iface=$T/0.sock" || ok=1
+	expect_usage "stray word among EAL options" "unexpected argument 'left.sock'" -l 0 --no-pci left.sock || ok=1
 	touch "$T/file.sock"
 	expect_usage "regular file in the way" "not a socket" --left "$T/file.sock" --right "$T/b.sock" || ok=1
 	[ -e "$T/file.sock" ] || { fail "a regular file was removed"; ok=1; }

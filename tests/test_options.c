@@ -113,17 +113,175 @@ static void test_parse(void)
 	}
 }
 
+/* split a space-separated command line (program name first) */
+static int split(const char *line, struct xc_argsplit *s, char *err)
+{
+	static char buf[1024];
+	static char *argv[64];
+	int argc = 0;
+	char *tok;
+
+	snprintf(buf, sizeof(buf), "%s", line);
+	for (tok = strtok(buf, " "); tok && argc < 63; tok = strtok(NULL, " "))
+		argv[argc++] = tok;
+	argv[argc] = NULL;
+	err[0] = '\0';
+	return xc_args_split(argc, argv, s, err, XC_ERR_LEN);
+}
+
 static void test_split(void)
 {
-	char *argv[] = { "xcable", "-l", "0-1", "--", "--cable", "0:1", NULL };
-	char *argv2[] = { "xcable", "--left", "a", NULL };
+	char err[XC_ERR_LEN];
 	struct xc_argsplit s;
 
-	xc_args_split(6, argv, &s);
-	CHECK("split at --", s.has_sep && s.eal_argc == 3 && s.app_argc == 2 &&
-	      !strcmp(s.app_argv[0], "--cable"));
-	xc_args_split(3, argv2, &s);
-	CHECK("no separator", !s.has_sep && s.app_argc == 0);
+	CHECK("split at --",
+	      split("xcable -l 0-1 -- --cable 0:1", &s, err) == 0 && s.has_sep &&
+	      s.eal_argc == 3 && s.app_argc == 2 && !strcmp(s.app_argv[0], "--cable"));
+	CHECK("no separator, xcable options only",
+	      split("xcable --left a --right b", &s, err) == 0 && !s.has_sep &&
+	      !s.eal_only && s.eal_argc == 1 && s.app_argc == 4);
+	CHECK("no separator, EAL options only (as dpdk-testpmd)",
+	      split("xcable -l 0-1 --vdev net_vhost0,iface=l.sock --vdev=net_vhost1,iface=r.sock --no-pci -v", &s, err) == 0 &&
+	      s.eal_only && s.eal_argc == 8 && s.app_argc == 0);
+	CHECK("no separator, short EAL option with its value attached",
+	      split("xcable -l0-1 --log-level debug --huge-unlink", &s, err) == 0 && s.eal_only);
+	CHECK("EAL option values are not options",
+	      split("xcable --file-prefix left --vdev net_null0", &s, err) == 0 && s.eal_only);
+	CHECK("unknown word: xcable's parser judges it",
+	      split("xcable --bogus", &s, err) == 0 && !s.eal_only && s.app_argc == 1);
+	CHECK("xcable option in front of EAL options refused, with the fix",
+	      split("xcable --stats-interval 1 -l 0-1 --vdev net_vhost0,iface=/tmp/a-long-name.sock", &s, err) == -EINVAL &&
+	      strstr(err, "'-l' is an EAL option, after xcable's '--stats-interval'") &&
+	      strstr(err, "xcable -l 0-1 --vdev net_vhost0,iface... -- --stats-interval 1"));
+	CHECK("xcable option after EAL options refused, with the fix",
+	      split("xcable -l 0-1 --no-pci --queues 2", &s, err) == -EINVAL &&
+	      strstr(err, "'--queues' is xcable's option, after EAL options") &&
+	      strstr(err, "xcable -l 0-1 --no-pci -- --queues 2"));
+	CHECK("xcable option before -- refused",
+	      split("xcable -l 0 --poll -- --cable 0:1", &s, err) == -EINVAL &&
+	      strstr(err, "'--poll' is xcable's option: it goes after '--'"));
+	CHECK("stray word among EAL options",
+	      split("xcable -l 0-1 left.sock", &s, err) == -EINVAL &&
+	      strstr(err, "unexpected argument 'left.sock'"));
+	CHECK("--help among EAL options is xcable's",
+	      split("xcable -l 0-1 --help", &s, err) == 0 && s.app_argc == 1 &&
+	      !strcmp(s.app_argv[0], "--help"));
+}
+
+/* every option of the table is in --help and in the man page */
+static void test_table_documented(const char *man)
+{
+	char *help = NULL, *page = NULL, name[80], esc[160];
+	size_t len = 0, i, k;
+	unsigned int j, missing = 0;
+	FILE *f = open_memstream(&help, &len);
+
+	xc_opts_help(f, "xcable");
+	fclose(f);
+	if (man) {
+		f = fopen(man, "r");
+		page = calloc(1, 1 << 20);
+		if (f == NULL || page == NULL || fread(page, 1, (1 << 20) - 1, f) == 0) {
+			printf("FAIL man page %s: cannot read it\n", man);
+			fails++;
+		}
+		if (f)
+			fclose(f);
+	}
+	for (j = 0; j < xc_opt_count; j++) {
+		const struct xc_opt_desc *d = &xc_opt_table[j];
+		const char *key = d->key ? d->key : d->name;
+
+		snprintf(name, sizeof(name), "--%s", d->name);
+		if (!strstr(help, name)) {
+			printf("FAIL --help lacks %s\n", name);
+			missing++;
+		}
+		if (page == NULL)
+			continue;
+		/* the man page escapes every '-': \-\-stats\-interval */
+		for (i = k = 0; name[i] && k + 2 < sizeof(esc); i++) {
+			if (name[i] == '-')
+				esc[k++] = '\\';
+			esc[k++] = name[i];
+		}
+		esc[k] = '\0';
+		if (!strstr(page, esc)) {
+			printf("FAIL %s lacks %s\n", man, name);
+			missing++;
+		}
+		snprintf(name, sizeof(name), "%s%s =",
+			 d->where & XC_OPT_END ? "left-" : "", key);
+		for (i = k = 0; name[i] && k + 2 < sizeof(esc); i++) {
+			if (name[i] == '-')
+				esc[k++] = '\\';
+			esc[k++] = name[i];
+		}
+		esc[k] = '\0';
+		if ((d->where & (XC_OPT_GLOBAL | XC_OPT_CABLE | XC_OPT_END)) &&
+		    !strstr(page, esc)) {
+			printf("FAIL %s: CONFIG FILE lacks the key %s\n", man, name);
+			missing++;
+		}
+	}
+	fails += missing != 0;
+	printf("%s every option of the table (%u) in --help%s\n",
+	       missing ? "FAIL" : "ok", xc_opt_count,
+	       page ? " and the man page" : "");
+	free(help);
+	free(page);
+}
+
+static int load(const char *text, struct xc_opts *o, struct xc_cable_def *defs,
+		unsigned int *n, char *err);
+
+/* the config file reads option keys through the table, and the command
+ * line overrides [global] */
+static void test_config_table(void)
+{
+	static struct xc_cable_def d[XC_MAX_CABLES];
+	char err[XC_ERR_LEN], path[] = "/tmp/xcable-cfg-XXXXXX";
+	static const char text[] =
+		"[global]\nstats-json = /tmp/counters.json\nsocket-group = kvm\nsocket-group = wheel\n"
+		"idle-us = 50\nqueues = 2\nlink-propagation = no\noffloads = no\n"
+		"[cable x]\nleft = /a\nright = /b\nimpair-to-left = loss=1%\nleft-client = yes\n"
+		"right-socket-owner = qemu\nright-offloads = yes\n";
+	struct xc_opts o;
+	unsigned int n;
+	int fd = mkstemp(path);
+	char *argv[] = { "--idle-us", "70", "--impair", "delay=1ms", "--config", path };
+
+	if (fd < 0 || write(fd, text, strlen(text)) < 0)
+		return;
+	close(fd);
+	CHECK("--stats-json on the command line",
+	      parse(&o, "--left /a --right /b --stats-json=/tmp/c.json", err) == 0 &&
+	      o.stats_json && !strcmp(o.stats_json, "/tmp/c.json"));
+	CHECK("--stats-json needs a path",
+	      parse(&o, "--stats-json=", err) == -EINVAL && strstr(err, "--stats-json"));
+	err[0] = '\0';
+	CHECK("config with option keys",
+	      xc_opts_parse(&o, 6, argv, err, sizeof(err)) == 0 &&
+	      xc_config_load(path, &o, d, &n, err, sizeof(err)) == 0 && n == 1 &&
+	      o.stats_json && !strcmp(o.stats_json, "/tmp/counters.json") &&
+	      !strcmp(o.sock_group, "wheel") && o.idle_us == 70 && o.queues == 2 &&
+	      o.no_propagate && !o.offloads &&
+	      d[0].end[0].queues == 2 && d[0].end[1].queues == 2 &&
+	      !strcmp(d[0].end[0].sock_group, "wheel") &&
+	      !strcmp(d[0].end[1].sock_owner, "qemu") && !d[0].end[0].sock_owner[0] &&
+	      d[0].end[0].client && !d[0].end[1].client &&
+	      !d[0].end[0].offloads && d[0].end[1].offloads &&
+	      d[0].impair[0].delay_us == 1000 && d[0].impair[1].loss_ppm == 10000 &&
+	      d[0].impair[1].delay_us == 0);
+	if (err[0])
+		printf("  %s\n", err);
+	unlink(path);
+	CHECK("config: [global] key that is no [global] option",
+	      load("[global]\nclient = yes\n[cable x]\nleft = /a\nright = /b\n", &o, d, &n, err) == -EINVAL &&
+	      strstr(err, "[global] client: unknown key"));
+	CHECK("config: bad group name",
+	      load("[global]\nsocket-group = g234567890123456789012345678901234567890123456789012345678901234\n[cable x]\nleft = /a\nright = /b\n", &o, d, &n, err) == -EINVAL &&
+	      strstr(err, "[global] socket-group: expected a group name"));
 }
 
 static void test_sockpath(void)
@@ -374,6 +532,15 @@ static void test_examples(int n, char **files)
 
 int main(int argc, char **argv)
 {
+	const char *man = NULL;
+
+	if (argc > 2 && strcmp(argv[1], "--man") == 0) {
+		man = argv[2];
+		argc -= 2;
+		argv += 2;
+	}
+	test_table_documented(man);
+	test_config_table();
 	test_lab_options();
 	test_parse();
 	test_split();
