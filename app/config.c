@@ -4,6 +4,7 @@
  *
  *   [global]                     optional
  *   stats-interval = 60          seconds, 0: only at exit
+ *   stats-json = /run/xc.json    also write the counters there as JSON
  *   poll = no                    busy-poll always
  *   idle-us = 100                idle time before sleeping
  *   socket-mode = 0660           default for every end
@@ -47,6 +48,7 @@
  * checked.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -149,7 +151,7 @@ static int set_path(struct cfg_ctx *c, const char *sec, const char *key,
 static int load_global(struct cfg_ctx *c, struct rte_cfgfile *cfg,
 		       struct xc_opts *o)
 {
-	static char group[XC_GROUP_MAX], owner[XC_GROUP_MAX];
+	static char group[XC_GROUP_MAX], owner[XC_GROUP_MAX], json[PATH_MAX];
 	struct rte_cfgfile_entry e[64];
 	unsigned long v;
 	int n, i;
@@ -164,6 +166,13 @@ static int load_global(struct cfg_ctx *c, struct rte_cfgfile *cfg,
 				return bad(c, "global", k, "expected seconds from 0 to 86400");
 			if (!(o->given & XC_GIVEN_STATS))
 				o->stats_interval = (unsigned int)v;
+		} else if (strcmp(k, "stats-json") == 0) {
+			if (val[0] == '\0' || strlen(val) >= sizeof(json))
+				return bad(c, "global", k, "expected a file name");
+			if (o->stats_json == NULL) {	/* the command line's wins */
+				strcpy(json, val);
+				o->stats_json = json;
+			}
 		} else if (strcmp(k, "poll") == 0) {
 			if (xc_parse_bool(val, &b))
 				return bad(c, "global", k, "expected yes or no");

@@ -257,6 +257,7 @@ int xc_opts_parse(struct xc_opts *o, int argc, char **argv,
 		    strcmp(name, "--socket-owner") &&
 		    strcmp(name, "--cable") && strcmp(name, "--log-level") &&
 		    strcmp(name, "--stats-interval") &&
+		    strcmp(name, "--stats-json") &&
 		    strcmp(name, "--queues") && strcmp(name, "--impair") &&
 		    strcmp(name, "--impair-to-right") &&
 		    strcmp(name, "--impair-to-left") &&
@@ -361,6 +362,12 @@ int xc_opts_parse(struct xc_opts *o, int argc, char **argv,
 				o->impair[0] = c;
 			if (name[8] == '\0' || name[12] == 'l')
 				o->impair[1] = c;
+		} else if (strcmp(name, "--stats-json") == 0) {
+			if (val[0] == '\0') {
+				snprintf(err, errlen, "--stats-json: empty path");
+				return -EINVAL;
+			}
+			o->stats_json = val;
 		} else if (strcmp(name, "--queues") == 0) {
 			if (xc_parse_uint(val, 1, XC_MAX_QUEUES, &v)) {
 				snprintf(err, errlen,
@@ -483,6 +490,8 @@ void xc_opts_usage(const char *prog)
 	       "\n"
 	       "Both modes:\n"
 	       "  --stats-interval SEC  print counters every SEC seconds (0: only at exit)\n"
+	       "  --stats-json PATH     at every print, also write the counters to PATH as\n"
+	       "                        JSON (as xcablectl list --json gives them)\n"
 	       "  --poll                busy-poll always; default: poll under load, sleep\n"
 	       "                        until a guest kicks after --idle-us without work\n"
 	       "  --idle-us US          idle time before sleeping (default %d)\n"

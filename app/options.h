@@ -111,6 +111,8 @@ struct xc_cable_def {
  * @right:		simple mode: socket path of the right end, or NULL
  * @client:		simple mode: connect to sockets that QEMU listens on
  * @stats_interval:	seconds between counter prints, 0 for exit only
+ * @stats_json:		file the counters are written to as JSON at every
+ *			print (--stats-json), or NULL
  * @sock_mode:		permission bits of the sockets xcable creates
  * @sock_group:		group to give them, or NULL
  * @sock_owner:		owner to give them, or NULL
@@ -139,6 +141,7 @@ struct xc_opts {
 	const char *right;
 	bool client;
 	unsigned int stats_interval;
+	const char *stats_json;
 	unsigned int sock_mode;
 	const char *sock_group;
 	const char *sock_owner;
