@@ -11,9 +11,10 @@
  * slow a forwarding lcore, and a client that stalls only holds up other
  * clients (each read times out after a second).
  *
- *   list                       cables, link states, counters, impairments
- *   show CABLE                 one cable: each end's features, each
+ *   list [--json]              cables, link states, counters, impairments
+ *   show CABLE [--json]        one cable: each end's features, each
  *                              direction's counters and impairment
+ *                              (--json: the document of counters.c)
  *   impair CABLE [to-right|to-left] SPEC   set (SPEC: see --impair, none)
  *   clear CABLE                no impairment either way
  *   down CABLE, up CABLE       pull the cable out, plug it back in (the
@@ -31,6 +32,7 @@
 #include <unistd.h>
 
 #include "control.h"
+#include "counters.h"
 #include "fwd.h"
 #include "log.h"
 #include "sockpath.h"
@@ -87,20 +89,57 @@ static struct xc_cable *find(struct xc_control *c, const char *name)
 static void dir_line(struct xc_control *c, const struct xc_cable *cb,
 		     unsigned int j)
 {
+	char imp[256], line[1024];
 	struct xc_impair_cfg ic;
 	struct xc_dir_stats s;
-	char imp[256];
 
 	xc_cable_stats(cb, j, &s);
+	xc_counters_line(&xc_dir_counters, &s, line, sizeof(line));
 	xc_impair_get(&cb->dir[j].im, &ic);
 	xc_impair_format(&ic, imp, sizeof(imp));
-	say(c, "  %s: rx %" PRIu64 " tx %" PRIu64 " dropped %" PRIu64
-	    " (impair-loss %" PRIu64 ", impair-queue-full %" PRIu64
-	    ", peer-down %" PRIu64 ") duplicated %" PRIu64 " corrupted %" PRIu64
-	    " impair %s", cb->dir[j].label, s.rx_pkts, s.tx_pkts,
-	    xc_stats_drops(&s), s.drop[XC_DROP_IMPAIR_LOSS],
-	    s.drop[XC_DROP_IMPAIR_FULL], s.drop[XC_DROP_PEER_DOWN],
-	    s.duplicated, s.corrupted, imp);
+	say(c, "  %s: %s impair %s", cb->dir[j].label, line, imp);
+}
+
+/**
+ * trunk_lines() - the counters of the trunks a cable's ends are on
+ * @c:		control state
+ * @cb:		cable
+ */
+static void trunk_lines(struct xc_control *c, const struct xc_cable *cb)
+{
+	struct xc_trunk_stats ts;
+	char line[1024];
+	unsigned int j;
+
+	for (j = 0; j < 2; j++) {
+		const struct xc_trunk *t = cb->end[j].trunk;
+
+		if (t == NULL || (j == 1 && t == cb->end[0].trunk))
+			continue;
+		xc_counters_trunk_stats(t, &ts);
+		xc_counters_line(&xc_trunk_counters, &ts, line, sizeof(line));
+		say(c, "  trunk %s (%s): %s", t->port->label, t->port->name,
+		    line);
+	}
+}
+
+/**
+ * answer_json() - answer list or show with the JSON document
+ * @c:		control state
+ * @only:	the cable of show, NULL for list
+ *
+ * Return: 0, or -ENOMEM with the reason in c->why
+ */
+static int answer_json(struct xc_control *c, const struct xc_cable *only)
+{
+	xc_json_free(&c->js);
+	xc_counters_doc(c->cables, c->n_cables, only, &c->js);
+	if (xc_json_finish(&c->js)) {
+		xc_json_free(&c->js);
+		snprintf(c->why, sizeof(c->why), "out of memory");
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 /**
@@ -135,16 +174,28 @@ static int handle(struct xc_control *c, char *req)
 	struct xc_impair_cfg ic;
 	struct xc_cable *cb;
 	int argc = 0, j;
+	bool json = false;
 	unsigned int i;
 
 	for (t = strtok_r(req, " \t\r\n", &save); t && argc < 8;
-	     t = strtok_r(NULL, " \t\r\n", &save))
-		argv[argc++] = t;
+	     t = strtok_r(NULL, " \t\r\n", &save)) {
+		if (strcmp(t, "--json") == 0)
+			json = true;	/* list and show answer in JSON */
+		else
+			argv[argc++] = t;
+	}
 	if (argc == 0) {
 		snprintf(c->why, sizeof(c->why), "empty request");
 		return -EINVAL;
 	}
+	if (json && strcmp(argv[0], "list") && strcmp(argv[0], "show")) {
+		snprintf(c->why, sizeof(c->why),
+			 "--json: only list and show answer in JSON");
+		return -EINVAL;
+	}
 	if (strcmp(argv[0], "list") == 0 && argc == 1) {
+		if (json)
+			return answer_json(c, NULL);
 		for (i = 0; i < c->n_cables; i++) {
 			cb = &c->cables[i];
 			say(c, "%s: %s %s, %s %s", cb->name, cb->end[0].label,
@@ -155,6 +206,7 @@ static int handle(struct xc_control *c, char *req)
 					    __ATOMIC_RELAXED) ? "up" : "down");
 			dir_line(c, cb, 0);
 			dir_line(c, cb, 1);
+			trunk_lines(c, cb);
 		}
 		return 0;
 	}
@@ -174,11 +226,14 @@ static int handle(struct xc_control *c, char *req)
 		}
 	}
 	if (strcmp(argv[0], "show") == 0 && argc == 2) {
+		if (json)
+			return answer_json(c, cb);
 		say(c, "%s: %u queue(s)", cb->name, cb->n_queues);
 		end_line(c, &cb->end[0]);
 		end_line(c, &cb->end[1]);
 		dir_line(c, cb, 0);
 		dir_line(c, cb, 1);
+		trunk_lines(c, cb);
 		return 0;
 	}
 	if ((strcmp(argv[0], "down") == 0 || strcmp(argv[0], "up") == 0) &&
@@ -232,7 +287,7 @@ static int handle(struct xc_control *c, char *req)
 		return 0;
 	}
 	snprintf(c->why, sizeof(c->why),
-		 "bad request '%.40s' (list, show CABLE, impair CABLE [to-right|to-left] SPEC, clear CABLE, down CABLE, up CABLE)",
+		 "bad request '%.40s' (list [--json], show CABLE [--json], impair CABLE [to-right|to-left] SPEC, clear CABLE, down CABLE, up CABLE)",
 		 argv[0]);
 	return -EINVAL;
 }
@@ -264,6 +319,11 @@ static void serve(struct xc_control *c, int fd)
 		say(c, "error: request too long");
 	} else if (handle(c, req) == 0) {
 		say(c, "ok");
+		if (c->js.buf && send(fd, c->js.buf, c->js.len,
+				      MSG_NOSIGNAL) < 0)
+			XC_LOG(control, DEBUG, "answer not sent: %s",
+			       strerror(errno));
+		xc_json_free(&c->js);
 	} else {
 		c->ans_len = 0;
 		say(c, "error: %s", c->why);

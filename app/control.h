@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "cable.h"
+#include "json.h"
 
 /**
  * struct xc_control - control socket state
@@ -24,6 +25,7 @@
  * @quit:	asks the thread to end
  * @ans:	answer being built
  * @ans_len:	bytes in @ans
+ * @js:		a JSON answer, sent before @ans; empty otherwise
  * @why:	reason of a refused request
  */
 struct xc_control {
@@ -38,6 +40,7 @@ struct xc_control {
 	bool quit;
 	char ans[65536];
 	size_t ans_len;
+	struct xc_json js;
 	char why[XC_ERR_LEN];
 };
 

@@ -35,6 +35,7 @@
 #include "capture.h"
 #include "config.h"
 #include "control.h"
+#include "counters.h"
 #include "lcores.h"
 #include "log.h"
 #include "memguard.h"
@@ -54,7 +55,6 @@
 #define XC_HK_MS		100	/* housekeeping period */
 
 RTE_LOG_REGISTER(xc_logtype_main, xcable.main, INFO);
-RTE_LOG_REGISTER(xc_logtype_stats, xcable.stats, INFO);
 
 /**
  * struct xc_ctx - everything xcable runs on, passed explicitly
@@ -131,74 +131,6 @@ static void die_usage(const char *fmt, ...)
 }
 
 /**
- * print_dir() - print the counters of one direction on one line
- * @c:		cable
- * @j:		0 for end[0] -> end[1], 1 for the reverse
- */
-static void print_dir(const struct xc_cable *c, unsigned int j)
-{
-	struct xc_dir_stats s;
-	unsigned int q;
-	int i;
-
-	xc_cable_stats(c, j, &s);
-	printf("%s %s: rx %" PRIu64 " pkts %" PRIu64 " bytes, tx %" PRIu64
-	       " pkts %" PRIu64 " bytes, dropped %" PRIu64 " (",
-	       c->name, c->dir[j].label, s.rx_pkts, s.rx_bytes, s.tx_pkts,
-	       s.tx_bytes, xc_stats_drops(&s));
-	for (i = 0; i < XC_DROP__MAX; i++)
-		printf("%s%s %" PRIu64, i ? ", " : "",
-		       xc_drop_name((enum xc_drop)i), s.drop[i]);
-	printf("), segmented %" PRIu64 " into %" PRIu64
-	       ", checksums filled %" PRIu64 ", duplicated %" PRIu64
-	       ", corrupted %" PRIu64 "\n", s.seg_frames, s.seg_out,
-	       s.csum_filled, s.duplicated, s.corrupted);
-	for (q = 0; c->n_queues > 1 && q < c->n_queues; q++) {
-		xc_stats_snapshot(&c->dir[2 * q + j].st, &s);
-		printf("%s %s queue %u: rx %" PRIu64 " pkts, tx %" PRIu64
-		       " pkts\n", c->name, c->dir[j].label, q, s.rx_pkts,
-		       s.tx_pkts);
-	}
-}
-
-/**
- * print_stats() - print the counters of every cable
- * @ctx:	context
- * @final:	this is the print at exit
- */
-static void print_stats(struct xc_ctx *ctx, bool final)
-{
-	unsigned int i;
-
-	printf("%s\n", final ? "xcable: final counters" : "xcable: counters");
-	for (i = 0; i < ctx->topo.n_cables; i++) {
-		print_dir(&ctx->topo.cables[i], 0);
-		print_dir(&ctx->topo.cables[i], 1);
-	}
-	for (i = 0; i < RTE_MAX_ETHPORTS; i++) {
-		const struct xc_trunk *t = ctx->topo.trunk_of[i];
-
-		struct rte_eth_stats st;
-
-		if (t == NULL)
-			continue;
-		if (rte_eth_stats_get(t->port->id, &st))
-			memset(&st, 0, sizeof(st));
-		/* the driver's own losses too: frames it could not send or
-		 * had no room to receive */
-		printf("trunk %s (%s): rx %" PRIu64 " pkts, unknown-tag %"
-		       PRIu64 ", backlog %" PRIu64 "; driver: oerrors %" PRIu64
-		       ", imissed %" PRIu64 ", ierrors %" PRIu64 "\n",
-		       t->port->label, t->port->name,
-		       __atomic_load_n(&t->rx_pkts, __ATOMIC_RELAXED),
-		       __atomic_load_n(&t->unknown_tag, __ATOMIC_RELAXED),
-		       __atomic_load_n(&t->backlog, __ATOMIC_RELAXED),
-		       st.oerrors, st.imissed, st.ierrors);
-	}
-	fflush(stdout);
-}
-
-/**
  * housekeeping() - periodic work of the main lcore: counters, link
  *		    polling for ports without link events, the guards,
  *		    cable pulling and the memory guard
@@ -215,7 +147,8 @@ static void housekeeping(void *arg)
 	if (++ctx->hk_ticks % (1000 / XC_HK_MS) == 0)
 		xc_memguard_scan(&ctx->mg);
 	if (ctx->opts.stats_interval && rte_rdtsc() >= ctx->next_stats) {
-		print_stats(ctx, false);
+		xc_counters_print(ctx->topo.cables, ctx->topo.n_cables, false,
+				  ctx->opts.stats_json);
 		ctx->next_stats = rte_rdtsc() +
 			rte_get_tsc_hz() * ctx->opts.stats_interval;
 	}
@@ -355,7 +288,8 @@ static void stop_all(struct xc_ctx *ctx, bool counters)
 	xc_capture_fini(ctx->capture);
 	if (counters) {
 		xc_topo_drain(&ctx->topo);
-		print_stats(ctx, true);
+		xc_counters_print(ctx->topo.cables, ctx->topo.n_cables, true,
+				  ctx->opts.stats_json);
 		for (i = 0; i < RTE_MAX_LCORE; i++)
 			if (ctx->lcores.lc[i].n_dirs)
 				printf("xcable: lcore %u slept %" PRIu64 " times\n",

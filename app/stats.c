@@ -1,30 +1,209 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * stats.c - drop reason names and consistent reads of counters
+ * stats.c - the tables of counters, what walks them, and consistent
+ *	     reads of counters
  */
+#include <inttypes.h>
+
+#include <rte_common.h>
+#include <rte_telemetry.h>
+
+#include "json.h"
 #include "stats.h"
 
-static const char *const drop_names[XC_DROP__MAX] = {
-	[XC_DROP_PEER_DOWN] = "peer-down",
-	[XC_DROP_SHUTDOWN] = "shutdown",
-	[XC_DROP_TOO_BIG] = "too-big",
-	[XC_DROP_BAD_OFFLOAD] = "bad-offload",
-	[XC_DROP_UNSUPPORTED] = "unsupported-offload",
-	[XC_DROP_NO_MBUF] = "no-mbuf",
-	[XC_DROP_IMPAIR_LOSS] = "impair-loss",
-	[XC_DROP_IMPAIR_FULL] = "impair-queue-full",
-	[XC_DROP_CABLE_DOWN] = "cable-down",
+#define DIR_CTR(name, field, meaning) \
+	{ name, meaning, offsetof(struct xc_dir_stats, field), 1 }
+#define DROP_CTR(name, reason, meaning) \
+	{ name, "dropped: " meaning, \
+	  offsetof(struct xc_dir_stats, drop) + (reason) * sizeof(uint64_t), 1 }
+
+/* every counter of a cable direction, in the order shown */
+static const struct xc_counter dir_counters[] = {
+	DIR_CTR("rx-pkts", rx_pkts, "frames received from the sending end"),
+	DIR_CTR("rx-bytes", rx_bytes, "bytes of those frames"),
+	DIR_CTR("tx-pkts", tx_pkts, "frames the receiving end accepted"),
+	DIR_CTR("tx-bytes", tx_bytes, "bytes of those frames"),
+	{ "dropped", "frames dropped, all reasons together",
+	  offsetof(struct xc_dir_stats, drop), XC_DROP__MAX },
+	DROP_CTR("peer-down", XC_DROP_PEER_DOWN,
+		 "the receiving end's link or queue was down"),
+	DROP_CTR("shutdown", XC_DROP_SHUTDOWN,
+		 "frames still held when xcable stopped"),
+	DROP_CTR("too-big", XC_DROP_TOO_BIG,
+		 "larger than the receiving end can take"),
+	DROP_CTR("bad-offload", XC_DROP_BAD_OFFLOAD,
+		 "offload metadata that contradicts the frame"),
+	DROP_CTR("unsupported-offload", XC_DROP_UNSUPPORTED,
+		 "an offload xcable cannot do in software"),
+	DROP_CTR("no-mbuf", XC_DROP_NO_MBUF,
+		 "no buffers left to segment a frame into"),
+	DROP_CTR("impair-loss", XC_DROP_IMPAIR_LOSS,
+		 "lost on purpose (impairment loss, ge)"),
+	DROP_CTR("impair-queue-full", XC_DROP_IMPAIR_FULL,
+		 "the impairment queue (delay, rate) was full"),
+	DROP_CTR("cable-down", XC_DROP_CABLE_DOWN,
+		 "held when the cable was taken down (pulled)"),
+	DIR_CTR("segmented", seg_frames,
+		"frames segmented in software (receiver without TSO)"),
+	DIR_CTR("segments-made", seg_out, "segments made of them"),
+	DIR_CTR("checksums-filled", csum_filled,
+		"checksums completed in software (receiver without CSUM)"),
+	DIR_CTR("duplicated", duplicated,
+		"extra copies sent on purpose (impairment dup)"),
+	DIR_CTR("corrupted", corrupted,
+		"frames with a bit flipped on purpose (impairment corrupt)"),
+};
+
+#define TRUNK_CTR(name, field, meaning) \
+	{ name, meaning, offsetof(struct xc_trunk_stats, field), 1 }
+
+/* every counter of a trunk port, in the order shown */
+static const struct xc_counter trunk_counters[] = {
+	TRUNK_CTR("rx-pkts", rx_pkts, "frames received from the trunk's port"),
+	TRUNK_CTR("unknown-tag", unknown_tag,
+		  "dropped: no cable has their tag, or they had none"),
+	TRUNK_CTR("backlog", backlog,
+		  "dropped: their cable's queue from the trunk was full"),
+	TRUNK_CTR("oerrors", oerrors, "the driver's: frames it could not send"),
+	TRUNK_CTR("imissed", imissed,
+		  "the driver's: frames it had no room to receive"),
+	TRUNK_CTR("ierrors", ierrors,
+		  "the driver's: erroneous frames it received"),
+};
+
+const struct xc_counter_table xc_dir_counters = {
+	dir_counters, RTE_DIM(dir_counters)
+};
+const struct xc_counter_table xc_trunk_counters = {
+	trunk_counters, RTE_DIM(trunk_counters)
 };
 
 /**
  * xc_drop_name() - name of a drop reason, as printed and queried
  * @r:		reason
  *
- * Return: a static string
+ * Return: a static string, the reason's counter name in xc_dir_counters
  */
 const char *xc_drop_name(enum xc_drop r)
 {
-	return (unsigned int)r < XC_DROP__MAX ? drop_names[r] : "unknown";
+	size_t off = offsetof(struct xc_dir_stats, drop) +
+		     (size_t)r * sizeof(uint64_t);
+	unsigned int i;
+
+	for (i = 0; (unsigned int)r < XC_DROP__MAX && i < RTE_DIM(dir_counters);
+	     i++)
+		if (dir_counters[i].off == off && dir_counters[i].n_sum == 1)
+			return dir_counters[i].name;
+	return "unknown";
+}
+
+/**
+ * xc_counter_value() - a counter's value in a snapshot
+ * @c:		the counter (an entry of a table)
+ * @s:		the table's stats struct (a snapshot, not live counters)
+ *
+ * Return: the value, or the sum of the values it adds up
+ */
+uint64_t xc_counter_value(const struct xc_counter *c, const void *s)
+{
+	const uint64_t *v = (const uint64_t *)((const char *)s + c->off);
+	uint64_t n = 0;
+	unsigned int i;
+
+	for (i = 0; i < c->n_sum; i++)
+		n += v[i];
+	return n;
+}
+
+/**
+ * xc_counters_line() - every counter of a table as "name value name value"
+ * @t:		table
+ * @s:		its stats struct
+ * @buf:	filled, always terminated
+ * @len:	size of @buf
+ *
+ * Return: length of the text (less than @len; cut short if it did not fit)
+ */
+size_t xc_counters_line(const struct xc_counter_table *t, const void *s,
+			char *buf, size_t len)
+{
+	size_t used = 0;
+	unsigned int i;
+	int n;
+
+	if (len == 0)
+		return 0;
+	buf[0] = '\0';
+	for (i = 0; i < t->n && used < len - 1; i++) {
+		n = snprintf(buf + used, len - used, "%s%s %" PRIu64,
+			     i ? " " : "", t->c[i].name,
+			     xc_counter_value(&t->c[i], s));
+		if (n < 0)
+			break;
+		used += RTE_MIN((size_t)n, len - 1 - used);
+	}
+	return used;
+}
+
+/**
+ * xc_counters_json() - every counter of a table as a JSON object
+ * @t:		table
+ * @s:		its stats struct
+ * @j:		JSON being written
+ * @key:	the object's key in the enclosing object, NULL in an array
+ */
+void xc_counters_json(const struct xc_counter_table *t, const void *s,
+		      struct xc_json *j, const char *key)
+{
+	unsigned int i;
+
+	xc_json_open(j, key, '{');
+	for (i = 0; i < t->n; i++)
+		xc_json_u64(j, t->c[i].name, xc_counter_value(&t->c[i], s));
+	xc_json_close(j, '}');
+}
+
+/**
+ * xc_tel_key() - a telemetry key "PREFIX/NAME"; '-', '>' and '.', which
+ *		  telemetry does not allow in keys, become '_'
+ * @buf:	output
+ * @len:	size of @buf
+ * @prefix:	first part
+ * @name:	second part
+ *
+ * Return: @buf
+ */
+const char *xc_tel_key(char *buf, size_t len, const char *prefix,
+		       const char *name)
+{
+	char *c;
+
+	if (snprintf(buf, len, "%s/%s", prefix, name) >= (int)len)
+		buf[len - 1] = '\0';	/* labels are short */
+	for (c = buf; *c; c++)
+		if (*c == '-' || *c == '>' || *c == '.')
+			*c = '_';
+	return buf;
+}
+
+/**
+ * xc_counters_tel() - every counter of a table into a telemetry dict, as
+ *		       "PREFIX/NAME" (see xc_tel_key())
+ * @t:		table
+ * @s:		its stats struct
+ * @d:		a dict being answered
+ * @prefix:	what the keys start with
+ */
+void xc_counters_tel(const struct xc_counter_table *t, const void *s,
+		     struct rte_tel_data *d, const char *prefix)
+{
+	char k[RTE_TEL_MAX_STRING_LEN];
+	unsigned int i;
+
+	for (i = 0; i < t->n; i++)
+		rte_tel_data_add_dict_u64(d, xc_tel_key(k, sizeof(k), prefix,
+							t->c[i].name),
+					  xc_counter_value(&t->c[i], s));
 }
 
 /**

@@ -1,12 +1,22 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * stats.h - per-direction counters and drop reasons
+ *
+ * Every counter xcable shows is described once, in a table (stats.c):
+ * its name, as the exit/interval lines, xcablectl, its JSON and telemetry
+ * all spell it, and what it means. The functions below walk a table to
+ * fill a text line, a JSON object or a telemetry dict, so that a counter
+ * added to a table appears everywhere at once.
  */
 #ifndef XC_STATS_H
 #define XC_STATS_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+
+struct rte_tel_data;
+struct xc_json;
 
 /**
  * enum xc_drop - why a frame was dropped; every drop has exactly one
@@ -77,7 +87,63 @@ static inline void xc_stat_add(uint64_t *c, uint64_t n)
 	__atomic_store_n(c, *c + n, __ATOMIC_RELAXED);
 }
 
+/**
+ * struct xc_trunk_stats - counters of a trunk port, as read for showing
+ * @rx_pkts:	frames received from the port
+ * @unknown_tag: frames dropped: no member has their tag, or they had none
+ * @backlog:	frames dropped: their member's queue was full
+ * @oerrors:	the driver's: frames it could not send
+ * @imissed:	the driver's: frames it had no room to receive
+ * @ierrors:	the driver's: erroneous frames received
+ */
+struct xc_trunk_stats {
+	uint64_t rx_pkts;
+	uint64_t unknown_tag;
+	uint64_t backlog;
+	uint64_t oerrors;
+	uint64_t imissed;
+	uint64_t ierrors;
+};
+
+/**
+ * struct xc_counter - one counter of a table
+ * @name:	its name everywhere (text lines, JSON, xcablectl); telemetry,
+ *		which allows no '-', writes '_' instead
+ * @meaning:	what it counts, in one line
+ * @off:	offset of its uint64_t in the stats struct of the table
+ * @n_sum:	how many consecutive uint64_t from @off it adds up (1, or
+ *		XC_DROP__MAX for the total of drops)
+ */
+struct xc_counter {
+	const char *name;
+	const char *meaning;
+	size_t off;
+	unsigned int n_sum;
+};
+
+/**
+ * struct xc_counter_table - a table and its length
+ * @c:		the counters, in the order they are shown
+ * @n:		how many
+ */
+struct xc_counter_table {
+	const struct xc_counter *c;
+	unsigned int n;
+};
+
+extern const struct xc_counter_table xc_dir_counters;
+extern const struct xc_counter_table xc_trunk_counters;
+
 const char *xc_drop_name(enum xc_drop r);
+uint64_t xc_counter_value(const struct xc_counter *c, const void *s);
+size_t xc_counters_line(const struct xc_counter_table *t, const void *s,
+			char *buf, size_t len);
+void xc_counters_json(const struct xc_counter_table *t, const void *s,
+		      struct xc_json *j, const char *key);
+void xc_counters_tel(const struct xc_counter_table *t, const void *s,
+		     struct rte_tel_data *d, const char *prefix);
+const char *xc_tel_key(char *buf, size_t len, const char *prefix,
+		       const char *name);
 void xc_stats_snapshot(const struct xc_dir_stats *src,
 		       struct xc_dir_stats *dst);
 uint64_t xc_stats_drops(const struct xc_dir_stats *s);

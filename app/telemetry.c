@@ -4,8 +4,11 @@
  *
  *   /xcable/cables           names of the cables
  *   /xcable/cable,NAME       one cable: each end's port, socket, link and
- *                            negotiated virtio features; per direction
- *                            frames, bytes and drops by reason
+ *                            negotiated virtio features (and for an end
+ *                            on a trunk, END/trunk/COUNTER); per
+ *                            direction FROM_to_TO/COUNTER, every counter
+ *                            of stats.c's tables, '-' written '_'
+ *                            (telemetry allows no '-' in keys)
  *
  * Answers are built in the telemetry thread from relaxed reads of the
  * counters, so the data path never waits for a query. rte_telemetry's
@@ -16,6 +19,7 @@
 
 #include <rte_telemetry.h>
 
+#include "counters.h"
 #include "fwd.h"
 #include "log.h"
 #include "telemetry.h"
@@ -55,7 +59,7 @@ static int tel_cables(const char *cmd, const char *params,
 }
 
 /**
- * key() - build a telemetry key "PREFIX/NAME", mapping '-' to '_'
+ * key() - a telemetry key "PREFIX/NAME" (see xc_tel_key())
  * @buf:	output, RTE_TEL_MAX_STRING_LEN bytes
  * @prefix:	first part
  * @name:	second part
@@ -64,15 +68,7 @@ static int tel_cables(const char *cmd, const char *params,
  */
 static const char *key(char *buf, const char *prefix, const char *name)
 {
-	char *c;
-
-	if (snprintf(buf, RTE_TEL_MAX_STRING_LEN, "%s/%s", prefix, name) >=
-	    RTE_TEL_MAX_STRING_LEN)
-		buf[RTE_TEL_MAX_STRING_LEN - 1] = '\0';	/* labels are short */
-	for (c = buf; *c; c++)
-		if (*c == '-' || *c == '>' || *c == '.')
-			*c = '_';
-	return buf;
+	return xc_tel_key(buf, RTE_TEL_MAX_STRING_LEN, prefix, name);
 }
 
 /**
@@ -115,6 +111,7 @@ static void add_end(struct rte_tel_data *d, const char *prefix,
 {
 	struct xc_tel_kv kv = { .d = d, .prefix = prefix };
 	char k[RTE_TEL_MAX_STRING_LEN], offl[32];
+	struct xc_trunk_stats ts;
 	uint64_t caps;
 	uint32_t f;
 
@@ -139,17 +136,15 @@ static void add_end(struct rte_tel_data *d, const char *prefix,
 		rte_tel_data_add_dict_u64(d, key(k, prefix, "tag"), e->tag);
 		rte_tel_data_add_dict_u64(d, key(k, prefix, "tag_type"),
 					  t->tpid);
-		rte_tel_data_add_dict_u64(d, key(k, prefix, "trunk_rx_pkts"),
-			__atomic_load_n(&t->rx_pkts, __ATOMIC_RELAXED));
-		rte_tel_data_add_dict_u64(d, key(k, prefix, "trunk_unknown_tag"),
-			__atomic_load_n(&t->unknown_tag, __ATOMIC_RELAXED));
-		rte_tel_data_add_dict_u64(d, key(k, prefix, "trunk_backlog"),
-			__atomic_load_n(&t->backlog, __ATOMIC_RELAXED));
+		xc_counters_trunk_stats(t, &ts);
+		xc_counters_tel(&xc_trunk_counters, &ts, d,
+				key(k, prefix, "trunk"));
 	}
 }
 
 /**
- * add_dir() - counters of one direction, summed over its queues
+ * add_dir() - every counter of one direction, summed over its queues, as
+ *	       "FROM_to_TO/NAME"
  * @d:		answer dict
  * @c:		cable
  * @j:		0 for end0 -> end1, 1 for the reverse
@@ -157,35 +152,15 @@ static void add_end(struct rte_tel_data *d, const char *prefix,
 static void add_dir(struct rte_tel_data *d, const struct xc_cable *c,
 		    unsigned int j)
 {
-	char k[RTE_TEL_MAX_STRING_LEN], prefix[RTE_TEL_MAX_STRING_LEN];
+	char prefix[RTE_TEL_MAX_STRING_LEN];
 	const struct xc_dir *dir = &c->dir[j];
 	struct xc_dir_stats s;
-	int i;
 
 	if (snprintf(prefix, sizeof(prefix), "%s_to_%s", dir->rx->label,
 		     dir->tx->label) >= (int)sizeof(prefix))
 		prefix[sizeof(prefix) - 1] = '\0';
 	xc_cable_stats(c, j, &s);
-	rte_tel_data_add_dict_u64(d, key(k, prefix, "rx_pkts"), s.rx_pkts);
-	rte_tel_data_add_dict_u64(d, key(k, prefix, "rx_bytes"), s.rx_bytes);
-	rte_tel_data_add_dict_u64(d, key(k, prefix, "tx_pkts"), s.tx_pkts);
-	rte_tel_data_add_dict_u64(d, key(k, prefix, "tx_bytes"), s.tx_bytes);
-	rte_tel_data_add_dict_u64(d, key(k, prefix, "dropped"),
-				  xc_stats_drops(&s));
-	for (i = 0; i < XC_DROP__MAX; i++) {
-		char name[64];
-
-		if (snprintf(name, sizeof(name), "drop_%s",
-			     xc_drop_name((enum xc_drop)i)) >= (int)sizeof(name))
-			continue;
-		rte_tel_data_add_dict_u64(d, key(k, prefix, name), s.drop[i]);
-	}
-	rte_tel_data_add_dict_u64(d, key(k, prefix, "segmented"),
-				  s.seg_frames);
-	rte_tel_data_add_dict_u64(d, key(k, prefix, "segments_made"),
-				  s.seg_out);
-	rte_tel_data_add_dict_u64(d, key(k, prefix, "checksums_filled"),
-				  s.csum_filled);
+	xc_counters_tel(&xc_dir_counters, &s, d, prefix);
 }
 
 /**

@@ -2,8 +2,9 @@
 /*
  * xcablectl - talk to a running xcable over its control socket
  *
- *   xcablectl [-s SOCKET | -p PREFIX] list
- *   xcablectl ... show CABLE
+ *   xcablectl [-s SOCKET | -p PREFIX] list [--json]
+ *   xcablectl ... show CABLE [--json]   (--json: one JSON document, the
+ *                 counters under the names of the text, see counters.c)
  *   xcablectl ... impair CABLE [to-right|to-left] SPEC   (SPEC: none, or
  *                 delay=10ms,jitter=1ms,loss=1%,ge=1%/30%,rate=100mbit,
  *                 dup=0.1%,corrupt=0.1%,limit=1000)
@@ -34,7 +35,8 @@
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: xcablectl [-s SOCKET | -p PREFIX] list | show CABLE |\n"
+		"usage: xcablectl [-s SOCKET | -p PREFIX] list [--json] |\n"
+		"       show CABLE [--json] |\n"
 		"       impair CABLE [to-right|to-left] SPEC | clear CABLE |\n"
 		"       down CABLE | up CABLE\n"
 		"SPEC: none, or delay=10ms,jitter=1ms,loss=1%%,ge=1%%/30%%[/100%%],\n"

@@ -24,9 +24,29 @@ ensure_hugepages() {
 	[ "$free" -ge "$want" ]
 }
 
-# xc_start LOG ARGS... - start xcable in the background, pid in $XC_PID
+# stats_json LOG - the file an xcable logging to LOG writes its counters
+# to (--stats-json): LOG with .json for .log, absolute
+stats_json() {
+	local f=${1%.log}.json
+	case $f in /*) echo "$f" ;; *) echo "$PWD/$f" ;; esac
+}
+
+# xc_start LOG ARGS... - start xcable in the background, pid in $XC_PID;
+# its counters also go to $(stats_json LOG) (added to ARGS after "--" in
+# DPDK mode, or with xcable's own --left/--config; not to bare EAL options)
 xc_start() {
-	local log=$1; shift
+	local log=$1 a own=0 sep=0; shift
+	for a in "$@"; do
+		case $a in
+		--) sep=1 ;;
+		--left|--left=*|--config|--config=*) own=1 ;;
+		--stats-json|--stats-json=*) own=2; break ;;
+		esac
+	done
+	rm -f "$(stats_json "$log")"
+	if [ $own != 2 ] && [ $((own + sep)) -gt 0 ]; then
+		set -- "$@" --stats-json "$(stats_json "$log")"
+	fi
 	"$XC" "$@" >"$log" 2>&1 &
 	XC_PID=$!
 	XC_PIDS+=("$XC_PID")
@@ -82,24 +102,43 @@ peer_eal() {
 	done
 }
 
-# counter LOG DIR FIELD - read a field of xcable's last counters for a
-# direction ("cable0 left->right"); FIELD: rx, tx, dropped, peer-down, ...
+# counter LOG DIR FIELD - a counter of a direction ("cable0 left->right")
+# in the last counters xcable wrote to $(stats_json LOG); FIELD: a name of
+# app/stats.c's table (rx-pkts, tx-pkts, dropped, peer-down, ...)
 counter() {
-	local line
-	line=$(grep -F -- "$2:" "$1" | tail -n 1)
-	case $3 in
-	rx|tx|dropped) sed -E "s/.* $3 ([0-9]+).*/\1/" <<<"$line" ;;
-	*) sed -E "s/.*[(, ]$3 ([0-9]+).*/\1/" <<<"$line" ;;
-	esac
+	/usr/bin/python3 - "$(stats_json "$1")" "$2" "$3" <<'PY'
+import json, sys
+try:
+    doc = json.load(open(sys.argv[1]))
+except (OSError, ValueError) as e:
+    sys.exit("counter: %s" % e)
+cable, d = sys.argv[2].split(" ", 1)
+try:
+    print(doc["cables"][cable]["directions"][d]["counters"][sys.argv[3]])
+except KeyError as e:
+    sys.exit("counter: %s %s: no %s" % (sys.argv[2], sys.argv[3], e))
+PY
+}
+
+# trunk_counter LOG TRUNK FIELD - the same for a trunk's counter
+# (rx-pkts, unknown-tag, backlog, oerrors, imissed, ierrors)
+trunk_counter() {
+	/usr/bin/python3 - "$(stats_json "$1")" "$2" "$3" <<'PY'
+import json, sys
+try:
+    print(json.load(open(sys.argv[1]))["trunks"][sys.argv[2]]["counters"][sys.argv[3]])
+except (OSError, ValueError, KeyError) as e:
+    sys.exit("trunk_counter: %s %s: %s" % (sys.argv[2], sys.argv[3], e))
+PY
 }
 
 # check_dir_clean LOG DIR EXPECT - a direction carried EXPECT frames with
 # no drop and nothing left over
 check_dir_clean() {
 	local rx tx dr
-	rx=$(counter "$1" "$2" rx); tx=$(counter "$1" "$2" tx)
+	rx=$(counter "$1" "$2" rx-pkts); tx=$(counter "$1" "$2" tx-pkts)
 	dr=$(counter "$1" "$2" dropped)
-	[ -n "$rx" ] || { fail "no counters for $2 in $1"; return 1; }
+	[ -n "$rx" ] || { fail "no counters for $2 in $(stats_json "$1")"; return 1; }
 	say "$2: rx $rx tx $tx dropped $dr (expected $3 each, 0 dropped)"
 	[ "$rx" = "$3" ] && [ "$tx" = "$3" ] && [ "$dr" = 0 ] ||
 		fail "counters of $2 do not match"
@@ -108,25 +147,27 @@ check_dir_clean() {
 # check_accounted LOG [N] - in every direction of every cable (N
 # directions, default 4), each frame received was delivered or dropped
 # with a reason (the invariant of app/stats.h: rx - segmented + segments
-# + duplicated = tx + dropped)
+# + duplicated = tx + dropped), from the counters in $(stats_json LOG)
 check_accounted() {
-	/usr/bin/python3 - "$1" "${2:-4}" <<'PY'
-import re, sys
+	/usr/bin/python3 - "$(stats_json "$1")" "${2:-4}" <<'PY'
+import json, sys
+try:
+    doc = json.load(open(sys.argv[1]))
+except (OSError, ValueError) as e:
+    sys.exit("  check_accounted: %s" % e)
 n, ok = 0, True
-for line in open(sys.argv[1]):
-    m = re.match(r"(\S+ \S+): rx (\d+) pkts \d+ bytes, tx (\d+) pkts \d+ bytes, "
-                 r"dropped (\d+) \(([^)]*)\), segmented (\d+) into (\d+), checksums filled \d+, "
-                 r"duplicated (\d+)", line)
-    if not m:
-        continue
-    d, rx, tx, dr, why, sf, so, du = m.group(1), *map(int, m.group(2, 3, 4)), m.group(5), *map(int, m.group(6, 7, 8))
-    good = rx - sf + so + du == tx + dr
-    ok &= good
-    n += 1
-    if rx or dr:
-        print("  %s: rx %d, tx %d, dropped %d (%s)%s" % (d, rx, tx, dr,
-              ", ".join(w for w in why.split(", ") if not w.endswith(" 0")) or "none",
-              "" if good else "  <- NOT ACCOUNTED"))
+main = ("rx-pkts", "rx-bytes", "tx-pkts", "tx-bytes", "dropped")
+for cable, c in doc["cables"].items():
+    for d, v in c["directions"].items():
+        k = v["counters"]
+        rx, tx, dr = k["rx-pkts"], k["tx-pkts"], k["dropped"]
+        good = rx - k["segmented"] + k["segments-made"] + k["duplicated"] == tx + dr
+        ok &= good
+        n += 1
+        if rx or dr:
+            print("  %s %s: rx %d, tx %d, dropped %d; other counters not 0: %s%s" % (cable, d, rx, tx, dr,
+                  ", ".join("%s %d" % (w, x) for w, x in k.items() if x and w not in main) or "none",
+                  "" if good else "  <- NOT ACCOUNTED"))
 sys.exit(0 if ok and n == int(sys.argv[2]) else 1)
 PY
 }

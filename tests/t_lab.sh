@@ -206,7 +206,7 @@ TESTS+=(t_ctl_clients_hang_up)
 # start (a frontend connecting before the other)
 check_dir_clean_ex() {
 	local rx tx dr pd
-	rx=$(counter "$1" "$2" rx); tx=$(counter "$1" "$2" tx)
+	rx=$(counter "$1" "$2" rx-pkts); tx=$(counter "$1" "$2" tx-pkts)
 	dr=$(counter "$1" "$2" dropped); pd=$(counter "$1" "$2" peer-down)
 	say "$2: rx $rx tx $tx dropped $dr (peer-down $pd)"
 	[ "$rx" = $((tx + dr)) ] && [ "$dr" = "$pd" ] || fail "frames lost other than while the peer was away"

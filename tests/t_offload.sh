@@ -25,14 +25,14 @@ peer_run() {
 }
 
 # dir_balance LOG DIR - rx - segmented + segments = tx + dropped, printed
+# (from the counters in $(stats_json LOG))
 dir_balance() {
-	/usr/bin/python3 - "$1" "$2" <<'PY'
-import re, sys
-line = [l for l in open(sys.argv[1]) if l.startswith(sys.argv[2] + ":")][-1]
-v = lambda k: int(re.search(r"\b" + k + r" (\d+)", line).group(1))
-rx, tx, dr = v("rx"), v("tx"), v("dropped")
-seg = re.search(r"segmented (\d+) into (\d+), checksums filled (\d+)", line)
-sf, so, cf = (int(x) for x in seg.groups())
+	/usr/bin/python3 - "$(stats_json "$1")" "$2" <<'PY'
+import json, sys
+cable, d = sys.argv[2].split(" ", 1)
+k = json.load(open(sys.argv[1]))["cables"][cable]["directions"][d]["counters"]
+rx, tx, dr = k["rx-pkts"], k["tx-pkts"], k["dropped"]
+sf, so, cf = k["segmented"], k["segments-made"], k["checksums-filled"]
 print("  %s: rx %d, %d segmented into %d, %d checksums filled, tx %d, dropped %d" % (sys.argv[2], rx, sf, so, cf, tx, dr))
 sys.exit(0 if rx - sf + so == tx + dr else 1)
 PY

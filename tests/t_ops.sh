@@ -36,22 +36,50 @@ PY
 	tel "xcable-$XC_PID" /xcable/cable,cable0 >after.json
 	[ -z "$(tel "xcable-$XC_PID" /xcable/cable,nosuch | grep -v null)" ] || { fail "unknown cable name answered"; return 1; }
 	say "unknown cable name: null answer"
+	for q in "list" "list --json" "show cable0" "show cable0 --json"; do
+		"$BUILD/app/xcablectl" -p "xcable-$XC_PID" $q >"ctl-${q// /_}.out" 2>&1 ||
+			{ cat "ctl-${q// /_}.out"; fail "xcablectl $q failed"; return 1; }
+	done
 	xc_stop
-	/usr/bin/python3 - after.json xc.log <<'PY' || { fail "telemetry and final counters differ"; return 1; }
+	# every counter of app/stats.c's table, under its name, in the exit
+	# lines, xcablectl (text and JSON) and telemetry ('_' for '-'), with
+	# the values of the final counters (--stats-json)
+	/usr/bin/python3 - "$(dirname "${BASH_SOURCE[0]}")/../app/stats.c" \
+		"$(stats_json xc.log)" after.json xc.log ctl-*.out <<'PY' || { fail "counters differ between the exit lines, xcablectl, telemetry and --stats-json"; return 1; }
 import json, re, sys
-t = json.load(open(sys.argv[1]))["/xcable/cable"]
-ok, n = True, 0
-for line in open(sys.argv[2]):
-    m = re.match(r"cable0 (\w+)->(\w+): rx (\d+) pkts (\d+) bytes, tx (\d+) pkts (\d+) bytes, dropped (\d+)", line)
-    if not m:
-        continue
-    p = "%s_to_%s/" % (m.group(1), m.group(2))
-    got = [t[p + k] for k in ("rx_pkts", "rx_bytes", "tx_pkts", "tx_bytes", "dropped")]
-    want = [int(m.group(i)) for i in range(3, 8)]
-    print("  %s: telemetry %s, final counters %s" % (p[:-1], got, want))
-    ok &= got == want and want[0] > 0
-    n += 1
-sys.exit(0 if ok and n == 2 else 1)
+src = open(sys.argv[1]).read()
+body = src[src.index("dir_counters[] = {"):]
+names = re.findall(r'(?:_CTR\(|\{ )"([a-z-]+)"', body[:body.index("};")])
+final = json.load(open(sys.argv[2]))["cables"]["cable0"]["directions"]
+tel = json.load(open(sys.argv[3]))["/xcable/cable"]
+ok, seen = len(names) >= 19, set()
+def pairs(text):
+    t = text.split()
+    return dict(zip(t[0::2], t[1::2]))
+for d, v in final.items():
+    k = v["counters"]
+    ok &= list(k) == names and k["rx-pkts"] > 0
+    want = [k[n] for n in names]
+    got = {}
+    got["telemetry"] = [tel.get(d.replace("->", "_to_") + "/" + n.replace("-", "_")) for n in names]
+    for f in sys.argv[4:]:
+        text = open(f).read()
+        if f.endswith("json.out"):
+            c = json.loads(text[:text.rindex("}") + 1])["cables"]["cable0"]["directions"][d]["counters"]
+            got[f[:-4]] = [c.get(n) for n in names] if list(c) == names else list(c)
+            continue
+        pre = ("cable0 " if f == "xc.log" else "  ") + d + ": "
+        line = [l[len(pre):] for l in text.splitlines() if l.startswith(pre)][-1]
+        kv = pairs(line.split(" impair ")[0])
+        got[f] = [int(kv[n]) if n in kv else None for n in names] if list(kv) == names else list(kv)
+    for where, g in got.items():
+        good = g == want
+        ok &= good
+        seen.add(where)
+        if not good:
+            print("  %s %s: %s, --stats-json %s" % (d, where, g, want))
+    print("  %s: %d counters, the same in --stats-json, %s" % (d, len(names), ", ".join(sorted(got))))
+sys.exit(0 if ok and len(final) == 2 and len(seen) == 6 else 1)
 PY
 }
 TESTS+=(t_telemetry_matches_counters)
@@ -183,8 +211,8 @@ t_capture_dumpcap() {
 	[ "$n" = 84 ] || { fail "tcpdump read $n frames, not 84"; return 1; }
 	# exactly the frames xcable counted, whole: left's on the way in,
 	# right's on the way out
-	lr=$(sed -nE 's/^cable0 left->right: rx [0-9]+ pkts ([0-9]+) bytes.*/\1/p' xc.log | tail -n 1)
-	rl=$(sed -nE 's/^cable0 right->left: rx [0-9]+ pkts ([0-9]+) bytes.*/\1/p' xc.log | tail -n 1)
+	lr=$(counter xc.log "cable0 left->right" rx-bytes)
+	rl=$(counter xc.log "cable0 right->left" rx-bytes)
 	[ "$sum" = "$(printf 'in 42 pkts %s bytes\nout 42 pkts %s bytes\nunknown 0 pkts 0 bytes\ntruncated 0' "$lr" "$rl")" ] ||
 		{ fail "the capture does not hold exactly the frames that crossed port 0 ($lr and $rl bytes)"; return 1; }
 	ls /var/run/dpdk/"$prefix" >/dev/null 2>&1 && { fail "runtime directory /var/run/dpdk/$prefix left behind"; return 1; }

@@ -58,10 +58,12 @@ EOF
 }
 
 # host_start HOST TAGTYPE MTU - xcable of HOST in its namespace (log
-# xHOST.log, pid in XPID_HOST)
+# xHOST.log, counters in xHOST.json, pid in XPID_HOST)
 host_start() {
 	host_ini "$1" "$2" "$3" >"$1.ini"
-	ip netns exec "$(ns "$1")" "$XC" --config "$1.ini" >"x$1.log" 2>&1 &
+	rm -f "$(stats_json "x$1.log")"
+	ip netns exec "$(ns "$1")" "$XC" --config "$1.ini" \
+		--stats-json "$(stats_json "x$1.log")" >"x$1.log" 2>&1 &
 	XC_PIDS+=("$!")
 	eval "XPID_$1=$!"
 	wait_log "x$1.log" "running;" 1 20 || { tail -n 5 "x$1.log"; fail "xcable of host $1 did not start"; }
@@ -106,19 +108,32 @@ t_trunk_two_hosts() {
 	frames_apart 1 || return 1
 	frames_apart 2 || return 1
 	tel "xcable-$XPID_a" /xcable/cable,c1 >tel.json
-	/usr/bin/python3 - tel.json <<'PY' || { fail "telemetry does not show the trunk end"; return 1; }
-import json, sys
-t = json.load(open(sys.argv[1]))["/xcable/cable"]
-print("  telemetry, host a, c1: end1 on trunk %s, tag %d, tag type 0x%x, trunk rx %d, unknown-tag %d"
-      % (t["end1/trunk"], t["end1/tag"], t["end1/tag_type"], t["end1/trunk_rx_pkts"], t["end1/trunk_unknown_tag"]))
-assert t["end1/trunk"] == "wire" and t["end1/tag"] == 10 and t["end1/tag_type"] == 0x88a8
-assert t["end1/trunk_rx_pkts"] > 0 and t["end1/link"] == "up"
-PY
 	host_stop a && host_stop b || return 1
+	# the trunk's counters: every one of app/stats.c's table, under its
+	# name, in telemetry ('_' for '-'), the exit line and --stats-json
+	/usr/bin/python3 - "$(dirname "${BASH_SOURCE[0]}")/../app/stats.c" tel.json \
+		"$(stats_json xa.log)" xa.log <<'PY' || { fail "telemetry does not show the trunk end and its counters"; return 1; }
+import json, re, sys
+src = open(sys.argv[1]).read()
+body = src[src.index("trunk_counters[] = {"):]
+names = re.findall(r'_CTR\("([a-z-]+)"', body[:body.index("};")])
+t = json.load(open(sys.argv[2]))["/xcable/cable"]
+print("  telemetry, host a, c1: end1 on trunk %s, tag %d, tag type 0x%x, trunk rx-pkts %d, unknown-tag %d"
+      % (t["end1/trunk"], t["end1/tag"], t["end1/tag_type"], t["end1/trunk/rx_pkts"], t["end1/trunk/unknown_tag"]))
+assert t["end1/trunk"] == "wire" and t["end1/tag"] == 10 and t["end1/tag_type"] == 0x88a8
+assert t["end1/trunk/rx_pkts"] > 0 and t["end1/link"] == "up"
+final = json.load(open(sys.argv[3]))["trunks"]["wire"]["counters"]
+line = [l for l in open(sys.argv[4]) if l.startswith("trunk wire (")][-1].split(": ", 1)[1].split()
+assert len(names) == 6 and list(final) == names, (names, list(final))
+assert [p for p in line[0::2]] == names, line
+assert all("end1/trunk/" + n.replace("-", "_") in t for n in names)
+print("  trunk wire: %d counters in telemetry, the exit line and --stats-json" % len(names))
+PY
 	check_accounted xa.log || { fail "host a: frames not accounted for"; return 1; }
 	check_accounted xb.log || { fail "host b: frames not accounted for"; return 1; }
 	grep '^trunk' xa.log xb.log | sed 's/^/  /'
-	grep -q "unknown-tag 0, backlog 0" xa.log && grep -q "unknown-tag 0, backlog 0" xb.log ||
+	[ "$(trunk_counter xa.log wire unknown-tag)$(trunk_counter xa.log wire backlog)" = 00 ] &&
+	[ "$(trunk_counter xb.log wire unknown-tag)$(trunk_counter xb.log wire backlog)" = 00 ] ||
 		fail "frames with unknown tags or lost in the trunk"
 }
 TESTS+=(t_trunk_two_hosts)
@@ -138,8 +153,8 @@ t_trunk_tso_segmented() {
 	grep -E '^ok (TCP/IPv6 TSO 60000|TCP/IPv4 TSO 30000)' peer.log | sed 's/^/  peer: /'
 	[ $rc = 0 ] || { fail "segments missing or wrong"; return 1; }
 	host_stop a && host_stop b || return 1
-	say "host a: $(grep -o 'c1 left->right: .*' xa.log | grep -o 'segmented [0-9]* into [0-9]*, checksums filled [0-9]*')"
-	grep -q "c1 left->right: .*segmented [1-9]" xa.log || { fail "host a segmented nothing"; return 1; }
+	say "host a: segmented $(counter xa.log "c1 left->right" segmented) into $(counter xa.log "c1 left->right" segments-made), checksums filled $(counter xa.log "c1 left->right" checksums-filled)"
+	[ "$(counter xa.log "c1 left->right" segmented)" -gt 0 ] || { fail "host a segmented nothing"; return 1; }
 	check_accounted xa.log && check_accounted xb.log
 }
 TESTS+=(t_trunk_tso_segmented)
@@ -193,7 +208,7 @@ s.send(mac + struct.pack("!HH", 0x88a8, 10) + struct.pack("!H", 0x88b5) + bytes(
 PY
 	wait $lp
 	host_stop a || return 1
-	got=$(sed -nE 's/^trunk wire .*unknown-tag ([0-9]+).*/\1/p' xa.log)
+	got=$(trunk_counter xa.log wire unknown-tag)
 	say "sent 200 frames tagged 30 and 100 untagged: unknown-tag $got; c1's frontend got $(grep -oE 'stray [0-9]+' c1.out) (the one frame tagged 10)"
 	[ "$got" = 300 ] || { fail "unknown and missing tags are not counted exactly"; return 1; }
 	grep -q "^stray 1$" c1.out || fail "the frame for tag 10 did not reach cable c1"
@@ -250,7 +265,7 @@ t_trunk_af_xdp() {
 	got=$(($(counter xa.log "c1 left->right" too-big) + $(counter xb.log "c1 left->right" too-big)))
 	say "too-big towards the trunk, hosts a and b: $got; the frontend sent $want frames above 3452 bytes"
 	[ "$want" -gt 0 ] && [ "$got" = "$want" ] || { fail "too-big does not count the frames that do not fit"; return 1; }
-	grep -q "c1 left->right: .*segmented [1-9]" xa.log || { fail "host a segmented nothing"; return 1; }
+	[ "$(counter xa.log "c1 left->right" segmented)" -gt 0 ] || { fail "host a segmented nothing"; return 1; }
 	check_accounted xa.log && check_accounted xb.log || return 1
 	WIRE_PMD=af_xdp host_ini a 802.1ad 9000 >big.ini
 	ip netns exec "$(ns a)" "$XC" --config big.ini >big.log 2>&1
@@ -316,7 +331,7 @@ t_trunk_linux_interop() {
 	xc_stop
 	[ "$n" = 0 ] || { ip link del "$tap"; fail "frames under tag 200 crossed an 802.1ad trunk without a cable for it"; return 1; }
 	say "xcable: $(grep '^trunk wire' xc.log)"
-	grep -q "unknown-tag [1-9]" xc.log || { ip link del "$tap"; fail "the 802.1Q frames were not counted as unknown-tag"; return 1; }
+	[ "$(trunk_counter xc.log wire unknown-tag)" -gt 0 ] || { ip link del "$tap"; fail "the 802.1Q frames were not counted as unknown-tag"; return 1; }
 	xc_start xc2.log --config q.ini
 	wait_log xc2.log "running;" 1 20 || { ip link del "$tap"; fail "xcable did not start again"; return 1; }
 	if ! wait_console_after l "$mark" "XC-VPING 10.78.0.1 ok" 90; then

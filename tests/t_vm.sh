@@ -80,7 +80,7 @@ t_vm_basic_traffic() {
 	xc_stop
 	local d rx tx pd
 	for d in "left->right" "right->left"; do
-		rx=$(counter xc.log "cable0 $d" rx); tx=$(counter xc.log "cable0 $d" tx)
+		rx=$(counter xc.log "cable0 $d" rx-pkts); tx=$(counter xc.log "cable0 $d" tx-pkts)
 		pd=$(counter xc.log "cable0 $d" peer-down)
 		say "xcable $d: rx $rx, tx $tx, peer-down $pd (frames sent while the other VM was not up)"
 		[ "$rx" = $((tx + pd + $(counter xc.log "cable0 $d" shutdown))) ] || { fail "counters do not add up"; return 1; }
@@ -211,7 +211,7 @@ t_vm_multiqueue() {
 	done
 	xc_stop
 	grep -E '^cable0 .* queue [01]:' xc.log | sed 's/^/  /'
-	q1=$(grep -E '^cable0 .* queue 1:' xc.log | sed -E 's/.*rx ([0-9]+) pkts.*/\1/' | awk '{ n += $1 } END { print n + 0 }')
+	q1=$(/usr/bin/python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))["cables"]["cable0"]["directions"]; print(sum(v["queues"][1]["rx-pkts"] for v in d.values()))' "$(stats_json xc.log)")
 	[ "${q1:-0}" -gt 0 ] || { fail "queue 1 carried nothing"; return 1; }
 	dir_balance xc.log "cable0 left->right" && dir_balance xc.log "cable0 right->left" ||
 		{ fail "counters do not add up"; return 1; }
@@ -250,7 +250,7 @@ t_vm_delay_keeps_throughput() {
 	say "iperf3 A->B with 10 ms each way (runs 2 4 6): ${RATE[2]} ${RATE[4]} ${RATE[6]} Mbit/s"
 	before=$(printf '%s\n' "${RATE[1]}" "${RATE[3]}" "${RATE[5]}" | sort -g | sed -n 2p)
 	after=$(printf '%s\n' "${RATE[2]}" "${RATE[4]}" "${RATE[6]}" | sort -g | sed -n 2p)
-	full=$(grep 'cable0 left->right' xc.log | grep -oE 'impair-queue-full [0-9]+' | cut -d' ' -f2)
+	full=$(counter xc.log "cable0 left->right" impair-queue-full)
 	say "xcable: impair-queue-full ${full:-?} (0 expected)"
 	[ "$full" = 0 ] || { fail "the delay queue dropped frames"; return 1; }
 	awk -v a="$after" -v b="$before" 'BEGIN { printf "  medians with delay / without: %s / %s = %.2f (at least 0.70)\n", a, b, a / b; exit !(a >= 0.7 * b) }' ||

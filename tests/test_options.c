@@ -75,6 +75,11 @@ static void test_parse(void)
 	      strstr(err, "--stats-interval"));
 	CHECK("stats interval too big",
 	      parse(&o, "--stats-interval 100000", err) == -EINVAL);
+	CHECK("stats json path",
+	      parse(&o, "--left /a --right /b --stats-json /tmp/c.json", err) == 0 &&
+	      o.stats_json && !strcmp(o.stats_json, "/tmp/c.json"));
+	CHECK("stats json empty",
+	      parse(&o, "--stats-json=", err) == -EINVAL && strstr(err, "--stats-json"));
 	CHECK("client takes no value", parse(&o, "--client=1", err) == -EINVAL);
 	CHECK("socket mode default 0660",
 	      parse(&o, "--left /a --right /b", err) == 0 && o.sock_mode == 0660);
@@ -430,6 +435,9 @@ static void test_config(void)
 	      !strcmp(d[0].name, "r1-h1") && !strcmp(d[0].end[1].path, "/run/b.sock") &&
 	      d[0].end[1].client && !d[0].end[0].client && d[0].lcore == 1 &&
 	      d[0].end[0].sock_mode == 0600 && d[1].end[0].sock_mode == 0666 && d[1].lcore == -1);
+	CHECK("config: stats-json",
+	      load("[global]\nstats-json = /run/c.json\n[cable x]\nleft = /a\nright = /b\n",
+		   &o, d, &n, err) == 0 && o.stats_json && !strcmp(o.stats_json, "/run/c.json"));
 	CHECK("config: unknown key named with section",
 	      load("[cable x]\nleft = /a\nright = /b\nlefty = 1\n", &o, d, &n, err) == -EINVAL &&
 	      strstr(err, "[cable x] lefty: unknown key"));

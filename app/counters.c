@@ -1,0 +1,302 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * counters.c - the counters of every cable and trunk, for people and for
+ *		programs
+ *
+ * For people, one line per direction ("cable0 left->right: rx-pkts 10
+ * rx-bytes 640 ..."), one per queue when a cable has several, and one per
+ * trunk, at every --stats-interval and at exit. For programs, one JSON
+ * document, which xcablectl list --json answers and --stats-json writes
+ * at the same moments as the lines:
+ *
+ *   { "cables": { "NAME": { "queues": N,
+ *       "ends": [ { "name": LABEL, "port": ETHDEV, "link": "up", ... }, .. ],
+ *       "directions": { "FROM->TO": { "from": LABEL, "to": LABEL,
+ *           "impair": SPEC, "counters": { COUNTER: N, ... },
+ *           "queues": [ { COUNTER: N, ... }, ... ] }, ... } }, ... },
+ *     "trunks": { "LABEL": { "port": ETHDEV, "counters": { ... } }, ... } }
+ *
+ * "queues" of a direction appears for cables of several queues only. The
+ * counter names and their order are those of the tables in stats.c.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_ethdev.h>
+
+#include "counters.h"
+#include "log.h"
+#include "fwd.h"
+
+RTE_LOG_REGISTER(xc_logtype_stats, xcable.stats, INFO);
+
+#define XC_LINE_MAX	1024
+
+/**
+ * trunks_of() - the trunks the cables' ends are on, each once
+ * @cables:	cables
+ * @n_cables:	how many
+ * @only:	only this cable's, or NULL for all
+ * @out:	filled, room for 2 * XC_MAX_CABLES
+ *
+ * Return: how many
+ */
+static unsigned int trunks_of(struct xc_cable *cables, unsigned int n_cables,
+			      const struct xc_cable *only,
+			      const struct xc_trunk **out)
+{
+	unsigned int i, j, k, n = 0;
+
+	for (i = 0; i < n_cables; i++)
+		for (j = 0; j < 2; j++) {
+			const struct xc_trunk *t = cables[i].end[j].trunk;
+
+			if (t == NULL || (only && only != &cables[i]))
+				continue;
+			for (k = 0; k < n && out[k] != t; k++)
+				;
+			if (k == n && n < 2 * XC_MAX_CABLES)
+				out[n++] = t;
+		}
+	return n;
+}
+
+/**
+ * xc_counters_trunk_stats() - read a trunk's counters and its driver's
+ * @t:		trunk
+ * @s:		filled
+ */
+void xc_counters_trunk_stats(const struct xc_trunk *t, struct xc_trunk_stats *s)
+{
+	struct rte_eth_stats st;
+
+	if (rte_eth_stats_get(t->port->id, &st))
+		memset(&st, 0, sizeof(st));
+	s->rx_pkts = __atomic_load_n(&t->rx_pkts, __ATOMIC_RELAXED);
+	s->unknown_tag = __atomic_load_n(&t->unknown_tag, __ATOMIC_RELAXED);
+	s->backlog = __atomic_load_n(&t->backlog, __ATOMIC_RELAXED);
+	s->oerrors = st.oerrors;
+	s->imissed = st.imissed;
+	s->ierrors = st.ierrors;
+}
+
+/**
+ * print_dir() - one direction's counters on one line, and one line per
+ *		 queue when the cable has several
+ * @c:		cable
+ * @j:		0 for end[0] -> end[1], 1 for the reverse
+ */
+static void print_dir(const struct xc_cable *c, unsigned int j)
+{
+	char line[XC_LINE_MAX];
+	struct xc_dir_stats s;
+	unsigned int q;
+
+	xc_cable_stats(c, j, &s);
+	xc_counters_line(&xc_dir_counters, &s, line, sizeof(line));
+	printf("%s %s: %s\n", c->name, c->dir[j].label, line);
+	for (q = 0; c->n_queues > 1 && q < c->n_queues; q++) {
+		xc_stats_snapshot(&c->dir[2 * q + j].st, &s);
+		xc_counters_line(&xc_dir_counters, &s, line, sizeof(line));
+		printf("%s %s queue %u: %s\n", c->name, c->dir[j].label, q,
+		       line);
+	}
+}
+
+/**
+ * xc_counters_print() - print the counters of every cable and trunk, and
+ *			 write them as JSON if asked
+ * @cables:	cables
+ * @n_cables:	how many
+ * @final:	this is the print at exit
+ * @json_path:	file for the JSON document (--stats-json), or NULL
+ */
+void xc_counters_print(struct xc_cable *cables, unsigned int n_cables,
+		       bool final, const char *json_path)
+{
+	const struct xc_trunk *tr[2 * XC_MAX_CABLES];
+	struct xc_trunk_stats ts;
+	char line[XC_LINE_MAX];
+	unsigned int i, n;
+
+	printf("%s\n", final ? "xcable: final counters" : "xcable: counters");
+	for (i = 0; i < n_cables; i++) {
+		print_dir(&cables[i], 0);
+		print_dir(&cables[i], 1);
+	}
+	n = trunks_of(cables, n_cables, NULL, tr);
+	for (i = 0; i < n; i++) {
+		xc_counters_trunk_stats(tr[i], &ts);
+		xc_counters_line(&xc_trunk_counters, &ts, line, sizeof(line));
+		printf("trunk %s (%s): %s\n", tr[i]->port->label,
+		       tr[i]->port->name, line);
+	}
+	fflush(stdout);
+	if (json_path && xc_counters_write(cables, n_cables, json_path))
+		XC_LOG(stats, WARNING, "counters not written to %s: %s",
+		       json_path, strerror(errno));
+}
+
+/**
+ * end_json() - one end of a cable
+ * @e:		the end
+ * @j:		JSON being written (inside an array)
+ * @detail:	with features, offloads, frame size and queues (show)
+ */
+static void end_json(const struct xc_end *e, struct xc_json *j, bool detail)
+{
+	const char *sock = xc_port_vhost_socket(e->port);
+	uint64_t caps = e->ops->caps(e);
+	char takes[64];
+
+	xc_json_open(j, NULL, '{');
+	xc_json_str(j, "name", e->label);
+	xc_json_str(j, "port", e->port->name);
+	xc_json_str(j, "link", xc_end_is_up(e) ? "up" : "down");
+	if (e->trunk) {
+		xc_json_str(j, "trunk", e->trunk->port->label);
+		xc_json_u64(j, "tag", e->tag);
+	}
+	if (detail) {
+		xc_caps_describe(caps, takes, sizeof(takes));
+		if (sock)
+			xc_json_str(j, "socket", sock);
+		xc_json_u64(j, "virtio-features", xc_port_features(e->port));
+		xc_json_str(j, "takes", takes);
+		xc_json_u64(j, "max-frame", xc_caps_max_frame(caps));
+		xc_json_u64(j, "queues", e->port->conf.n_queues);
+	}
+	xc_json_close(j, '}');
+}
+
+/**
+ * dir_json() - one direction: its impairment and counters, and each
+ *		queue's when the cable has several
+ * @c:		cable
+ * @k:		0 for end[0] -> end[1], 1 for the reverse
+ * @j:		JSON being written
+ */
+static void dir_json(const struct xc_cable *c, unsigned int k,
+		     struct xc_json *j)
+{
+	const struct xc_dir *d = &c->dir[k];
+	struct xc_impair_cfg ic;
+	struct xc_dir_stats s;
+	char imp[256];
+	unsigned int q;
+
+	xc_impair_get(&d->im, &ic);
+	xc_impair_format(&ic, imp, sizeof(imp));
+	xc_cable_stats(c, k, &s);
+	xc_json_open(j, d->label, '{');
+	xc_json_str(j, "from", d->rx->label);
+	xc_json_str(j, "to", d->tx->label);
+	xc_json_str(j, "impair", imp);
+	xc_counters_json(&xc_dir_counters, &s, j, "counters");
+	if (c->n_queues > 1) {
+		xc_json_open(j, "queues", '[');
+		for (q = 0; q < c->n_queues; q++) {
+			xc_stats_snapshot(&c->dir[2 * q + k].st, &s);
+			xc_counters_json(&xc_dir_counters, &s, j, NULL);
+		}
+		xc_json_close(j, ']');
+	}
+	xc_json_close(j, '}');
+}
+
+/**
+ * xc_counters_doc() - the JSON document of the cables and trunks (see the
+ *		       top of this file)
+ * @cables:	cables
+ * @n_cables:	how many
+ * @only:	one cable in detail (xcablectl show), or NULL for all of
+ *		them (list, --stats-json)
+ * @j:		JSON written into, empty
+ */
+void xc_counters_doc(struct xc_cable *cables, unsigned int n_cables,
+		     const struct xc_cable *only, struct xc_json *j)
+{
+	const struct xc_trunk *tr[2 * XC_MAX_CABLES];
+	struct xc_trunk_stats ts;
+	unsigned int i, k, n;
+
+	xc_json_open(j, NULL, '{');
+	xc_json_open(j, "cables", '{');
+	for (i = 0; i < n_cables; i++) {
+		struct xc_cable *c = &cables[i];
+
+		if (only && only != c)
+			continue;
+		xc_json_open(j, c->name, '{');
+		xc_json_u64(j, "queues", c->n_queues);
+		xc_json_open(j, "ends", '[');
+		for (k = 0; k < 2; k++)
+			end_json(&c->end[k], j, only != NULL);
+		xc_json_close(j, ']');
+		xc_json_open(j, "directions", '{');
+		dir_json(c, 0, j);
+		dir_json(c, 1, j);
+		xc_json_close(j, '}');
+		xc_json_close(j, '}');
+	}
+	xc_json_close(j, '}');
+	xc_json_open(j, "trunks", '{');
+	n = trunks_of(cables, n_cables, only, tr);
+	for (i = 0; i < n; i++) {
+		xc_counters_trunk_stats(tr[i], &ts);
+		xc_json_open(j, tr[i]->port->label, '{');
+		xc_json_str(j, "port", tr[i]->port->name);
+		xc_counters_json(&xc_trunk_counters, &ts, j, "counters");
+		xc_json_close(j, '}');
+	}
+	xc_json_close(j, '}');
+	xc_json_close(j, '}');
+}
+
+/**
+ * xc_counters_write() - write the JSON document to a file, atomically:
+ *			 PATH.tmp first, then renamed to PATH
+ * @cables:	cables
+ * @n_cables:	how many
+ * @path:	the file
+ *
+ * Return: 0, or -errno (errno set too)
+ */
+int xc_counters_write(struct xc_cable *cables, unsigned int n_cables,
+		      const char *path)
+{
+	char tmp[PATH_MAX];
+	struct xc_json j;
+	FILE *f;
+	int rc;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp)) {
+		errno = ENAMETOOLONG;
+		return -errno;
+	}
+	xc_json_init(&j);
+	xc_counters_doc(cables, n_cables, NULL, &j);
+	rc = xc_json_finish(&j);
+	if (rc) {
+		xc_json_free(&j);
+		errno = -rc;
+		return rc;
+	}
+	f = fopen(tmp, "w");
+	if (f == NULL) {
+		rc = -errno;
+	} else {
+		rc = fwrite(j.buf, 1, j.len, f) == j.len ? 0 : -EIO;
+		if (fclose(f) && rc == 0)
+			rc = -errno;
+		if (rc == 0 && rename(tmp, path))
+			rc = -errno;
+		if (rc)
+			unlink(tmp);
+	}
+	xc_json_free(&j);
+	errno = -rc;
+	return rc;
+}
