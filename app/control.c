@@ -162,6 +162,162 @@ static void end_line(struct xc_control *c, const struct xc_end *e)
 }
 
 /**
+ * struct xc_ctl_req - one request, split
+ * @argv:	its words, "--json" left out
+ * @argc:	how many
+ * @json:	"--json" was among them
+ * @cb:		the cable named by argv[1], for commands about a cable
+ */
+struct xc_ctl_req {
+	char *argv[8];
+	int argc;
+	bool json;
+	struct xc_cable *cb;
+};
+
+/* cmd_list() - list: every cable, its links, counters and trunks */
+static int cmd_list(struct xc_control *c, const struct xc_ctl_req *r)
+{
+	struct xc_cable *cb;
+	unsigned int i;
+
+	if (r->json)
+		return answer_json(c, NULL);
+	for (i = 0; i < c->n_cables; i++) {
+		cb = &c->cables[i];
+		say(c, "%s: %s %s, %s %s", cb->name, cb->end[0].label,
+		    xc_end_is_up(&cb->end[0]) ? "up" : "down", cb->end[1].label,
+		    xc_end_is_up(&cb->end[1]) ? "up" : "down");
+		dir_line(c, cb, 0);
+		dir_line(c, cb, 1);
+		trunk_lines(c, cb);
+	}
+	return 0;
+}
+
+/* cmd_show() - show CABLE: its ends in detail, counters, trunks */
+static int cmd_show(struct xc_control *c, const struct xc_ctl_req *r)
+{
+	struct xc_cable *cb = r->cb;
+
+	if (r->json)
+		return answer_json(c, cb);
+	say(c, "%s: %u queue(s)", cb->name, cb->n_queues);
+	end_line(c, &cb->end[0]);
+	end_line(c, &cb->end[1]);
+	dir_line(c, cb, 0);
+	dir_line(c, cb, 1);
+	trunk_lines(c, cb);
+	return 0;
+}
+
+/**
+ * cmd_pull() - down CABLE, up CABLE: ask the main thread to pull the
+ *		cable out or plug it in, and wait for its answer
+ * @c:		control state
+ * @r:		request
+ *
+ * Return: 0, or -EINVAL with the reason in c->why
+ */
+static int cmd_pull(struct xc_control *c, const struct xc_ctl_req *r)
+{
+	struct xc_cable *cb = r->cb;
+	unsigned int i;
+	int done = 0;
+
+	__atomic_store_n(&cb->req_done, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&cb->req, r->argv[0][0] == 'd' ? XC_REQ_DOWN :
+			 XC_REQ_UP, __ATOMIC_RELEASE);
+	for (i = 0; i < 1000 && done == 0; i++) {
+		usleep(10000);
+		done = __atomic_load_n(&cb->req_done, __ATOMIC_ACQUIRE);
+	}
+	if (done == 1)
+		return 0;
+	snprintf(c->why, sizeof(c->why), "%s %s: %s", r->argv[0], cb->name,
+		 done == 0 ? "timed out" :
+		 done == -ENOTSUP ? "only cables between two vhost ports can be pulled" :
+		 "failed, see xcable's log");
+	return -EINVAL;
+}
+
+/* cmd_clear() - clear CABLE: no impairment either way */
+static int cmd_clear(struct xc_control *c, const struct xc_ctl_req *r)
+{
+	struct xc_impair_cfg ic;
+	unsigned int i;
+
+	(void)c;
+	xc_impair_parse("none", &ic, NULL, 0);
+	for (i = 0; i < 2 * r->cb->n_queues; i++)
+		xc_impair_set(&r->cb->dir[i].im, &ic);
+	XC_LOG(control, INFO, "%s: impairments cleared", r->cb->name);
+	return 0;
+}
+
+/**
+ * cmd_impair() - impair CABLE [to-right|to-left] SPEC
+ * @c:		control state
+ * @r:		request
+ *
+ * Return: 0, or -EINVAL with the reason in c->why
+ */
+static int cmd_impair(struct xc_control *c, const struct xc_ctl_req *r)
+{
+	const char *spec = r->argv[r->argc - 1];
+	struct xc_impair_cfg ic;
+	unsigned int i;
+	int j = -1;	/* both */
+
+	if (r->argc == 4 && strcmp(r->argv[2], "to-right") == 0) {
+		j = 0;
+	} else if (r->argc == 4 && strcmp(r->argv[2], "to-left") == 0) {
+		j = 1;
+	} else if (r->argc == 4) {
+		snprintf(c->why, sizeof(c->why),
+			 "direction '%.20s': expected to-right or to-left",
+			 r->argv[2]);
+		return -EINVAL;
+	}
+	if (xc_impair_parse(spec, &ic, c->why, sizeof(c->why)))
+		return -EINVAL;
+	for (i = 0; i < 2 * r->cb->n_queues; i++)
+		if (j < 0 || (int)(i % 2) == j)
+			xc_impair_set(&r->cb->dir[i].im, &ic);
+	XC_LOG(control, INFO, "%s: impairment %s%s set to %s", r->cb->name,
+	       j < 0 ? "both ways" : "", j == 0 ? "to-right" :
+	       j == 1 ? "to-left" : "", spec);
+	return 0;
+}
+
+/**
+ * struct xc_ctl_cmd - one request xcablectl can make
+ * @name:	its first word
+ * @min_args:	fewest words, the name included
+ * @max_args:	most words
+ * @cable:	its second word names a cable
+ * @json:	it can answer in JSON
+ * @run:	carries it out: 0, or -EINVAL with the reason in c->why
+ */
+struct xc_ctl_cmd {
+	const char *name;
+	int min_args;
+	int max_args;
+	bool cable;
+	bool json;
+	int (*run)(struct xc_control *c, const struct xc_ctl_req *r);
+};
+
+static const struct xc_ctl_cmd xc_ctl_cmds[] = {
+	{ "list",   1, 1, false, true,  cmd_list },
+	{ "show",   2, 2, true,  true,  cmd_show },
+	{ "impair", 3, 4, true,  false, cmd_impair },
+	{ "clear",  2, 2, true,  false, cmd_clear },
+	{ "down",   2, 2, true,  false, cmd_pull },
+	{ "up",     2, 2, true,  false, cmd_pull },
+};
+
+/**
  * handle() - carry out one request
  * @c:		control state
  * @req:	the request line, split in place
@@ -170,125 +326,43 @@ static void end_line(struct xc_control *c, const struct xc_end *e)
  */
 static int handle(struct xc_control *c, char *req)
 {
-	char *argv[8], *save = NULL, *t;
-	struct xc_impair_cfg ic;
-	struct xc_cable *cb;
-	int argc = 0, j;
-	bool json = false;
+	const struct xc_ctl_cmd *cmd = NULL;
+	struct xc_ctl_req r = { .argc = 0 };
+	char *save = NULL, *t;
 	unsigned int i;
 
-	for (t = strtok_r(req, " \t\r\n", &save); t && argc < 8;
+	for (t = strtok_r(req, " \t\r\n", &save); t && r.argc < 8;
 	     t = strtok_r(NULL, " \t\r\n", &save)) {
 		if (strcmp(t, "--json") == 0)
-			json = true;	/* list and show answer in JSON */
+			r.json = true;	/* list and show answer in JSON */
 		else
-			argv[argc++] = t;
+			r.argv[r.argc++] = t;
 	}
-	if (argc == 0) {
+	if (r.argc == 0) {
 		snprintf(c->why, sizeof(c->why), "empty request");
 		return -EINVAL;
 	}
-	if (json && strcmp(argv[0], "list") && strcmp(argv[0], "show")) {
+	for (i = 0; i < RTE_DIM(xc_ctl_cmds) && cmd == NULL; i++)
+		if (strcmp(r.argv[0], xc_ctl_cmds[i].name) == 0)
+			cmd = &xc_ctl_cmds[i];
+	if (r.json && (cmd == NULL || !cmd->json)) {
 		snprintf(c->why, sizeof(c->why),
 			 "--json: only list and show answer in JSON");
 		return -EINVAL;
 	}
-	if (strcmp(argv[0], "list") == 0 && argc == 1) {
-		if (json)
-			return answer_json(c, NULL);
-		for (i = 0; i < c->n_cables; i++) {
-			cb = &c->cables[i];
-			say(c, "%s: %s %s, %s %s", cb->name, cb->end[0].label,
-			    __atomic_load_n(&cb->end[0].port->link_up,
-					    __ATOMIC_RELAXED) ? "up" : "down",
-			    cb->end[1].label,
-			    __atomic_load_n(&cb->end[1].port->link_up,
-					    __ATOMIC_RELAXED) ? "up" : "down");
-			dir_line(c, cb, 0);
-			dir_line(c, cb, 1);
-			trunk_lines(c, cb);
-		}
-		return 0;
-	}
-	cb = argc > 1 ? find(c, argv[1]) : NULL;
-	if (strcmp(argv[0], "show") == 0 || strcmp(argv[0], "clear") == 0 ||
-	    strcmp(argv[0], "impair") == 0 || strcmp(argv[0], "down") == 0 ||
-	    strcmp(argv[0], "up") == 0) {
-		if (argc < 2) {
-			snprintf(c->why, sizeof(c->why), "%s: which cable?",
-				 argv[0]);
-			return -EINVAL;
-		}
-		if (cb == NULL) {
-			snprintf(c->why, sizeof(c->why), "no cable '%.40s'",
-				 argv[1]);
-			return -EINVAL;
-		}
-	}
-	if (strcmp(argv[0], "show") == 0 && argc == 2) {
-		if (json)
-			return answer_json(c, cb);
-		say(c, "%s: %u queue(s)", cb->name, cb->n_queues);
-		end_line(c, &cb->end[0]);
-		end_line(c, &cb->end[1]);
-		dir_line(c, cb, 0);
-		dir_line(c, cb, 1);
-		trunk_lines(c, cb);
-		return 0;
-	}
-	if ((strcmp(argv[0], "down") == 0 || strcmp(argv[0], "up") == 0) &&
-	    argc == 2) {
-		int done = 0;
-
-		__atomic_store_n(&cb->req_done, 0, __ATOMIC_RELEASE);
-		__atomic_store_n(&cb->req, argv[0][0] == 'd' ? XC_REQ_DOWN :
-			XC_REQ_UP, __ATOMIC_RELEASE);
-		for (i = 0; i < 1000 && done == 0; i++) {
-			usleep(10000);
-			done = __atomic_load_n(&cb->req_done, __ATOMIC_ACQUIRE);
-		}
-		if (done == 1)
-			return 0;
-		snprintf(c->why, sizeof(c->why), "%s %s: %s", argv[0],
-			 cb->name, done == 0 ? "timed out" :
-			 done == -ENOTSUP ? "only cables between two vhost ports can be pulled" :
-			 "failed, see xcable's log");
+	if (cmd && cmd->cable && r.argc < 2) {
+		snprintf(c->why, sizeof(c->why), "%s: which cable?", r.argv[0]);
 		return -EINVAL;
 	}
-	if (strcmp(argv[0], "clear") == 0 && argc == 2) {
-		xc_impair_parse("none", &ic, NULL, 0);
-		for (i = 0; i < 2 * cb->n_queues; i++)
-			xc_impair_set(&cb->dir[i].im, &ic);
-		XC_LOG(control, INFO, "%s: impairments cleared", cb->name);
-		return 0;
+	if (cmd && cmd->cable && (r.cb = find(c, r.argv[1])) == NULL) {
+		snprintf(c->why, sizeof(c->why), "no cable '%.40s'", r.argv[1]);
+		return -EINVAL;
 	}
-	if (strcmp(argv[0], "impair") == 0 && (argc == 3 || argc == 4)) {
-		j = -1;	/* both */
-		if (argc == 4 && strcmp(argv[2], "to-right") == 0)
-			j = 0;
-		else if (argc == 4 && strcmp(argv[2], "to-left") == 0)
-			j = 1;
-		else if (argc == 4) {
-			snprintf(c->why, sizeof(c->why),
-				 "direction '%.20s': expected to-right or to-left",
-				 argv[2]);
-			return -EINVAL;
-		}
-		if (xc_impair_parse(argv[argc - 1], &ic, c->why,
-				    sizeof(c->why)))
-			return -EINVAL;
-		for (i = 0; i < 2 * cb->n_queues; i++)
-			if (j < 0 || (int)(i % 2) == j)
-				xc_impair_set(&cb->dir[i].im, &ic);
-		XC_LOG(control, INFO, "%s: impairment %s%s set to %s",
-		       cb->name, j < 0 ? "both ways" : "",
-		       j == 0 ? "to-right" : j == 1 ? "to-left" : "",
-		       argv[argc - 1]);
-		return 0;
-	}
+	if (cmd && r.argc >= cmd->min_args && r.argc <= cmd->max_args)
+		return cmd->run(c, &r);
 	snprintf(c->why, sizeof(c->why),
 		 "bad request '%.40s' (list [--json], show CABLE [--json], impair CABLE [to-right|to-left] SPEC, clear CABLE, down CABLE, up CABLE)",
-		 argv[0]);
+		 r.argv[0]);
 	return -EINVAL;
 }
 
