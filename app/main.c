@@ -15,57 +15,35 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <signal.h>
-#include <sys/stat.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <rte_cycles.h>
 #include <rte_eal.h>
 #include <rte_errno.h>
-#include <rte_ethdev.h>
-#include <rte_launch.h>
 #include <rte_lcore.h>
 #include <rte_log.h>
-#include <rte_mbuf.h>
-#include <rte_version.h>
 
 #include "capture.h"
-#include "config.h"
+#include "cmdline.h"
 #include "control.h"
 #include "counters.h"
 #include "lcores.h"
 #include "log.h"
 #include "memguard.h"
-#include "options.h"
 #include "pull.h"
 #include "runfiles.h"
-#include "simple.h"
-#include "sockpath.h"
 #include "telemetry.h"
 #include "topology.h"
 
-#ifndef XC_VERSION
-#define XC_VERSION "unknown"
-#endif
-
-#define XC_EXIT_USAGE		2
 #define XC_HK_MS		100	/* housekeeping period */
 
 RTE_LOG_REGISTER(xc_logtype_main, xcable.main, INFO);
 
 /**
  * struct xc_ctx - everything xcable runs on, passed explicitly
- * @opts:	parsed options
- * @simple:	xcable builds the EAL arguments (simple mode or --config)
- * @n_defs:	number of cable definitions (0 in DPDK mode)
- * @defs:	cables declared by --left/--right or the config file
- * @sock_gid:	group of the sockets xcable creates, -1 to leave it
- * @sock_uid:	owner of the sockets xcable creates, -1 to leave it
- * @end_gid:	the group for each end of @defs, resolved once at start-up
- * @end_uid:	the same for the owner
+ * @cl:		what the command line (and config file) said
  * @topo:	ports and cables
  * @lcores:	the forwarding lcores, and the quit flag
  * @next_stats:	TSC value at which the counters are printed next
@@ -78,14 +56,7 @@ RTE_LOG_REGISTER(xc_logtype_main, xcable.main, INFO);
  * @capture:	captures are served (cleanup must stop them)
  */
 struct xc_ctx {
-	struct xc_opts opts;
-	bool simple;
-	unsigned int n_defs;
-	struct xc_cable_def defs[XC_MAX_CABLES];
-	int sock_gid;
-	int sock_uid;
-	int end_gid[XC_MAX_CABLES][2];
-	int end_uid[XC_MAX_CABLES][2];
+	struct xc_cmdline cl;
 	struct xc_topo topo;
 	struct xc_lcores lcores;
 	uint64_t next_stats;
@@ -113,24 +84,6 @@ static void on_signal(int sig)
 }
 
 /**
- * die_usage() - print a one-line error and exit with status 2, before the
- *		 EAL runs
- * @fmt:	printf format
- */
-__attribute__((format(printf, 1, 2), noreturn))
-static void die_usage(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("xcable: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(XC_EXIT_USAGE);
-}
-
-/**
  * housekeeping() - periodic work of the main lcore: counters, link
  *		    polling for ports without link events, the guards,
  *		    cable pulling and the memory guard
@@ -146,96 +99,12 @@ static void housekeeping(void *arg)
 	xc_pull_housekeeping(&ctx->pull);
 	if (++ctx->hk_ticks % (1000 / XC_HK_MS) == 0)
 		xc_memguard_scan(&ctx->mg);
-	if (ctx->opts.stats_interval && rte_rdtsc() >= ctx->next_stats) {
+	if (ctx->cl.opts.stats_interval && rte_rdtsc() >= ctx->next_stats) {
 		xc_counters_print(ctx->topo.cables, ctx->topo.n_cables, false,
-				  ctx->opts.stats_json);
+				  ctx->cl.opts.stats_json);
 		ctx->next_stats = rte_rdtsc() +
-			rte_get_tsc_hz() * ctx->opts.stats_interval;
+			rte_get_tsc_hz() * ctx->cl.opts.stats_interval;
 	}
-}
-
-/**
- * parse_cmdline() - split and parse the command line, exiting on a usage
- *		     error, and build the EAL argv
- * @ctx:	context, whose options are filled
- * @argc:	argument count
- * @argv:	argument vector
- * @ea:		the EAL argv to use
- */
-static void parse_cmdline(struct xc_ctx *ctx, int argc, char **argv,
-			  struct xc_eal_argv *ea)
-{
-	struct xc_argsplit s;
-	struct xc_host host;
-	char err[XC_ERR_LEN];
-	int i, j;
-
-	if (xc_args_split(argc, argv, &s, err, sizeof(err)) ||
-	    xc_opts_parse(&ctx->opts, s.app_argc, s.app_argv, err,
-			  sizeof(err)))
-		die_usage("%s", err);
-	if (ctx->opts.help) {
-		xc_opts_usage(argv[0]);
-		exit(0);
-	}
-	if (ctx->opts.version) {
-		printf("xcable %s (%s)\n", XC_VERSION, rte_version());
-		exit(0);
-	}
-	if (ctx->opts.config) {
-		if (xc_config_load(ctx->opts.config, &ctx->opts, ctx->defs,
-				   &ctx->n_defs, err, sizeof(err)))
-			die_usage("%s", err);
-	} else if (xc_opts_simple(&ctx->opts)) {
-		xc_opts_simple_defs(&ctx->opts, &ctx->defs[0]);
-		ctx->n_defs = 1;
-	}
-	ctx->simple = ctx->n_defs > 0;
-	if (!ctx->simple && !s.has_sep && !s.eal_only)
-		die_usage("nothing to connect: give --left SOCK --right SOCK, --config FILE, or EAL options and ports (see --help)");
-	if (!ctx->simple && ctx->opts.n_log_levels)
-		die_usage("--log-level is an EAL option here: put it before '--'");
-
-	if (xc_sock_ids(ctx->opts.sock_owner, ctx->opts.sock_group,
-			&ctx->sock_uid, &ctx->sock_gid, err, sizeof(err)))
-		die_usage("%s", err);
-	if (!ctx->simple) {
-		if (s.eal_argc > XC_SIMPLE_MAX_ARGS)
-			die_usage("too many EAL arguments (at most %d)",
-				  XC_SIMPLE_MAX_ARGS - 1);
-		ea->argc = s.eal_argc;
-		for (i = 0; i < s.eal_argc; i++)
-			ea->argv[i] = argv[i];
-		ea->argv[s.eal_argc] = NULL;
-		return;
-	}
-	for (i = 0; i < (int)ctx->n_defs; i++) {
-		for (j = 0; j < 2; j++) {
-			const struct xc_end_def *e = &ctx->defs[i].end[j];
-
-			if (e->port >= 0)
-				continue;
-			if (xc_sock_ids(e->sock_owner, e->sock_group,
-					&ctx->end_uid[i][j], &ctx->end_gid[i][j],
-					err, sizeof(err)))
-				die_usage("cable %s: %s", ctx->defs[i].name,
-					  err);
-			if (xc_sock_prepare(e->path, e->client, err,
-					    sizeof(err)))
-				die_usage("%s", err);
-		}
-	}
-	xc_host_probe(&host);
-	if (xc_simple_eal_args(ea, argv[0], s.eal_argc - 1, argv + 1,
-			       &ctx->opts, ctx->defs, ctx->n_defs, &host))
-		die_usage("too many EAL arguments");
-	fprintf(stderr, "xcable: %s, EAL arguments:",
-		ctx->opts.config ? "config mode" : "simple mode");
-	for (i = 1; i < ea->argc; i++)
-		fprintf(stderr, " %s", ea->argv[i]);
-	fprintf(stderr, "\n");
-	if (ea->note[0])
-		fprintf(stderr, "xcable: %s\n", ea->note);
 }
 
 /**
@@ -249,19 +118,19 @@ static void start_control(struct xc_ctx *ctx)
 	char err[XC_ERR_LEN];
 
 	if ((size_t)snprintf(c->path, sizeof(c->path), "%s",
-			     ctx->opts.control ? ctx->opts.control :
+			     ctx->cl.opts.control ? ctx->cl.opts.control :
 			     ctx->rf.dir) >= sizeof(c->path) ||
-	    (!ctx->opts.control &&
+	    (!ctx->cl.opts.control &&
 	     strlen(c->path) + strlen("/xcable.ctl") >= sizeof(c->path))) {
 		XC_LOG(main, WARNING, "no control socket: path too long");
 		c->fd = -1;
 		return;
 	}
-	if (!ctx->opts.control)
+	if (!ctx->cl.opts.control)
 		strcat(c->path, "/xcable.ctl");
-	c->mode = ctx->opts.sock_mode;
-	c->uid = ctx->sock_uid;
-	c->gid = ctx->sock_gid;
+	c->mode = ctx->cl.opts.sock_mode;
+	c->uid = ctx->cl.sock_uid;
+	c->gid = ctx->cl.sock_gid;
 	c->cables = ctx->topo.cables;
 	c->n_cables = ctx->topo.n_cables;
 	if (xc_control_start(c, err, sizeof(err)))
@@ -289,7 +158,7 @@ static void stop_all(struct xc_ctx *ctx, bool counters)
 	if (counters) {
 		xc_topo_drain(&ctx->topo);
 		xc_counters_print(ctx->topo.cables, ctx->topo.n_cables, true,
-				  ctx->opts.stats_json);
+				  ctx->cl.opts.stats_json);
 		for (i = 0; i < RTE_MAX_LCORE; i++)
 			if (ctx->lcores.lc[i].n_dirs)
 				printf("xcable: lcore %u slept %" PRIu64 " times\n",
@@ -338,7 +207,7 @@ static void start(struct xc_ctx *ctx, struct xc_eal_argv *ea)
 	int rc;
 
 	if (rte_eal_init(ea->argc, ea->argv) < 0)
-		die_usage("cannot start DPDK's EAL: %s (check the EAL options)",
+		xc_die_usage("cannot start DPDK's EAL: %s (check the EAL options)",
 			  rte_strerror(rte_errno));
 	ctx->eal = true;
 	xc_runfiles_note(&ctx->rf);
@@ -348,13 +217,13 @@ static void start(struct xc_ctx *ctx, struct xc_eal_argv *ea)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 
-	t->opts = &ctx->opts;
-	t->defs = ctx->defs;
-	t->n_defs = ctx->n_defs;
-	t->sock_uid = ctx->sock_uid;
-	t->sock_gid = ctx->sock_gid;
-	t->end_uid = (const int (*)[2])ctx->end_uid;
-	t->end_gid = (const int (*)[2])ctx->end_gid;
+	t->opts = &ctx->cl.opts;
+	t->defs = ctx->cl.defs;
+	t->n_defs = ctx->cl.n_defs;
+	t->sock_uid = ctx->cl.sock_uid;
+	t->sock_gid = ctx->cl.sock_gid;
+	t->end_uid = (const int (*)[2])ctx->cl.end_uid;
+	t->end_gid = (const int (*)[2])ctx->cl.end_gid;
 	if ((rc = xc_topo_build(t, err, sizeof(err))) ||
 	    (rc = xc_topo_start(t, err, sizeof(err))))
 		fail(ctx, rc, err);
@@ -367,13 +236,13 @@ static void start(struct xc_ctx *ctx, struct xc_eal_argv *ea)
 	ctx->lcores.hk = housekeeping;
 	ctx->lcores.hk_arg = ctx;
 	ctx->lcores.hk_ms = XC_HK_MS;
-	rc = xc_lcores_assign(&ctx->lcores, t, ctx->opts.poll,
-			      ctx->opts.idle_us, err, sizeof(err));
+	rc = xc_lcores_assign(&ctx->lcores, t, ctx->cl.opts.poll,
+			      ctx->cl.opts.idle_us, err, sizeof(err));
 	if (rc)
 		fail(ctx, rc, err);
 	ctx->pull.cables = t->cables;
 	ctx->pull.n_cables = t->n_cables;
-	ctx->pull.propagate = !ctx->opts.no_propagate;
+	ctx->pull.propagate = !ctx->cl.opts.no_propagate;
 	xc_lcores_wire(&ctx->lcores, t, &ctx->pull);
 	xc_telemetry_init(t->cables, t->n_cables);
 	ctx->capture = xc_capture_init(t->cables, t->n_cables);
@@ -391,7 +260,7 @@ int main(int argc, char **argv)
 		return EXIT_FAILURE;
 	}
 	ctx->ctl.fd = -1;
-	parse_cmdline(ctx, argc, argv, &ea);
+	xc_cmdline_parse(&ctx->cl, argc, argv, &ea);
 
 	/* a peer that hangs up (a vhost-user frontend, an xcablectl or
 	 * telemetry client) must cost a failed write, not the process: the
@@ -400,7 +269,7 @@ int main(int argc, char **argv)
 	start(ctx, &ea);
 	XC_LOG(main, INFO, "running; stop with Ctrl-C or SIGTERM");
 	ctx->next_stats = rte_rdtsc() +
-		rte_get_tsc_hz() * ctx->opts.stats_interval;
+		rte_get_tsc_hz() * ctx->cl.opts.stats_interval;
 	xc_lcores_run(&ctx->lcores);
 	XC_LOG(main, INFO, "stopping");
 	stop_all(ctx, true);
