@@ -222,12 +222,15 @@ TESTS+=(t_capture_dumpcap)
 
 # xc_start_as USER LOG ARGS... - xc_start as USER, with a runtime directory
 # of its own as a login gives one (setpriv execs xcable itself: xc_stop's
-# SIGTERM and exit status are xcable's own, no su in between)
+# SIGTERM and exit status are xcable's own, no su in between); its counters
+# go to $XC_AS_JSON, in that directory (USER cannot write where the tests
+# read them: copy it to $(stats_json LOG) after xc_stop)
 xc_start_as() {
 	local user=$1 log=$2; shift 2
 	mkdir -p "$T/run-$user" && chown "$user" "$T/run-$user" || return 1
+	XC_AS_JSON=$T/run-$user/$(basename "$(stats_json "$log")")
 	XDG_RUNTIME_DIR=$T/run-$user setpriv --reuid="$user" --regid="$(id -g "$user")" \
-		--clear-groups "$XC" "$@" >"$log" 2>&1 &
+		--clear-groups "$XC" "$@" --stats-json "$XC_AS_JSON" >"$log" 2>&1 &
 	XC_PID=$!
 	XC_PIDS+=("$XC_PID")
 }
@@ -249,6 +252,7 @@ user_cable() {
 	run_frames "$log" "$s/l.sock" "$s/r.sock" 2 1 || return 1
 	xc_stop
 	[ "$XC_RC" = 0 ] || { fail "xcable as nobody exited with $XC_RC"; return 1; }
+	cp "$XC_AS_JSON" "$(stats_json "$log")" || { fail "no counters from xcable as nobody"; return 1; }
 	check_dir_clean "$log" "cable0 left->right" "$FRAMES_N" || return 1
 	check_dir_clean "$log" "cable0 right->left" "$FRAMES_N"
 }
