@@ -227,9 +227,10 @@ extern const struct xc_port_ops xc_port_eth_ops;
 
 const char *xc_port_vhost_socket(const struct xc_port *p);
 /* what kernel-backed ports share with other ethdevs (port_eth.c) */
+int xc_port_take_pool(struct xc_port *p, struct rte_mempool *mp, char *err,
+		      size_t errlen);
 int xc_port_eth_pool(struct xc_port *p, unsigned int framesz, char *err,
 		     size_t errlen);
-bool xc_port_sends_chains(const struct xc_port *p);
 uint64_t xc_port_eth_caps(struct xc_port *p);
 
 #endif /* XC_PORT_H */

@@ -27,9 +27,46 @@
 #define XC_PPOOL_CACHE		256
 
 /**
- * xc_port_eth_pool() - give a port its own pool (@own_pool) of mbufs that
- *			each hold a whole frame of its MTU, and tell whether
- *			its driver sends chains (@whole_only)
+ * sends_chains() - does the port's driver send chained mbufs?
+ * @p:		port
+ *
+ * Return: true if it announces MULTI_SEGS
+ */
+static bool sends_chains(const struct xc_port *p)
+{
+	struct rte_eth_dev_info info;
+
+	return rte_eth_dev_info_get(p->id, &info) == 0 &&
+	       (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS);
+}
+
+/**
+ * xc_port_take_pool() - make a new pool the port's own (@own_pool), and
+ *			 tell whether its driver sends chains (@whole_only)
+ * @p:		port, not yet configured
+ * @mp:		the pool, NULL if it could not be created (rte_errno says
+ *		why)
+ * @err:	one-line message on error
+ * @errlen:	size of @err
+ *
+ * Return: 0, or -ENOMEM if @mp is NULL
+ */
+int xc_port_take_pool(struct xc_port *p, struct rte_mempool *mp, char *err,
+		      size_t errlen)
+{
+	if (mp == NULL) {
+		snprintf(err, errlen, "%s: cannot create mbuf pool: %s",
+			 p->label, rte_strerror(rte_errno));
+		return -ENOMEM;
+	}
+	p->own_pool = mp;
+	p->whole_only = !sends_chains(p);
+	return 0;
+}
+
+/**
+ * xc_port_eth_pool() - give a port its own pool of mbufs that each hold a
+ *			whole frame of its MTU
  * @p:		port, not yet configured
  * @framesz:	at least this much room per mbuf (af_packet's frame size),
  *		0 if no such need
@@ -48,35 +85,14 @@ int xc_port_eth_pool(struct xc_port *p, unsigned int framesz, char *err,
 
 	if (p->own_pool != NULL)	/* plugged in again */
 		return 0;
-	p->whole_only = !xc_port_sends_chains(p);
 	snprintf(name, sizeof(name), "xc_ppool%u", p->id);
 	/* a power of 2, as af_packet wants for its frame size */
 	room = rte_align32pow2(RTE_MAX(RTE_MAX(2048u, mtu + 32), framesz));
-	p->own_pool = rte_pktmbuf_pool_create(name,
+	return xc_port_take_pool(p, rte_pktmbuf_pool_create(name,
 			room > 4096 ? XC_PPOOL_MBUFS_BIG : XC_PPOOL_MBUFS,
 			XC_PPOOL_CACHE, 0,
 			(uint16_t)(RTE_PKTMBUF_HEADROOM + room),
-			socket < 0 ? 0 : socket);
-	if (p->own_pool == NULL) {
-		snprintf(err, errlen, "%s: cannot create mbuf pool: %s",
-			 p->label, rte_strerror(rte_errno));
-		return -ENOMEM;
-	}
-	return 0;
-}
-
-/**
- * xc_port_sends_chains() - does the port's driver send chained mbufs?
- * @p:		port
- *
- * Return: true if it announces MULTI_SEGS
- */
-bool xc_port_sends_chains(const struct xc_port *p)
-{
-	struct rte_eth_dev_info info;
-
-	return rte_eth_dev_info_get(p->id, &info) == 0 &&
-	       (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS);
+			socket < 0 ? 0 : socket), err, errlen);
 }
 
 /**

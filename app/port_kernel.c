@@ -190,16 +190,10 @@ static int xdp_pool(struct xc_port *p, char *err, size_t errlen)
 			 p->label, max, mtu, max - RTE_ETHER_HDR_LEN);
 		return -EINVAL;
 	}
-	p->whole_only = !xc_port_sends_chains(p);
 	snprintf(name, sizeof(name), "xc_ppool%u", p->id);
-	p->own_pool = packed_pool(name, XC_XDP_MBUFS, room,
-				  socket < 0 ? 0 : socket);
-	if (p->own_pool == NULL) {
-		snprintf(err, errlen, "%s: cannot create mbuf pool: %s",
-			 p->label, rte_strerror(rte_errno));
-		return -ENOMEM;
-	}
-	return 0;
+	return xc_port_take_pool(p, packed_pool(name, XC_XDP_MBUFS, room,
+						socket < 0 ? 0 : socket),
+				 err, errlen);
 }
 
 /**
