@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include <rte_branch_prediction.h>
+#include <rte_ethdev.h>
 #include <rte_mbuf.h>
 
 #include "bounds.h"
@@ -116,6 +117,55 @@ struct xc_cable {
 #define XC_REQ_NONE	0
 #define XC_REQ_DOWN	1	/* operator: take the cable down */
 #define XC_REQ_UP	2	/* operator: bring it up */
+
+/**
+ * xc_end_rx() - receive up to @n frames from queue @q of an end; a whole
+ *		 port (the common case) directly, other kinds through their
+ *		 ops (forwarding lcore)
+ * @e:		end
+ * @q:		queue
+ * @pkts:	filled
+ * @n:		room
+ *
+ * Return: frames received
+ */
+static inline uint16_t xc_end_rx(struct xc_end *e, uint16_t q,
+				 struct rte_mbuf **pkts, uint16_t n)
+{
+	if (likely(e->ops == &xc_end_port_ops))
+		return rte_eth_rx_burst(e->port->id, q, pkts, n);
+	return e->ops->rx(e, q, pkts, n);
+}
+
+/**
+ * xc_end_tx() - offer frames to queue @q of an end, as xc_end_rx() does
+ * @e:		end
+ * @q:		queue
+ * @pkts:	frames
+ * @n:		how many
+ *
+ * Return: frames the end took; the rest are still the caller's
+ */
+static inline uint16_t xc_end_tx(struct xc_end *e, uint16_t q,
+				 struct rte_mbuf **pkts, uint16_t n)
+{
+	if (likely(e->ops == &xc_end_port_ops))
+		return rte_eth_tx_burst(e->port->id, q, pkts, n);
+	return e->ops->tx(e, q, pkts, n);
+}
+
+/**
+ * xc_end_caps() - what an end takes now, as xc_end_rx() asks it
+ * @e:		end
+ *
+ * Return: packed capabilities, 0 while it is down
+ */
+static inline uint64_t xc_end_caps(const struct xc_end *e)
+{
+	if (likely(e->ops == &xc_end_port_ops))
+		return __atomic_load_n(&e->port->caps, __ATOMIC_ACQUIRE);
+	return e->ops->caps(e);
+}
 
 /**
  * xc_end_is_up() - may frames be sent to an end now? (any thread)

@@ -150,7 +150,7 @@ static int answer_json(struct xc_control *c, const struct xc_cable *only)
 static void end_line(struct xc_control *c, const struct xc_end *e)
 {
 	const char *sock = xc_port_vhost_socket(e->port);
-	uint64_t caps = e->ops->caps(e);
+	uint64_t caps = xc_end_caps(e);
 	char takes[64];
 
 	xc_caps_describe(caps, takes, sizeof(takes));

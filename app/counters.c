@@ -148,7 +148,7 @@ void xc_counters_print(struct xc_cable *cables, unsigned int n_cables,
 static void end_json(const struct xc_end *e, struct xc_json *j, bool detail)
 {
 	const char *sock = xc_port_vhost_socket(e->port);
-	uint64_t caps = e->ops->caps(e);
+	uint64_t caps = xc_end_caps(e);
 	char takes[64];
 
 	xc_json_open(j, NULL, '{');

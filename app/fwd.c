@@ -103,7 +103,7 @@ static unsigned int xmit(struct xc_dir *d, struct rte_mbuf **pkts,
 		/* the PMD frees what it takes, so read lengths first */
 		for (i = 0; i < k; i++)
 			len[i] = pkts[done + i]->pkt_len;
-		sent = d->tx->ops->tx(d->tx, d->cur_txq, pkts + done, k);
+		sent = xc_end_tx(d->tx, d->cur_txq, pkts + done, k);
 		for (i = 0; i < sent; i++)
 			bytes += len[i];
 		done += sent;
@@ -125,7 +125,7 @@ static unsigned int xmit(struct xc_dir *d, struct rte_mbuf **pkts,
  */
 static void fix_offloads(struct xc_dir *d, struct xc_burst *b)
 {
-	uint64_t caps = d->tx->ops->caps(d->tx);
+	uint64_t caps = xc_end_caps(d->tx);
 
 	while (d->raw_n) {
 		struct rte_mbuf *m = d->raw[d->raw_head];
@@ -287,7 +287,10 @@ static inline void run_stages(struct xc_dir *d)
 	struct xc_burst b = { .pkts = d->hold, .n = 0, .room = XC_HOLD_MAX };
 	unsigned int i;
 
-	for (i = 0; i < d->n_stages; i++)
+	/* the first stage is always fix_offloads (xc_dir_build()): called
+	 * directly, so that a plain direction makes no indirect call */
+	fix_offloads(d, &b);
+	for (i = 1; i < d->n_stages; i++)
 		d->stage[i](d, &b);
 	d->hold_n = b.n;
 }
@@ -330,7 +333,7 @@ unsigned int xc_dir_poll(struct xc_dir *d)
 	}
 
 	if (d->raw_n == 0) {
-		n = d->rx->ops->rx(d->rx, d->rxq, d->raw, XC_BURST);
+		n = xc_end_rx(d->rx, d->rxq, d->raw, XC_BURST);
 		if (n == 0 && !xc_impair_pending(&d->im))
 			return work;
 		for (i = 0; i < n; i++)
@@ -372,7 +375,7 @@ void xc_dir_drain(struct xc_dir *d, unsigned int max)
 	if (!d->rx->port->started)	/* unplugged (a pulled cable) */
 		return;
 	while (total < max &&
-	       (n = d->rx->ops->rx(d->rx, d->rxq, pkts, XC_BURST))) {
+	       (n = xc_end_rx(d->rx, d->rxq, pkts, XC_BURST))) {
 		for (i = 0, bytes = 0; i < n; i++)
 			bytes += pkts[i]->pkt_len;
 		xc_stat_add(&d->st.rx_pkts, n);

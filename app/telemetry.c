@@ -117,7 +117,7 @@ static void add_end(struct rte_tel_data *d, const char *prefix,
 
 	rte_tel_data_add_dict_string(d, key(k, prefix, "name"), e->label);
 	xc_port_describe(e->port, add_kv, &kv);
-	caps = e->ops->caps(e);
+	caps = xc_end_caps(e);
 	f = xc_caps_flags(caps);
 	snprintf(offl, sizeof(offl), "%s%s%s%s", f & XC_CAP_CSUM ? "csum " : "",
 		 f & XC_CAP_TSO4 ? "tso4 " : "", f & XC_CAP_TSO6 ? "tso6 " : "",
