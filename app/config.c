@@ -248,19 +248,12 @@ static int load_end_key(struct cfg_ctx *c, const char *sec,
 			const struct xc_opts *o, struct xc_cable_def *d,
 			const char *k, const char *val)
 {
-	struct xc_end_def *end;
 	const char *sub;
+	struct xc_end_def *end = xc_cable_def_end(d, k, &sub);
 	unsigned long v;
 
-	if (strncmp(k, "left", 4) == 0) {
-		end = &d->end[0];
-		sub = k + 4;
-	} else if (strncmp(k, "right", 5) == 0) {
-		end = &d->end[1];
-		sub = k + 5;
-	} else {
+	if (end == NULL)
 		return -ENOENT;
-	}
 	if (*sub == '\0')
 		return set_path(c, sec, k, val, end->path);
 	if (strcmp(sub, "-port") == 0) {

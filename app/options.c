@@ -698,6 +698,28 @@ static size_t end_field_size(const struct xc_opt_desc *d)
 }
 
 /**
+ * xc_cable_def_end() - the end of a cable a config key is about
+ * @d:		the cable
+ * @key:	the key: "left..." or "right..."
+ * @rest:	set to what follows "left" or "right"
+ *
+ * Return: that end, or NULL if @key names neither
+ */
+struct xc_end_def *xc_cable_def_end(struct xc_cable_def *d, const char *key,
+				    const char **rest)
+{
+	if (strncmp(key, "left", 4) == 0) {
+		*rest = key + 4;
+		return &d->end[0];
+	}
+	if (strncmp(key, "right", 5) == 0) {
+		*rest = key + 5;
+		return &d->end[1];
+	}
+	return NULL;
+}
+
+/**
  * xc_opts_set_cable() - apply a [cable NAME] KEY = VALUE that is an option
  *			 (impair, left-queues, right-client...)
  * @d:		the cable
@@ -712,17 +734,16 @@ static size_t end_field_size(const struct xc_opt_desc *d)
 int xc_opts_set_cable(struct xc_cable_def *d, const char *key,
 		      const char *val, char *why, size_t whylen)
 {
-	struct xc_end_def *end = NULL;
 	const char *sub = key;
+	struct xc_end_def *end = xc_cable_def_end(d, key, &sub);
 	unsigned int i;
 	union opt_val v;
 
-	if (strncmp(key, "left-", 5) == 0) {
-		end = &d->end[0];
-		sub = key + 5;
-	} else if (strncmp(key, "right-", 6) == 0) {
-		end = &d->end[1];
-		sub = key + 6;
+	if (end && *sub == '-') {	/* left-KEY, right-KEY */
+		sub++;
+	} else {
+		end = NULL;
+		sub = key;
 	}
 	for (i = 0; i < xc_opt_count; i++) {
 		const struct xc_opt_desc *t = &xc_opt_table[i];

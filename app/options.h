@@ -261,6 +261,8 @@ int xc_opts_parse(struct xc_opts *o, int argc, char **argv,
 		  char *err, size_t errlen);
 int xc_opts_set_global(struct xc_opts *o, const char *key, const char *val,
 		       char *why, size_t whylen);
+struct xc_end_def *xc_cable_def_end(struct xc_cable_def *d, const char *key,
+				    const char **rest);
 int xc_opts_set_cable(struct xc_cable_def *d, const char *key,
 		      const char *val, char *why, size_t whylen);
 void xc_opts_inherit(const struct xc_opts *o, struct xc_cable_def *d);
