@@ -47,6 +47,9 @@ static void test_parse(void)
 	      parse(&o, "--left /tmp/a.sock --right=/tmp/b.sock --client --stats-interval 5", err) == 0 &&
 	      !strcmp(o.left, "/tmp/a.sock") && !strcmp(o.right, "/tmp/b.sock") &&
 	      o.client && o.stats_interval == 5 && xc_opts_simple(&o));
+	CHECK("IOMMU support not offered by default, --iommu offers it",
+	      parse(&o, "--left /a --right /b", err) == 0 && !o.iommu &&
+	      parse(&o, "--left /a --right /b --iommu", err) == 0 && o.iommu);
 	CHECK("cables repeat",
 	      parse(&o, "--cable 0:1 --cable=3:2", err) == 0 && o.n_cables == 2 &&
 	      o.cables[1].port[0] == 3 && o.cables[1].port[1] == 2 &&
