@@ -12,7 +12,9 @@
  * that happened just before, and sleeps in epoll_wait() on those kick
  * eventfds, like l3fwd-power does with Rx interrupts. A kick, a link or
  * queue event (through the wake eventfd) or a timeout ends the sleep; the
- * kicks are read and turned off again, and polling resumes.
+ * kicks are read and turned off again, and polling resumes. A guest
+ * behind a vIOMMU gets sleeps of at most 1 ms: its rings can stall on an
+ * IOTLB miss, which QEMU's answer resolves without a kick.
  *
  * The kick fds are taken from the vhost library (rte_vhost_get_vhost_vring)
  * rather than through the vhost PMD's Rx interrupt proxy, because the PMD
