@@ -490,8 +490,10 @@ int xc_fwd_loop(void *arg)
 		 * the next delayed frame is due */
 		xc_idle_arm(&lc->idle);
 		if (poll_all(lc, &blocked, &due) == 0)
-			xc_idle_wait(&lc->idle, blocked ? XC_BLOCKED_SLEEP_MS :
-				     lc->max_sleep_ms, due_ns(due, rte_rdtsc()));
+			xc_idle_wait(&lc->idle,
+				     blocked || lc->idle.brief ?
+				     XC_BLOCKED_SLEEP_MS : lc->max_sleep_ms,
+				     due_ns(due, rte_rdtsc()));
 		else
 			xc_idle_wait(&lc->idle, 0, 0);
 		last_work = rte_rdtsc();

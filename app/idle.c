@@ -12,7 +12,9 @@
  * that happened just before, and sleeps in epoll_wait() on those kick
  * eventfds, like l3fwd-power does with Rx interrupts. A kick, a link or
  * queue event (through the wake eventfd) or a timeout ends the sleep; the
- * kicks are read and turned off again, and polling resumes.
+ * kicks are read and turned off again, and polling resumes. A guest
+ * behind a vIOMMU gets sleeps of at most 1 ms: its rings can stall on an
+ * IOTLB miss, which QEMU's answer resolves without a kick.
  *
  * The kick fds are taken from the vhost library (rte_vhost_get_vhost_vring)
  * rather than through the vhost PMD's Rx interrupt proxy, because the PMD
@@ -124,12 +126,14 @@ static void follow(struct xc_idle *s, struct xc_idle_q *q, int fd, int gen)
  */
 static void arm(struct xc_idle *s, struct xc_idle_q *q)
 {
-	int fd = -1, gen = -1;
+	int fd = -1, gen = -1, rc;
 
 	if (q->p == NULL)
 		return;
-	if (q->p->ops->kick_fd(q->p, q->vring, true, &fd, &gen) == 0)
+	rc = q->p->ops->kick_fd(q->p, q->vring, true, &fd, &gen);
+	if (rc >= 0)
 		q->armed = true;
+	s->brief |= rc > 0;
 	follow(s, q, fd, gen);
 }
 
@@ -152,12 +156,14 @@ static void disarm(struct xc_idle_q *q)
  *		   a new frame, or new buffers where frames are held
  * @s:		sleeping state
  *
- * The caller must poll its queues once more after this, before sleeping.
+ * The caller must poll its queues once more after this, before sleeping,
+ * and sleep briefly if @s->brief is set after it.
  */
 void xc_idle_arm(struct xc_idle *s)
 {
 	unsigned int i;
 
+	s->brief = false;
 	for (i = 0; i < s->n_dirs; i++) {
 		struct xc_idle_dir *w = &s->dirs[i];
 

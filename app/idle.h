@@ -50,6 +50,8 @@ struct xc_idle_dir {
  * @timerfd:	ends a sleep when a delayed frame is due (impairments)
  * @n_dirs:	number of watched directions
  * @dirs:	watched directions
+ * @brief:	a guest armed last may leave work without a kick: the
+ *		next sleep must be short
  * @sleeps:	times the lcore went to sleep
  */
 struct xc_idle {
@@ -58,6 +60,7 @@ struct xc_idle {
 	int timerfd;
 	unsigned int n_dirs;
 	struct xc_idle_dir dirs[XC_IDLE_MAX_DIRS];
+	bool brief;
 	uint64_t sleeps;
 };
 

@@ -64,6 +64,7 @@ struct xc_port_def {
  * @sock_group:	group of the socket, empty to leave it
  * @sock_owner:	owner of the socket, empty to leave it
  * @offloads:	offer checksum and segmentation offloads to the guest
+ * @iommu:	offer VIRTIO_F_IOMMU_PLATFORM (a guest behind a vIOMMU)
  * @queues:	queue pairs (the guest's mq=on,queues=N)
  */
 struct xc_end_def {
@@ -75,6 +76,7 @@ struct xc_end_def {
 	char sock_group[XC_GROUP_MAX];
 	char sock_owner[XC_GROUP_MAX];
 	bool offloads;
+	bool iommu;
 	unsigned int queues;
 };
 
@@ -107,6 +109,7 @@ struct xc_cable_def {
  * @poll:		busy-poll always (no sleeping when idle)
  * @idle_us:		microseconds without work before an lcore sleeps
  * @offloads:		offer virtio offloads to guests (--no-offloads: off)
+ * @iommu:		offer guests behind a vIOMMU VIRTIO_F_IOMMU_PLATFORM
  * @queues:		queue pairs per end (--queues)
  * @control:		control socket path (--control), or NULL for the default
  * @no_propagate:	--no-link-propagation
@@ -138,6 +141,7 @@ struct xc_opts {
 	bool poll;
 	unsigned int idle_us;
 	bool offloads;
+	bool iommu;
 	unsigned int queues;
 	const char *control;
 	bool no_propagate;

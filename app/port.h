@@ -78,6 +78,9 @@ typedef void (*xc_kv_fn)(void *arg, const char *key, const char *str,
  * @kick_fd:	for a port whose peer can wake a sleeping lcore (a guest's
  *		kick): turn kicks for ring @vring on or off and give the fd
  *		to wait on and a generation that changes when the fd does;
+ *		returns 1 instead of 0 if the peer may leave work without a
+ *		kick (a guest behind a vIOMMU: a ring stalled on an IOTLB
+ *		miss moves again when the IOTLB update comes, unkicked);
  *		NULL for ports without kicks (polled every millisecond)
  * @features:	virtio features the peer negotiated, NULL if none
  * @queue_events: apply the driver's pending queue state changes to

@@ -37,6 +37,8 @@
  * CSUM, GUEST_CSUM, GUEST_TSO4/6, GUEST_ECN, GUEST_UFO, HOST_TSO4/6,
  * HOST_ECN, HOST_UFO */
 #define XC_VIRTIO_OFFLOADS	(0x3ULL | (0xffULL << 7))
+/* the guest sits behind a vIOMMU: its addresses go through the IOTLB */
+#define XC_VIRTIO_F_IOMMU_PLATFORM	33
 
 /**
  * struct xc_vhost - a vhost port's own state
@@ -345,12 +347,18 @@ static void vhost_describe(struct xc_port *p, xc_kv_fn fn, void *arg)
  * @fd:		the current kick fd, -1 if none (only set when @on)
  * @gen:	the current vhost device id, -1 if none (only set when @on)
  *
- * Return: 0 if done, -ENODEV if the guest is gone
+ * A guest behind a vIOMMU (VIRTIO_F_IOMMU_PLATFORM) may leave a ring
+ * stalled on an IOTLB miss: the update that resolves it comes without a
+ * kick, so such a guest asks for a brief sleep.
+ *
+ * Return: 0 if done, 1 if done and the sleep must be brief, -ENODEV if the
+ *	   guest is gone
  */
 static int vhost_kick_fd(struct xc_port *p, uint16_t vring, bool on, int *fd,
 			 int *gen)
 {
 	struct rte_vhost_vring vr;
+	uint64_t features = 0;
 	int vid, rc = -ENODEV;
 
 	if (!vhost_enter(p))
@@ -364,7 +372,8 @@ static int vhost_kick_fd(struct xc_port *p, uint16_t vring, bool on, int *fd,
 	}
 	if (vid >= 0 &&
 	    rte_vhost_enable_guest_notification(vid, vring, on) == 0)
-		rc = 0;
+		rc = on && rte_vhost_get_negotiated_features(vid, &features) == 0 &&
+		     (features & 1ULL << XC_VIRTIO_F_IOMMU_PLATFORM) ? 1 : 0;
 	vhost_exit(p);
 	return rc;
 }

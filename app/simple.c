@@ -350,11 +350,13 @@ int xc_simple_eal_args(struct xc_eal_argv *ea, const char *prog,
 	for (i = 0; i < n_defs; i++)
 		for (j = 0; j < 2; j++)
 			if (defs[i].end[j].port < 0)
-				rc |= add(ea, "--vdev=net_vhost%u,iface=%s%s%s,queues=%u",
+				rc |= add(ea, "--vdev=net_vhost%u,iface=%s%s%s%s,queues=%u",
 					  2 * i + (unsigned int)j,
 					  defs[i].end[j].path,
 					  defs[i].end[j].client ? ",client=1" : "",
 					  defs[i].end[j].offloads ? ",tso=1" : "",
+					  defs[i].end[j].iommu ?
+					  ",iommu-support=1" : "",
 					  defs[i].end[j].queues);
 	for (i = 0; i < o->n_port_defs; i++)
 		rc |= add(ea, "%s%s",

@@ -197,7 +197,9 @@ cleanup_all() {
 # VM_PID[NAME]. CHARDEV_OPTS default to reconnect=1 (QEMU connects to
 # xcable); "server=on,wait=off" makes QEMU listen instead. VM_SMP sets the
 # vCPUs, VM_NETDEV extra -netdev options (queues=2); VM_TAP=IFNAME puts the
-# NIC on that host tap interface instead (SOCK is then unused).
+# NIC on that host tap interface instead (SOCK is then unused). VM_MACHINE
+# is the machine type (default pc; q35 for a vIOMMU), VM_ARGS more QEMU
+# arguments before the NIC (split on spaces: an intel-iommu device, say).
 declare -A VM_PID
 QEMU_ACCEL=${QEMU_ACCEL:-tcg,thread=multi}
 vm_start() {
@@ -208,7 +210,7 @@ vm_start() {
 		net=(-netdev "tap,id=n0,ifname=$VM_TAP,script=no,downscript=no")
 	qemu-system-x86_64 -accel "$QEMU_ACCEL" -cpu max -smp "${VM_SMP:-1}" -m 256 \
 		-object memory-backend-memfd,id=mem,size=256M,share=on \
-		-machine pc,memory-backend=mem \
+		-machine "${VM_MACHINE:-pc},memory-backend=mem" ${VM_ARGS:-} \
 		-nodefaults -display none -monitor none -no-reboot \
 		-serial "file:$name.console" \
 		-kernel "$BUILD/guest/vmlinuz" -initrd "$BUILD/guest/initramfs.gz" \

@@ -9,12 +9,14 @@
 VHOSTILE=${VHOSTILE:-$BUILD/tests/vhostile}
 
 # hostile_xc [PROPAGATION] - xcable with cables A (a-l, a-r) and B (b-l,
-# b-r); link propagation off unless PROPAGATION is "yes"
+# b-r); link propagation off unless PROPAGATION is "yes"; IOMMU support
+# offered if HOSTILE_IOMMU is "yes"
 hostile_xc() {
 	cat >h.ini <<EOF
 [global]
 stats-interval = 0
 link-propagation = ${1:-no}
+iommu = ${HOSTILE_IOMMU:-no}
 [cable A]
 left = $T/a-l.sock
 right = $T/a-r.sock
@@ -149,3 +151,12 @@ t_hostile_connect_cycles_propagation() {
 	[ "$n" -gt 0 ] || fail "link propagation never acted"
 }
 TESTS+=(t_hostile_connect_cycles_propagation)
+
+# guests behind a vIOMMU (xcable offering IOMMU support): a good pair whose
+# every address goes through the IOTLB, and hostile IOTLB messages
+for c in good-iommu iotlb-bad; do
+	f=t_hostile_${c//-/_}
+	eval "$f() { HOSTILE_IOMMU=yes hostile_case $c; }"
+	TESTS+=("$f")
+done
+unset c f

@@ -47,6 +47,9 @@ static void test_parse(void)
 	      parse(&o, "--left /tmp/a.sock --right=/tmp/b.sock --client --stats-interval 5", err) == 0 &&
 	      !strcmp(o.left, "/tmp/a.sock") && !strcmp(o.right, "/tmp/b.sock") &&
 	      o.client && o.stats_interval == 5 && xc_opts_simple(&o));
+	CHECK("IOMMU support not offered by default, --iommu offers it",
+	      parse(&o, "--left /a --right /b", err) == 0 && !o.iommu &&
+	      parse(&o, "--left /a --right /b --iommu", err) == 0 && o.iommu);
 	CHECK("cables repeat",
 	      parse(&o, "--cable 0:1 --cable=3:2", err) == 0 && o.n_cables == 2 &&
 	      o.cables[1].port[0] == 3 && o.cables[1].port[1] == 2 &&
@@ -248,9 +251,9 @@ static void test_config_table(void)
 	char err[XC_ERR_LEN], path[] = "/tmp/xcable-cfg-XXXXXX";
 	static const char text[] =
 		"[global]\nstats-json = /tmp/counters.json\nsocket-group = kvm\nsocket-group = wheel\n"
-		"idle-us = 50\nqueues = 2\nlink-propagation = no\noffloads = no\n"
+		"idle-us = 50\nqueues = 2\nlink-propagation = no\noffloads = no\niommu = yes\n"
 		"[cable x]\nleft = /a\nright = /b\nimpair-to-left = loss=1%\nleft-client = yes\n"
-		"right-socket-owner = qemu\nright-offloads = yes\n";
+		"right-socket-owner = qemu\nright-offloads = yes\nright-iommu = no\n";
 	struct xc_opts o;
 	unsigned int n;
 	int fd = mkstemp(path);
@@ -276,6 +279,7 @@ static void test_config_table(void)
 	      !strcmp(d[0].end[1].sock_owner, "qemu") && !d[0].end[0].sock_owner[0] &&
 	      d[0].end[0].client && !d[0].end[1].client &&
 	      !d[0].end[0].offloads && d[0].end[1].offloads &&
+	      o.iommu && d[0].end[0].iommu && !d[0].end[1].iommu &&
 	      d[0].impair[0].delay_us == 1000 && d[0].impair[1].loss_ppm == 10000 &&
 	      d[0].impair[1].delay_us == 0);
 	if (err[0])

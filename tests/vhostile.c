@@ -11,11 +11,14 @@
  * does to xcable what a broken or malicious guest could: descriptors that
  * point nowhere, loops, bad indirect tables, lying virtio-net headers,
  * out-of-range vring indexes, overflowing memory tables, missing and extra
- * fds, disconnects in the middle of a burst, thousands of connections.
+ * fds, disconnects in the middle of a burst, thousands of connections,
+ * and, as a guest behind a vIOMMU (VIRTIO_F_IOMMU_PLATFORM), IOTLB
+ * messages that overflow, overlap, or map outside the memory table,
+ * invalidations of what was never mapped, and addresses with no mapping.
  *
  * The case "good" is a correct guest pair: it sends frames of many sizes
  * and checks that each arrives byte for byte; tests run it after every
- * hostile case. Every case prints what it did ("sent N", "delivered N",
+ * hostile case ("good-iommu": the same pair behind a vIOMMU). Every case prints what it did ("sent N", "delivered N",
  * "handshakes N") on lines starting with two spaces, and exits 0 when it
  * ran as planned, 1 when a check of its own failed (a good frame lost or
  * changed, a handshake refused), 2 on a usage error. Whether xcable
@@ -46,8 +49,11 @@ enum {
 	VU_SET_VRING_ADDR = 9, VU_SET_VRING_BASE = 10, VU_GET_VRING_BASE = 11,
 	VU_SET_VRING_KICK = 12, VU_SET_VRING_CALL = 13,
 	VU_GET_PROTOCOL_FEATURES = 15, VU_SET_PROTOCOL_FEATURES = 16,
-	VU_SET_VRING_ENABLE = 18,
+	VU_SET_VRING_ENABLE = 18, VU_IOTLB_MSG = 22,
 };
+/* IOTLB message types and permissions (struct vhost_iotlb_msg) */
+enum { IOTLB_MISS = 1, IOTLB_UPDATE = 2, IOTLB_INVALIDATE = 3 };
+#define IOTLB_RW		3
 #define VU_VERSION		0x1
 #define VU_REPLY		0x4
 #define VU_NOFD			(1u << 8)	/* vring file: no fd */
@@ -61,6 +67,7 @@ enum {
 #define F_INDIRECT		28
 #define F_PROTOCOL		30
 #define F_VERSION_1		32
+#define F_IOMMU_PLATFORM	33
 
 /* split virtqueue */
 #define D_NEXT			1
@@ -101,6 +108,10 @@ struct vu_msg {
 			struct vu_region r[VU_MAX_REGIONS];
 		} mem;
 		struct { uint64_t size, offset; } log;
+		struct {
+			uint64_t iova, size, uaddr;
+			uint8_t perm, type, pad[6];
+		} iotlb;
 		uint8_t raw[512];
 	};
 } __attribute__((packed));
@@ -145,6 +156,10 @@ struct setup {
 	uint64_t proto;		/* protocol features asked for */
 	bool rx_posted;		/* post RX buffers */
 	uint64_t table_size;	/* memory table's region size, 0: MEM_SIZE */
+	bool iommu;		/* behind a vIOMMU: ring and buffer addresses
+				 * are I/O virtual addresses (the guest
+				 * physical ones), all mapped by one IOTLB
+				 * update */
 };
 
 static const struct setup SETUP_DEFAULT = {
@@ -152,6 +167,14 @@ static const struct setup SETUP_DEFAULT = {
 		1ull << F_CSUM | 1ull << F_HOST_TSO4 | 1ull << F_HOST_TSO6,
 	.proto = 0,
 	.rx_posted = true,
+};
+
+static const struct setup SETUP_IOMMU = {
+	.want = 1ull << F_VERSION_1 | 1ull << F_PROTOCOL | 1ull << F_INDIRECT |
+		1ull << F_CSUM | 1ull << F_HOST_TSO4 | 1ull << F_HOST_TSO6,
+	.proto = 0,
+	.rx_posted = true,
+	.iommu = true,
 };
 
 static unsigned int seed = 1;
@@ -326,6 +349,29 @@ static int vu_mem(struct guest *g, uint64_t g_pa, uint64_t size, uint64_t uva,
 	return vu_send(g, &m, &g->memfd, 1);
 }
 
+/* vu_iotlb() - an IOTLB message: @uaddr is in our address space */
+static int vu_iotlb(struct guest *g, uint8_t type, uint64_t iova,
+		    uint64_t size, uint64_t uaddr, uint8_t perm)
+{
+	struct vu_msg m = { .req = VU_IOTLB_MSG, .size = 32 };
+
+	m.iotlb.iova = iova;
+	m.iotlb.size = size;
+	m.iotlb.uaddr = uaddr;
+	m.iotlb.perm = perm;
+	m.iotlb.type = type;
+	return vu_send(g, &m, NULL, 0);
+}
+
+/* ring_addr() - where vring @q's part at @off is, as the guest tells it:
+ * our address, or behind a vIOMMU its I/O virtual address */
+static uint64_t ring_addr(struct guest *g, const struct setup *s,
+			  unsigned int q, unsigned int off)
+{
+	return s->iommu ? gpa(RING_OFF(q) + off) :
+	       (uint64_t)(uintptr_t)(g->mem + RING_OFF(q) + off);
+}
+
 /* guest_init() - a guest with nothing open, safe to guest_close() */
 static void guest_init(struct guest *g)
 {
@@ -458,7 +504,9 @@ static int guest_setup(struct guest *g, const struct setup *s,
 		if ((rc = (call)) != 0)					\
 			return rc;					\
 	} while (0)
-	g->features &= s->want;
+	g->features &= s->want | (s->iommu ? 1ull << F_IOMMU_PLATFORM : 0);
+	if (s->iommu && !(g->features & 1ull << F_IOMMU_PLATFORM))
+		return -ENOTSUP;
 	STEP(vu_u64(g, VU_SET_OWNER, 0, false, false, NULL));
 	if (g->features & 1ull << F_PROTOCOL) {
 		STEP(vu_u64(g, VU_GET_PROTOCOL_FEATURES, 0, false, true, &pf));
@@ -468,6 +516,14 @@ static int guest_setup(struct guest *g, const struct setup *s,
 	STEP(vu_u64(g, VU_SET_FEATURES, g->features, true, false, NULL));
 	STEP(vu_mem(g, GPA_BASE, s->table_size ? s->table_size : MEM_SIZE,
 		    (uint64_t)(uintptr_t)g->mem, 0));
+	/* DPDK 22.11 keeps an IOTLB cache per vring and puts an update only
+	 * into the vrings that exist: create both first */
+	if (s->iommu) {
+		for (q = 0; q < 2; q++)
+			STEP(vu_state(g, VU_SET_VRING_NUM, q, QSIZE));
+		STEP(vu_iotlb(g, IOTLB_UPDATE, GPA_BASE, MEM_SIZE,
+			      (uint64_t)(uintptr_t)g->mem, IOTLB_RW));
+	}
 	for (q = 0; q < 2; q++) {
 		avail(g, q)[0] = AVAIL_NO_INTERRUPT;
 		if (q == 0 && s->rx_posted) {
@@ -482,10 +538,9 @@ static int guest_setup(struct guest *g, const struct setup *s,
 		}
 		STEP(vu_state(g, VU_SET_VRING_NUM, q, QSIZE));
 		STEP(vu_state(g, VU_SET_VRING_BASE, q, 0));
-		STEP(vu_addr(g, q, (uint64_t)(uintptr_t)desc(g, q),
-			     (uint64_t)(uintptr_t)avail(g, q),
-			     (uint64_t)(uintptr_t)(g->mem + RING_OFF(q) +
-						   USED_OFF)));
+		STEP(vu_addr(g, q, ring_addr(g, s, q, 0),
+			     ring_addr(g, s, q, AVAIL_OFF),
+			     ring_addr(g, s, q, USED_OFF)));
 		STEP(vu_file(g, VU_SET_VRING_KICK, q, g->kick[q]));
 		STEP(vu_file(g, VU_SET_VRING_CALL, q, g->call[q]));
 	}
@@ -670,10 +725,11 @@ static int wait_link(struct guest *tx, struct guest *rx)
 /**
  * case_good() - a correct guest pair: 2000 frames of 60..1514 bytes, each
  *		 checked byte for byte on arrival, in order
+ * @s:		both guests' setup (SETUP_IOMMU: both behind a vIOMMU)
  *
  * Return: 0 if all arrived intact, 1 otherwise
  */
-static int case_good(const char *txp, const char *rxp)
+static int case_good(const char *txp, const char *rxp, const struct setup *s)
 {
 	struct guest tx, rx;
 	uint8_t f[BUF_SIZE], want[BUF_SIZE];
@@ -682,7 +738,7 @@ static int case_good(const char *txp, const char *rxp)
 	uint64_t end;
 	int r, rc = 1;
 
-	if (pair_open(&tx, txp, &rx, rxp, &SETUP_DEFAULT, &SETUP_DEFAULT) ||
+	if (pair_open(&tx, txp, &rx, rxp, s, s) ||
 	    wait_link(&tx, &rx)) {
 		out("link did not come up");
 		goto out;
@@ -1392,6 +1448,122 @@ static int p_junk(struct guest *g, int arg)
 	return vu_send(g, &m, NULL, 0);
 }
 
+/* what case iotlb-bad's variants do */
+static const char *const iotlb_what[] = {
+	"UPDATE whose iova + size overflows",
+	"UPDATE of the buffers' range onto the rings (overlap)",
+	"UPDATE to an address outside the memory table",
+	"UPDATE running past the end of the memory table",
+	"INVALIDATE of ranges never mapped",
+	"unknown type, no permission, size 0",
+	"5000 UPDATEs of single pages (more than the IOTLB cache holds)",
+	"frame at an I/O virtual address with no mapping",
+	"INVALIDATE of the rings while running, then UPDATE again",
+};
+
+/**
+ * iotlb_hostile() - send variant @k of case iotlb-bad
+ * @g:		sender, set up behind a vIOMMU
+ * @k:		index into iotlb_what
+ *
+ * Return: 0, or -errno from the socket
+ */
+static int iotlb_hostile(struct guest *g, int k)
+{
+	uint64_t mem = (uint64_t)(uintptr_t)g->mem;
+	int rc = 0, i;
+
+	switch (k) {
+	case 0:
+		rc |= vu_iotlb(g, IOTLB_UPDATE, ~0ull - 0xfff, 0x2000, mem, IOTLB_RW);
+		rc |= vu_iotlb(g, IOTLB_UPDATE, GPA_BASE, ~0ull, mem, IOTLB_RW);
+		return rc;
+	case 1:
+		return vu_iotlb(g, IOTLB_UPDATE, gpa(BUF_OFF), 0x10000, mem,
+				IOTLB_RW);
+	case 2:
+		return vu_iotlb(g, IOTLB_UPDATE, 0x10000000, 0x1000, 0x1000,
+				IOTLB_RW);
+	case 3:
+		return vu_iotlb(g, IOTLB_UPDATE, gpa(MEM_SIZE - 0x1000),
+				0x100000, mem + MEM_SIZE - 0x1000, IOTLB_RW);
+	case 4:
+		rc |= vu_iotlb(g, IOTLB_INVALIDATE, 0x1000, 0x1000, 0, 0);
+		rc |= vu_iotlb(g, IOTLB_INVALIDATE, 0, 0, 0, 0);
+		rc |= vu_iotlb(g, IOTLB_INVALIDATE, ~0ull - 0xfff, 0x2000, 0, 0);
+		return rc;
+	case 5:
+		rc |= vu_iotlb(g, 9, GPA_BASE, 0x1000, mem, IOTLB_RW);
+		rc |= vu_iotlb(g, IOTLB_UPDATE, 0x20000000, 0x1000, mem, 0);
+		rc |= vu_iotlb(g, IOTLB_UPDATE, 0x20001000, 0, mem, IOTLB_RW);
+		return rc;
+	case 6:
+		for (i = 0; i < 5000 && !rc; i++)
+			rc = vu_iotlb(g, IOTLB_UPDATE,
+				      0x100000000ull + (uint64_t)i * 0x1000,
+				      0x1000, mem + (uint64_t)(i % 1024) * 0x1000,
+				      IOTLB_RW);
+		return rc;
+	case 7:
+		desc(g, 1)[TOP] = (struct vdesc){ 0x20000000, 100, 0, 0 };
+		publish(g, 1, TOP);
+		return 0;
+	default:
+		rc |= vu_iotlb(g, IOTLB_INVALIDATE, GPA_BASE, MEM_SIZE, 0, 0);
+		msleep(100);
+		rc |= vu_iotlb(g, IOTLB_UPDATE, GPA_BASE, MEM_SIZE, mem,
+			       IOTLB_RW);
+		return rc;
+	}
+}
+
+/**
+ * case_iotlb_bad() - both guests behind a vIOMMU; the sender sends
+ *		      hostile IOTLB messages (or a frame with no mapping),
+ *		      then 4 good frames; reports what arrived
+ * @only:	run only this variant, -1 for all
+ *
+ * Return: 0 (the cases ran), 1 if a handshake failed
+ */
+static int case_iotlb_bad(const char *txp, const char *rxp, int only)
+{
+	int k, r, sent, rc = 0;
+	int n = (int)(sizeof(iotlb_what) / sizeof(iotlb_what[0]));
+	struct vnet_hdr h = { 0 };
+	uint8_t f[BUF_SIZE];
+	struct guest tx, rx;
+	unsigned int got, i;
+
+	for (k = 0; k < n; k++) {
+		if (only >= 0 && k != only)
+			continue;
+		if (pair_open(&tx, txp, &rx, rxp, &SETUP_IOMMU, &SETUP_IOMMU) ||
+		    wait_link(&tx, &rx)) {
+			out("%s: the link did not come up", iotlb_what[k]);
+			rc = 1;
+			goto next;
+		}
+		sent = iotlb_hostile(&tx, k);
+		for (i = 0; i < 4; i++) {
+			make_frame(f, 100, 1000 + i);
+			if (send_frame(&tx, &h, f, 100))
+				break;
+		}
+		msleep(300);
+		got = 0;
+		while ((r = recv_frame(&rx, f, sizeof(f))) != 0)
+			got += r > 0;
+		out("%s: %s; good frames after it delivered %u of 4",
+		    iotlb_what[k], sent < 0 || closed(&tx, 200) ?
+		    "xcable closed the connection" : "connection still open",
+		    got);
+next:
+		guest_close(&tx);
+		guest_close(&rx);
+	}
+	return rc;
+}
+
 /**
  * case_mem_beyond_file() - a memory table larger than the memfd behind it
  *			    (or a memfd shrunk after xcable mapped it): the
@@ -1715,7 +1887,7 @@ static void list(void)
 {
 	size_t i;
 
-	puts("good\nheader-split\nlying-offload\nrepeat\ndisconnect-mid-burst\n"
+	puts("good\ngood-iommu\niotlb-bad\nheader-split\nlying-offload\nrepeat\ndisconnect-mid-burst\n"
 	     "connect-cycles\nhangup-before-reply\nmem-beyond-file\n"
 	     "mem-truncated");
 	for (i = 0; i < sizeof(tx_cases) / sizeof(tx_cases[0]); i++)
@@ -1747,7 +1919,11 @@ int main(int argc, char **argv)
 	if (argc == 6)
 		seed = (unsigned int)strtoul(argv[5], NULL, 0);
 	if (!strcmp(c, "good"))
-		return case_good(txp, rxp);
+		return case_good(txp, rxp, &SETUP_DEFAULT);
+	if (!strcmp(c, "good-iommu"))
+		return case_good(txp, rxp, &SETUP_IOMMU);
+	if (!strncmp(c, "iotlb-bad", 9) && (!c[9] || c[9] == ':'))
+		return case_iotlb_bad(txp, rxp, c[9] ? atoi(c + 10) : -1);
 	if (!strcmp(c, "header-split"))
 		return case_header_split(txp, rxp);
 	if (!strcmp(c, "lying-offload"))
