@@ -61,6 +61,19 @@ wait_ping_after() {
 	return 1
 }
 
+# report_traffic - guest A reached B, pinged it and ran iperf3 both ways:
+# each section must have passed; rates and retransmits are printed
+report_traffic() {
+	local d r
+	section_ok a reach && section_ok a ping || return 1
+	say "ping A->B: $(vm_result a ping | grep -E 'packets transmitted')"
+	section_ok a iperf-a2b && section_ok a iperf-b2a || return 1
+	for d in A2B B2A; do
+		r=$(vm_result a "iperf-${d,,}")
+		say "iperf3 ${d/2/->}: $(grep -E 'receiver' <<<"$r" | awk '{print $7, $8}'), retransmits $(grep sender <<<"$r" | awk '{print $9}')"
+	done
+}
+
 t_vm_basic_traffic() {
 	vm_prepare || return 1
 	xc_start xc.log --left "$T/l.sock" --right "$T/r.sock"
@@ -69,11 +82,7 @@ t_vm_basic_traffic() {
 	boot a "$T/l.sock" $A_MAC "xc.role=client xc.ip=10.0.0.1/24 xc.peer=10.0.0.2 xc.secs=4"
 	wait_console a XC-DONE 240 || { tail -n 20 a.console; fail "guest A did not finish"; return 1; }
 	wait_console b "XC-END l2recv" 30 || { fail "guest B did not report the L2 frames"; return 1; }
-	section_ok a reach && section_ok a ping || return 1
-	say "ping A->B: $(vm_result a ping | grep -E 'packets transmitted')"
-	section_ok a iperf-a2b && section_ok a iperf-b2a || return 1
-	say "iperf3 A->B: $(vm_result a iperf-a2b | grep -E 'receiver' | awk '{print $7, $8}'), retransmits $(vm_result a iperf-a2b | grep sender | awk '{print $9}')"
-	say "iperf3 B->A: $(vm_result a iperf-b2a | grep -E 'receiver' | awk '{print $7, $8}'), retransmits $(vm_result a iperf-b2a | grep sender | awk '{print $9}')"
+	report_traffic || return 1
 	section_ok b l2recv || return 1
 	say "L2 from A to B: $(vm_result b l2recv | grep 'byte for byte' | tr -d '\r')"
 	kill "${VM_PID[b]}"
@@ -361,11 +370,7 @@ t_vm_viommu() {
 	say "negotiated virtio features: A (vIOMMU) 0x$(printf %x "$fa"), B 0x$(printf %x "$fb")"
 	(( fa >> 33 & 1 )) || { fail "A did not negotiate VIRTIO_F_IOMMU_PLATFORM (bit 33)"; return 1; }
 	(( fb >> 33 & 1 )) && { fail "B negotiated VIRTIO_F_IOMMU_PLATFORM without a vIOMMU"; return 1; }
-	section_ok a reach && section_ok a ping || return 1
-	say "ping A->B: $(vm_result a ping | grep -E 'packets transmitted')"
-	section_ok a iperf-a2b && section_ok a iperf-b2a || return 1
-	say "iperf3 A->B: $(vm_result a iperf-a2b | grep -E 'receiver' | awk '{print $7, $8}')"
-	say "iperf3 B->A: $(vm_result a iperf-b2a | grep -E 'receiver' | awk '{print $7, $8}')"
+	report_traffic || return 1
 	section_ok b l2recv || return 1
 	say "L2 from A (vIOMMU) to B: $(vm_result b l2recv | grep 'byte for byte' | tr -d '\r')"
 	xc_stop
