@@ -36,6 +36,7 @@
 struct xc_cable;
 struct xc_dir;
 struct xc_end;
+struct xc_steer;
 struct xc_trunk;
 
 /**
@@ -67,6 +68,10 @@ struct xc_end_ops {
  * @idx:	0 or 1
  * @was_up:	link up when the main thread last looked (propagation;
  *		main thread)
+ * @steer:	flow table of a multiqueue end whose port lets several lcores
+ *		send on one queue, else NULL (steer.h; set up with the
+ *		cable's directions; its entries are written by the lcores
+ *		receiving from this end)
  */
 struct xc_end {
 	const struct xc_end_ops *ops;
@@ -78,6 +83,7 @@ struct xc_end {
 	struct xc_cable *cable;
 	int idx;
 	bool was_up;
+	struct xc_steer *steer;
 };
 
 /* ends that are a whole port (end.c); trunk members are trunk.c's */

@@ -26,6 +26,9 @@
  *		   queue into the burst, made fit for the receiving end (a
  *		   TSO frame may become many segments there); what does not
  *		   fit stays received, in order, for the next round
+ *   steer	   a multiqueue cable between guests: each frame's flow, so
+ *		   that it goes to the receiving guest's queue for that flow
+ *		   (steer.h), and the queue the sending guest used for it
  *   push_tags	   the receiving end is on a trunk: its outer tag
  *   impair	   the direction is impaired, or frames still wait in its
  *		   impairment queue: through that queue
@@ -59,6 +62,7 @@
 #include "fwd.h"
 #include "log.h"
 #include "offload.h"
+#include "steer.h"
 #include "trunk.h"
 
 /* a receiver that never takes its frames is looked at this often even
@@ -82,19 +86,22 @@ static void drop_burst(struct xc_dir *d, struct rte_mbuf **pkts,
 }
 
 /**
- * xmit() - offer frames to the peer and count what it took
+ * send_queue() - offer frames to one Tx queue of the peer, in bursts,
+ *		  until it takes no more
  * @d:		direction
+ * @q:		the peer's queue
  * @pkts:	frames, owned by us
  * @n:		how many
+ * @bytes:	the bytes of those it took are added here
  *
- * Return: number of frames the peer took; the rest are still ours
+ * Return: number of frames the peer took (a prefix); the rest are ours
  */
-static unsigned int xmit(struct xc_dir *d, struct rte_mbuf **pkts,
-			 unsigned int n)
+static unsigned int send_queue(struct xc_dir *d, uint16_t q,
+			       struct rte_mbuf **pkts, unsigned int n,
+			       uint64_t *bytes)
 {
 	unsigned int done = 0;
 	uint32_t len[XC_BURST];
-	uint64_t bytes = 0;
 
 	while (done < n) {
 		uint16_t k = (uint16_t)RTE_MIN(n - done, (unsigned int)XC_BURST);
@@ -103,13 +110,102 @@ static unsigned int xmit(struct xc_dir *d, struct rte_mbuf **pkts,
 		/* the PMD frees what it takes, so read lengths first */
 		for (i = 0; i < k; i++)
 			len[i] = pkts[done + i]->pkt_len;
-		sent = xc_end_tx(d->tx, d->cur_txq, pkts + done, k);
+		sent = xc_end_tx(d->tx, q, pkts + done, k);
 		for (i = 0; i < sent; i++)
-			bytes += len[i];
+			*bytes += len[i];
 		done += sent;
 		if (sent < k)
 			break;
 	}
+	return done;
+}
+
+/**
+ * steer_now() - the time in ms, for the flow tables (steer.h)
+ *
+ * Return: milliseconds since the TSC started, modulo 2^32
+ */
+static inline uint32_t steer_now(void)
+{
+	return (uint32_t)(rte_rdtsc() / (rte_get_tsc_hz() / 1000));
+}
+
+/**
+ * send_steered() - offer frames to the queues steering picks for their
+ *		    flows (steer.h): each queue's frames in one go, in order
+ * @d:		direction whose receiver has a flow table
+ * @pkts:	frames, owned by us, their flow hash in hash.rss
+ * @n:		how many
+ * @bytes:	the bytes of those taken are added here
+ *
+ * A queue that does not take all its frames keeps the rest, in order;
+ * those are moved to the end of @pkts, in their order, so that what was
+ * taken is a prefix as for send_queue(). Frames for a queue for which
+ * another direction feeding the same guest holds older frames are not
+ * offered yet (steer.h: what was received first is delivered first).
+ *
+ * Return: number of frames taken
+ */
+static unsigned int send_steered(struct xc_dir *d, struct rte_mbuf **pkts,
+				 unsigned int n, uint64_t *bytes)
+{
+	struct xc_steer *t = d->tx->steer;
+	struct rte_mbuf *mine[XC_HOLD_MAX];
+	uint16_t idx[XC_HOLD_MAX];
+	uint8_t q_of[XC_HOLD_MAX];
+	unsigned int i, k, m, sent, taken = 0;
+	uint32_t now = steer_now();
+	uint64_t used = 0, held = 0;
+
+	for (i = 0; i < n; i++) {
+		q_of[i] = (uint8_t)xc_steer_pick(t, pkts[i]->hash.rss,
+						 d->txq_mask, now);
+		used |= 1ULL << q_of[i];
+	}
+	while (used) {
+		uint16_t q = (uint16_t)__builtin_ctzll(used);
+
+		used &= used - 1;
+		for (i = 0, m = 0; i < n; i++)
+			if (q_of[i] == q) {
+				idx[m] = (uint16_t)i;
+				mine[m++] = pkts[i];
+			}
+		/* older frames for q wait in another direction: after them */
+		sent = xc_steer_may_send(t, d->rxq, q, d->ticket) ?
+		       send_queue(d, q, mine, m, bytes) : 0;
+		for (k = 0; k < sent; k++)
+			pkts[idx[k]] = NULL;
+		if (sent < m)
+			held |= 1ULL << q;
+		taken += sent;
+	}
+	xc_steer_publish(t, d->rxq, held, d->ticket);
+	for (i = n, k = n; i-- > 0;)
+		if (pkts[i] != NULL)
+			pkts[--k] = pkts[i];
+	return taken;
+}
+
+/**
+ * xmit() - offer frames to the peer and count what it took
+ * @d:		direction
+ * @pkts:	frames, owned by us
+ * @n:		how many
+ *
+ * Return: number of frames the peer took, a prefix of @pkts; the rest
+ *	   are still ours
+ */
+static unsigned int xmit(struct xc_dir *d, struct rte_mbuf **pkts,
+			 unsigned int n)
+{
+	uint64_t bytes = 0;
+	unsigned int done;
+
+	if (d->tx->steer != NULL)
+		done = send_steered(d, pkts, n, &bytes);
+	else
+		done = send_queue(d, d->cur_txq, pkts, n, &bytes);
 	xc_stat_add(&d->st.tx_pkts, done);
 	xc_stat_add(&d->st.tx_bytes, bytes);
 	return done;
@@ -144,6 +240,30 @@ static void fix_offloads(struct xc_dir *d, struct xc_burst *b)
 		}
 		d->raw_head++;
 		d->raw_n--;
+	}
+}
+
+/**
+ * steer() - stage of a multiqueue cable (steer.h): hash each frame's flow
+ *	     into hash.rss, for the receiving guest's queue choice
+ *	     (send_steered()), and remember the queue the sending guest used
+ *	     for it
+ * @d:		direction whose sender or receiver has a flow table
+ * @b:		burst
+ */
+static void steer(struct xc_dir *d, struct xc_burst *b)
+{
+	struct xc_steer *learn = d->rx->steer;
+	uint32_t now = learn != NULL ? steer_now() : 0;
+	uint16_t i;
+
+	for (i = 0; i < b->n; i++) {
+		struct rte_mbuf *m = b->pkts[i];
+
+		m->hash.rss = xc_steer_hash(rte_pktmbuf_mtod(m, uint8_t *),
+					    m->data_len);
+		if (learn != NULL)
+			xc_steer_learn(learn, m->hash.rss, d->rxq, now);
 	}
 }
 
@@ -267,6 +387,8 @@ void xc_dir_build(struct xc_dir *d)
 	xc_impair_refresh(&d->im);
 	/* at most XC_DIR_STAGES: one per stage function */
 	d->stage[n++] = fix_offloads;
+	if (d->rx->steer != NULL || d->tx->steer != NULL)
+		d->stage[n++] = steer;
 	if (d->tx->trunk != NULL)
 		d->stage[n++] = push_tags;
 	if (d->im.active || xc_impair_pending(&d->im))
@@ -343,6 +465,9 @@ unsigned int xc_dir_poll(struct xc_dir *d)
 		d->raw_head = 0;
 		d->raw_n = n;
 		work += n;
+		if (d->tx->steer != NULL && n)
+			d->ticket = __atomic_fetch_add(&d->tx->steer->ticket, 1,
+						       __ATOMIC_RELAXED);
 		if (!xc_dir_pick_txq(d)) {
 			work += d->im.n;
 			xc_dir_flush(d, XC_DROP_PEER_DOWN);
@@ -350,6 +475,9 @@ unsigned int xc_dir_poll(struct xc_dir *d)
 		}
 	}
 	run_stages(d);
+	if (d->tx->steer != NULL)
+		xc_steer_unsorted(d->tx->steer, d->rxq,
+				  d->raw_n ? d->ticket : XC_STEER_NONE);
 	sent = xmit(d, d->hold, d->hold_n);
 	d->hold_head = (uint16_t)sent;
 	d->hold_n = (uint16_t)(d->hold_n - sent);
@@ -399,6 +527,10 @@ void xc_dir_flush(struct xc_dir *d, enum xc_drop why)
 	xc_impair_flush(&d->im, &d->st, why);
 	d->hold_head = d->hold_n = 0;
 	d->raw_head = d->raw_n = 0;
+	if (d->tx->steer != NULL) {
+		xc_steer_publish(d->tx->steer, d->rxq, 0, XC_STEER_NONE);
+		xc_steer_unsorted(d->tx->steer, d->rxq, XC_STEER_NONE);
+	}
 }
 
 /**
@@ -502,6 +634,21 @@ int xc_fwd_loop(void *arg)
 }
 
 /**
+ * steered() - does an end get a flow table (steer.h)? It does if it has
+ *	       several queues, all its own, on a port that lets several
+ *	       lcores send on one queue
+ * @e:		end
+ * @n_queues:	queue pairs of its cable
+ *
+ * Return: true if so
+ */
+static bool steered(const struct xc_end *e, unsigned int n_queues)
+{
+	return n_queues > 1 && e->trunk == NULL && e->port != NULL &&
+	       e->port->ops->mt_txq;
+}
+
+/**
  * xc_cable_dirs_create() - give a cable its directions, two per queue pair,
  *			    named after its ends, each with its offload and
  *			    impairment state
@@ -523,6 +670,17 @@ int xc_cable_dirs_create(struct xc_cable *c, const struct xc_impair_cfg ic[2],
 				    RTE_CACHE_LINE_SIZE, socket);
 	if (c->dir == NULL)
 		return -ENOMEM;
+	for (j = 0; j < 2; j++) {
+		if (!steered(&c->end[j], c->n_queues))
+			continue;
+		c->end[j].steer = rte_zmalloc_socket("xc_steer",
+						     sizeof(struct xc_steer),
+						     RTE_CACHE_LINE_SIZE,
+						     socket);
+		if (c->end[j].steer == NULL)
+			return -ENOMEM;
+		xc_steer_init(c->end[j].steer, c->n_queues);
+	}
 	for (q = 0; q < c->n_queues; q++) {
 		for (j = 0; j < 2; j++) {
 			struct xc_dir *d = &c->dir[2 * q + j];
@@ -555,4 +713,8 @@ void xc_cable_dirs_free(struct xc_cable *c)
 		xc_impair_fini(&c->dir[j].im);
 	rte_free(c->dir);
 	c->dir = NULL;
+	for (j = 0; j < 2; j++) {
+		rte_free(c->end[j].steer);
+		c->end[j].steer = NULL;
+	}
 }

@@ -16,7 +16,7 @@
 #include "stats.h"
 
 #define XC_HOLD_MAX		XC_SEG_MAX	/* frames ready to send */
-#define XC_DIR_STAGES		4	/* stages a direction can have */
+#define XC_DIR_STAGES		6	/* stages a direction can have */
 
 struct xc_burst;
 struct xc_dir;
@@ -35,6 +35,11 @@ typedef void xc_stage_fn(struct xc_dir *d, struct xc_burst *b);
  * @rxq:	Rx queue on @rx
  * @txq:	Tx queue on @tx, when the peer enabled it
  * @cur_txq:	Tx queue used this round (see xc_dir_pick_txq())
+ * @txq_mask:	Tx queues the peer enabled this round, bit q for queue q
+ *		(see xc_dir_pick_txq(); what steering picks from)
+ * @ticket:	to a steered receiver: the number of the burst received
+ *		last, which orders what this direction holds against what
+ *		the other directions feeding that receiver hold (steer.h)
  * @label:	"rxname->txname", for messages
  * @raw:	frames received, not yet through the stages
  * @raw_head:	index of the first of them
@@ -62,6 +67,8 @@ struct xc_dir {
 	uint16_t rxq;
 	uint16_t txq;
 	uint16_t cur_txq;
+	uint64_t txq_mask;
+	uint64_t ticket;
 	char label[2 * RTE_ETH_NAME_MAX_LEN + 8];
 	struct rte_mbuf *raw[XC_BURST];
 	uint16_t raw_head;
@@ -98,6 +105,7 @@ static inline bool xc_dir_pick_txq(struct xc_dir *d)
 		return false;
 	on = __atomic_load_n(&p->txq_on, __ATOMIC_ACQUIRE) &
 	     ((1ULL << p->conf.n_queues) - 1);
+	d->txq_mask = on;
 	if (on >> d->txq & 1) {
 		d->cur_txq = d->txq;
 		return true;

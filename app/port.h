@@ -90,6 +90,8 @@ typedef void (*xc_kv_fn)(void *arg, const char *key, const char *str,
  *		not read at start (a guest may attach during start)
  * @pluggable:	the port can be unplugged and plugged again (a guest's end:
  *		its peer sees the carrier go)
+ * @mt_txq:	several lcores may send on one Tx queue at once (the driver
+ *		locks it): frames can be steered to any queue (steer.h)
  */
 struct xc_port_ops {
 	const char *kind;
@@ -113,6 +115,7 @@ struct xc_port_ops {
 	void (*queue_events)(struct xc_port *p);
 	bool event_link;
 	bool pluggable;
+	bool mt_txq;
 };
 
 /**

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # tests/t_unit.sh - the unit tests of the forwarding modules, run as an
 # ordinary user: the forwarding loop on net_ring ports, trunks, the
-# impairment queue; and meson's whole 'unit' suite
+# impairment queue, multiqueue steering; and meson's whole 'unit' suite
 # (sourced by tests/run; each t_* function is one test)
 
 # as_user CMD... - run CMD as user nobody when root, to show that it
@@ -28,7 +28,8 @@ unit_run() {
 t_unit_fwd() { unit_run fwd "forwarding loop"; }
 t_unit_trunk() { unit_run trunk "trunk tag"; }
 t_unit_impair() { unit_run impair "impairment queue"; }
-TESTS+=(t_unit_fwd t_unit_trunk t_unit_impair)
+t_unit_steer() { unit_run steer "multiqueue steering"; }
+TESTS+=(t_unit_fwd t_unit_trunk t_unit_impair t_unit_steer)
 
 # every test registered with meson in the unit suite passes (options and
 # offload included), within meson's timeouts
