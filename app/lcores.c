@@ -84,9 +84,17 @@ int xc_lcores_assign(struct xc_lcores *l, struct xc_topo *t, bool poll,
 	}
 	for (i = 0; i < t->n_cables; i++) {
 		struct xc_cable *c = &t->cables[i];
+		struct xc_fwd_lcore *feeds[2] = { NULL, NULL };
 
 		for (j = 0; j < 2 * c->n_queues; j++, k++) {
-			lc = pick(l, t, i, k, trunk_lc);
+			/* the directions feeding a steered end share one lcore:
+			 * one thread sends on each of its queues (steer.h) */
+			if (j >= 2 && c->end[1 - j % 2].steer != NULL)
+				lc = feeds[j % 2];
+			else
+				lc = pick(l, t, i, k, trunk_lc);
+			if (j < 2)
+				feeds[j] = lc;
 			if (lc->n_dirs == 0 && (rc = xc_idle_init(&lc->idle))) {
 				snprintf(err, errlen,
 					 "cannot create epoll/eventfd: %s",

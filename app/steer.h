@@ -39,10 +39,15 @@
  * together. Only the first segment of a frame is read: headers beyond it
  * count as not IP.
  *
- * Threads: the lcores that own the directions receiving from an end and
- * those sending to it both write its table; a slot is one 32-bit word,
- * read and written atomically (relaxed): a lost update only moves a flow
- * a moment later, or keeps it where it was a moment longer.
+ * Threads: every direction feeding a steered end runs on one lcore
+ * (lcores.c), so that each of the end's queues has one sender: the vhost
+ * library locks a ring, but the vhost PMD's per-queue state (its
+ * statistics, the flag its link-down path waits on) expects one thread.
+ * The directions receiving from the end may run on another lcore and
+ * write its table too; a slot is one 32-bit word, read and written
+ * atomically (relaxed): a lost update only moves a flow a moment later,
+ * or keeps it where it was a moment longer. The order fields are atomic
+ * as well, though today one thread reads and writes them.
  *
  * These functions are pure (no EAL), for the unit tests and the fuzzer.
  */
