@@ -150,3 +150,109 @@ t_vxlan_routed() {
 	routed_family 6 "[fd51:2::1]" "[fd51:1::1]:14789"
 }
 TESTS+=(t_vxlan_routed)
+
+# linux_family FAM REMOTE_FROM_A LOCAL_B REMOTE_B - xcable on host a
+# against a Linux vxlan device on host b (vni 100, port 14789): a frontend
+# on a's socket and DPDK's pcap driver on b's vx0 (libpcap puts back VLAN
+# tags the kernel took off, with their own TPID) swap the catalogue
+linux_family() {
+	local f=$1
+	ip -n "$(vns b)" link add vx0 type vxlan id 100 local "$3" remote "$4" \
+		dstport 14789 || { fail "cannot create the vxlan device"; return 1; }
+	ip netns exec "$(vns b)" sysctl -qw net.ipv6.conf.vx0.disable_ipv6=1
+	ip -n "$(vns b)" link set vx0 mtu 9000 up || return 1
+	say "host b: $(ip -n "$(vns b)" -d link show vx0 | grep -o 'vxlan id.*dstport [0-9]*')"
+	vx_start a xl$f.log --left "$T/s/a.sock" --right-vxlan "$2" --vni 100 \
+		--vxlan-port 14789 || return 1
+	PEER_NS=$(vns b) peer_frames peerl$f.log "$T/s/a.sock" \
+		"--vdev=net_pcap0,rx_iface_in=vx0,tx_iface=vx0" -- xl$f.log || return 1
+	vx_stop a xl$f.log || return 1
+	ip -n "$(vns b)" link del vx0
+	check_dir_clean xl$f.log "cable0 left->right" "$FRAMES_N" &&
+	check_dir_clean xl$f.log "cable0 right->left" "$FRAMES_N" &&
+	vx_clean xl$f.log
+}
+
+t_vxlan_linux() {
+	three_hosts 9100 || return 1
+	linux_family 4 10.51.2.1 10.51.2.1 10.51.1.1 || return 1
+	linux_family 6 "[fd51:2::1]" fd51:2::1 fd51:1::1
+}
+TESTS+=(t_vxlan_linux)
+
+# demux_ini HOST PEER - two cables on the one tunnel port: c1 (vni 100)
+# and c2 (vni 200), both to PEER, from sockets HOST1 and HOST2
+demux_ini() {
+	cat <<EOF2
+[global]
+stats-interval = 0
+vxlan-port = 14789
+[cable c1]
+left = $T/s/${1}1.sock
+right-vxlan = $2
+right-vni = 100
+[cable c2]
+left = $T/s/${1}2.sock
+right-vxlan = $2
+right-vni = 200
+EOF2
+}
+
+# crafted NS DST COUNT KIND - send COUNT datagrams of KIND to DST:14789
+# from namespace NS: vni300 (a VNI no tunnel has), vni100 (a good one,
+# sent from where no tunnel goes), short (10 bytes), noflag (the I flag
+# not set)
+crafted() {
+	ip netns exec "$(vns "$1")" /usr/bin/python3 - "$2" "$3" "$4" <<'PY'
+import socket, struct, sys
+dst, count, kind = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+frame = bytes.fromhex("525400abcdef525400123456") + b"\x88\xb5" + bytes(46)
+pkt = {"vni300": struct.pack("!II", 0x08000000, 300 << 8) + frame,
+       "vni100": struct.pack("!II", 0x08000000, 100 << 8) + frame,
+       "short": bytes(10),
+       "noflag": struct.pack("!II", 0x00000000, 100 << 8) + frame}[kind]
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for _ in range(count):
+    s.sendto(pkt, (dst, 14789))
+PY
+}
+
+# listen_on SOCK OUT SECONDS - a frontend that only counts what comes
+listen_on() {
+	"$XCPEER" $(peer_eal "$1") -- stream --id 3 --pps 0 --seconds "$3" >"$2" 2>&1
+}
+
+t_vxlan_demux() {
+	local l1 l2 n o c
+	three_hosts 1500 || return 1
+	demux_ini a 10.51.2.1 >a.ini && demux_ini b 10.51.1.1 >b.ini
+	vx_start a xa.log --config a.ini && vx_start b xb.log --config b.ini || return 1
+	for n in 1 2; do
+		o=$((3 - n))
+		listen_on "$T/s/a$o.sock" la$n.out 8 & l1=$!
+		listen_on "$T/s/b$o.sock" lb$n.out 8 & l2=$!
+		peer_frames peer$n.log "$T/s/a$n.sock" "$T/s/b$n.sock" -- xa.log xb.log || return 1
+		wait $l1 $l2
+		say "cable c$n (vni $((n * 100))) carried the catalogue; c$o's frontends meanwhile: $(grep -oE 'stray [0-9]+' la$n.out) (a), $(grep -oE 'stray [0-9]+' lb$n.out) (b)"
+		grep -q "^stray 0$" la$n.out && grep -q "^stray 0$" lb$n.out &&
+			! grep -q "^received-from" la$n.out lb$n.out ||
+			{ fail "frames of c$n leaked into c$o"; return 1; }
+	done
+	# to host a: 7 with an unknown VNI, 5 good ones from the router (an
+	# unknown remote), 3 short, 4 without the I flag
+	crafted b 10.51.1.1 7 vni300 && crafted r 10.51.1.1 5 vni100 &&
+	crafted b 10.51.1.1 3 short && crafted b 10.51.1.1 4 noflag ||
+		{ fail "cannot send crafted datagrams"; return 1; }
+	sleep 1
+	vx_stop a xa.log && vx_stop b xb.log || return 1
+	grep '^vxlan' xa.log | sed 's/^/  host a: /'
+	for c in "unknown-vni 7" "unknown-remote 5" "rx-short 3" "rx-bad-flags 4" \
+		 "rx-too-big 0" "backlog 0" "tx-error 0"; do
+		[ "$(vx_counter xa.log "${c% *}")" = "${c#* }" ] ||
+			{ fail "host a: ${c% *} is $(vx_counter xa.log "${c% *}"), expected ${c#* }"; return 1; }
+	done
+	say "host a counted exactly: 7 unknown-vni, 5 unknown-remote, 3 rx-short, 4 rx-bad-flags"
+	check_accounted xa.log && check_accounted xb.log ||
+		fail "frames not accounted for"
+}
+TESTS+=(t_vxlan_demux)
