@@ -354,7 +354,7 @@ static int load_cable(struct cfg_ctx *c, struct rte_cfgfile *cfg,
 
 		snprintf(key, sizeof(key), "%s", side);
 		if (!!end->path[0] + (end->port >= 0) + xc_end_def_vxlan(end) > 1)
-			return bad(c, sec, key, "an end is a socket, a port or a tunnel (left-vxlan = ADDR), only one of them");
+			return bad(c, sec, key, "an end is a socket or a port, not both, nor a tunnel (left-vxlan = ADDR) with either");
 		if (!end->path[0] && end->port < 0 && !xc_end_def_vxlan(end))
 			return bad(c, sec, key, "missing: every end needs a socket (left = PATH), a port (left-port = NAME) or a tunnel (left-vxlan = ADDR)");
 		snprintf(key, sizeof(key), "%s-vni", side);
