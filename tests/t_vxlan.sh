@@ -256,3 +256,40 @@ t_vxlan_demux() {
 		fail "frames not accounted for"
 }
 TESTS+=(t_vxlan_demux)
+
+# cpu_ticks PID - user + system clock ticks a process used so far
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+
+t_vxlan_idle() {
+	local l1 l2 a0 b0 a1 b1 hz lat
+	three_hosts 1500 || return 1
+	vx_start a xa.log --left "$T/s/a.sock" --right-vxlan 10.51.2.1 --vni 5 || return 1
+	vx_start b xb.log --left "$T/s/b.sock" --right-vxlan 10.51.1.1 --vni 5 || return 1
+	# idle: frontends attached, nothing sent
+	listen_on "$T/s/a.sock" la.out 9 & l1=$!
+	listen_on "$T/s/b.sock" lb.out 9 & l2=$!
+	wait_log xa.log "link up" 1 30 && wait_log xb.log "link up" 1 30 ||
+		{ fail "frontends did not attach"; return 1; }
+	sleep 2
+	a0=$(cpu_ticks "$VXPID_a"); b0=$(cpu_ticks "$VXPID_b")
+	sleep 5
+	a1=$(cpu_ticks "$VXPID_a"); b1=$(cpu_ticks "$VXPID_b")
+	wait $l1 $l2
+	hz=$(getconf CLK_TCK)
+	say "idle for 5 s with frontends attached: xcable a used $(( (a1 - a0) * 100 / (5 * hz) ))% of a core, b $(( (b1 - b0) * 100 / (5 * hz) ))% (ticks $((a1 - a0)), $((b1 - b0)) at $hz/s)"
+	[ $(( (a1 - a0) * 100 )) -le $(( 2 * 5 * hz )) ] &&
+	[ $(( (b1 - b0) * 100 )) -le $(( 2 * 5 * hz )) ] ||
+		{ fail "an idle tunnel costs more than 2% of a core"; return 1; }
+	# a frame every 3 ms: each finds both xcables asleep, and must wake
+	# them at once (a datagram on the socket, a guest's kick)
+	rm -f "$T/go"
+	"$XCPEER" $(peer_eal "$T/s/a.sock" "$T/s/b.sock") -- latency --count 200 \
+		--gap-us 3000 >lat.log 2>&1 || { cat lat.log; fail "latency run failed"; return 1; }
+	grep '^latency' lat.log | sed 's/^/  peer: /'
+	for lat in $(sed -nE 's/^latency .*median_us ([0-9]+).*/\1/p' lat.log); do
+		[ "$lat" -lt 1000 ] || { fail "frames through sleeping tunnels took $lat us: not woken at once"; return 1; }
+	done
+	[ -n "$lat" ] || { fail "no latency measured"; return 1; }
+	vx_stop a xa.log && vx_stop b xb.log
+}
+TESTS+=(t_vxlan_idle)
