@@ -293,3 +293,33 @@ t_vxlan_idle() {
 	vx_stop a xa.log && vx_stop b xb.log
 }
 TESTS+=(t_vxlan_idle)
+
+t_vxlan_offload() {
+	local pp rc
+	three_hosts 1500 || return 1
+	vx_start a xa.log --left "$T/s/a.sock" --right-vxlan 10.51.2.1 --vni 9 || return 1
+	vx_start b xb.log --left "$T/s/b.sock" --right-vxlan 10.51.1.1 --vni 9 || return 1
+	# a guest sending TSO frames and partial checksums (TCP and UDP, IPv4
+	# and IPv6, VLAN and QinQ) on host a, one without offloads on host b:
+	# the tunnel takes whole, checksummed frames, so they are segmented
+	# and checksummed before it
+	rm -f "$T/go"
+	"$XCPEER" $(peer_eal "$T/s/a.sock" "$T/s/b.sock") -- offload --tx tso --rx none \
+		--wait-file "$T/go" >peer.log 2>&1 &
+	pp=$!
+	wait_log xa.log "link up" 2 30 && wait_log xb.log "link up" 2 30 ||
+		{ kill $pp; fail "frontends did not attach"; return 1; }
+	sleep 0.5
+	touch "$T/go"
+	wait $pp; rc=$?
+	say "across the tunnel: $(grep -c '^ok' peer.log) ok, $(grep -c '^FAIL' peer.log) failed"
+	grep -E '^FAIL|^  ' peer.log | head -n 5 | sed 's/^/  peer: /'
+	grep -E '^ok (TCP/IPv6 TSO 60000|TCP/IPv4 TSO 30000)' peer.log | sed 's/^/  peer: /'
+	vx_stop a xa.log && vx_stop b xb.log || return 1
+	dir_balance xa.log "cable0 left->right" || { fail "host a: frames not accounted for"; return 1; }
+	[ "$(counter xa.log "cable0 left->right" segmented)" -gt 0 ] ||
+		{ fail "nothing was segmented before the tunnel"; return 1; }
+	vx_clean xa.log && vx_clean xb.log || return 1
+	[ $rc = 0 ] || fail "frames from a TSO guest did not arrive whole and checksummed"
+}
+TESTS+=(t_vxlan_offload)
