@@ -323,3 +323,32 @@ t_vxlan_offload() {
 	[ $rc = 0 ] || fail "frames from a TSO guest did not arrive whole and checksummed"
 }
 TESTS+=(t_vxlan_offload)
+
+t_vxlan_df() {
+	local big pp rc
+	three_hosts 1500 || return 1
+	vx_start a xa.log --left "$T/s/a.sock" --right-vxlan 10.51.2.1 --vni 9 --vxlan-df || return 1
+	vx_start b xb.log --left "$T/s/b.sock" --right-vxlan 10.51.1.1 --vni 9 || return 1
+	# over a 1500-byte IPv4 path a frame of up to 1464 bytes fits (50
+	# bytes of VXLAN, UDP and IP): host a (--vxlan-df) refuses larger
+	# ones, host b lets the kernel fragment them, as Linux does
+	rm -f "$T/go"
+	"$XCPEER" $(peer_eal "$T/s/a.sock" "$T/s/b.sock") -- frames --rounds 2 --drop-over 1464 \
+		--wait-file "$T/go" >peer.log 2>&1 &
+	pp=$!
+	wait_log xa.log "link up" 1 30 && wait_log xb.log "link up" 1 30 ||
+		{ kill $pp; fail "frontends did not attach"; return 1; }
+	sleep 0.5
+	touch "$T/go"
+	wait $pp; rc=$?
+	grep -E '^FAIL|catalogue|too-big' peer.log | sed 's/^/  peer: /'
+	[ $rc = 0 ] || { fail "frames missing, altered, or too big and arrived"; return 1; }
+	big=$(sed -nE 's/^too-big ([0-9]+) .*/\1/p' peer.log)
+	vx_stop a xa.log && vx_stop b xb.log || return 1
+	grep '^vxlan' xa.log | sed 's/^/  host a: /'
+	[ -n "$big" ] && [ "$big" -gt 0 ] && [ "$(vx_counter xa.log tx-too-big)" = "$big" ] ||
+		{ fail "host a: tx-too-big $(vx_counter xa.log tx-too-big), the frontend sent ${big:-no} frames above 1464 bytes"; return 1; }
+	say "host a refused and counted the $big frames above 1464 bytes (tx-too-big); host b's arrived fragmented"
+	[ "$(vx_counter xb.log tx-too-big)" = 0 ] || fail "host b refused frames"
+}
+TESTS+=(t_vxlan_df)
