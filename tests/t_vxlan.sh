@@ -222,6 +222,41 @@ listen_on() {
 	"$XCPEER" $(peer_eal "$1") -- stream --id 3 --pps 0 --seconds "$3" >"$2" 2>&1
 }
 
+# vx_observe HOST CABLE - xcablectl show (text and JSON) and telemetry of
+# HOST's xcable describe CABLE's tunnel end (remote, VNI, local) and the
+# socket's counters, the same in all three
+vx_observe() {
+	local pid dir
+	eval "pid=\$VXPID_$1"
+	dir=$T/run-$1/dpdk/xcable-$pid
+	"$BUILD/app/xcablectl" -s "$dir/xcable.ctl" show "$2" >show.txt &&
+	"$BUILD/app/xcablectl" -s "$dir/xcable.ctl" show "$2" --json >show.json ||
+		{ cat show.txt; fail "xcablectl show $2 failed"; return 1; }
+	sed 's/^/  xcablectl: /' show.txt | grep -E 'vxlan|right'
+	/usr/bin/python3 - "$dir/dpdk_telemetry.v2" "$2" show.json show.txt <<'PY' || { fail "xcablectl and telemetry do not describe the tunnel"; return 1; }
+import json, socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+s.connect(sys.argv[1])
+s.recv(16384)
+s.send(("/xcable/cable," + sys.argv[2]).encode())
+tel = json.loads(s.recv(65536).decode())["/xcable/cable"]
+show = json.load(open(sys.argv[3]))
+end = show["cables"][sys.argv[2]]["ends"][1]
+vx = show["vxlan"]["counters"]
+text = open(sys.argv[4]).read()
+print("  telemetry: end1 kind %s remote %s vni %d local %s, vxlan/unknown_vni %d"
+      % (tel["end1/kind"], tel["end1/remote"], tel["end1/vni"], tel["end1/local"], tel["end1/vxlan/unknown_vni"]))
+assert end["kind"] == "vxlan" and end["remote"] == "10.51.2.1:14789" and end["vni"] == 100, end
+assert tel["end1/kind"] == "vxlan" and tel["end1/remote"] == "10.51.2.1:14789" and tel["end1/vni"] == 100
+assert tel["end1/local"] == show["vxlan"]["local"] == "[::]:14789"
+for k, v in vx.items():
+    assert tel["end1/vxlan/" + k.replace("-", "_")] == v, k
+    assert " %s %d" % (k, v) in text, k
+assert "vxlan 10.51.2.1:14789 vni 100" in text
+assert vx["unknown-vni"] == 7 and vx["rx-short"] == 3
+PY
+}
+
 t_vxlan_demux() {
 	local l1 l2 n o c
 	three_hosts 1500 || return 1
@@ -244,6 +279,7 @@ t_vxlan_demux() {
 	crafted b 10.51.1.1 3 short && crafted b 10.51.1.1 4 noflag ||
 		{ fail "cannot send crafted datagrams"; return 1; }
 	sleep 1
+	vx_observe a c1 || return 1
 	vx_stop a xa.log && vx_stop b xb.log || return 1
 	grep '^vxlan' xa.log | sed 's/^/  host a: /'
 	for c in "unknown-vni 7" "unknown-remote 5" "rx-short 3" "rx-bad-flags 4" \
