@@ -388,3 +388,31 @@ t_vxlan_df() {
 	[ "$(vx_counter xb.log tx-too-big)" = 0 ] || fail "host b refused frames"
 }
 TESTS+=(t_vxlan_df)
+
+# vm_pair_over UNDERLAY_MTU GUEST_MTU - a TCG guest on host a and one on
+# host b, joined by xcables across the routed tunnel (IPv4): ping and
+# iperf3 both ways
+vm_pair_over() {
+	local u=$1 g=$2
+	cleanup_all >/dev/null 2>&1	# the previous pair's hosts and VMs
+	three_hosts "$u" || return 1
+	vx_start a xa$u.log --left "$T/s/a.sock" --right-vxlan 10.51.2.1 --vni 42 --vxlan-port 14789 &&
+	vx_start b xb$u.log --left "$T/s/b.sock" --right-vxlan 10.51.1.1 --vni 42 --vxlan-port 14789 || return 1
+	boot b "$T/s/b.sock" $B_MAC "xc.role=server xc.ip=10.0.0.2/24 xc.mtu=$g"
+	boot a "$T/s/a.sock" $A_MAC "xc.role=client xc.ip=10.0.0.1/24 xc.peer=10.0.0.2 xc.mtu=$g xc.secs=3"
+	wait_console a XC-DONE 300 || { tail -n 20 a.console; fail "guest A did not finish"; return 1; }
+	say "guests with MTU $g over a $u-byte underlay:"
+	report_traffic || return 1
+	kill "${VM_PID[a]}" "${VM_PID[b]}" 2>/dev/null
+	vx_stop a xa$u.log && vx_stop b xb$u.log || return 1
+	grep '^vxlan' xa$u.log | sed 's/^/  host a: /'
+	vx_clean xa$u.log && vx_clean xb$u.log
+}
+
+t_vxlan_vm() {
+	vm_prepare || return 1
+	vm_pair_over 1500 1500 || return 1
+	rm -rf "$T/s" "$T"/run-* && vm_pair_over 9100 9000
+}
+TESTS+=(t_vxlan_vm)
+SLOW_ONCE+=(t_vxlan_vm)	# two VMs twice; the tunnel's code runs on every build in the other t_vxlan tests
