@@ -395,6 +395,7 @@ TESTS+=(t_vxlan_df)
 vm_pair_over() {
 	local u=$1 g=$2
 	cleanup_all >/dev/null 2>&1	# the previous pair's hosts and VMs
+	rm -f a.console b.console a.qemu.log b.qemu.log
 	three_hosts "$u" || return 1
 	vx_start a xa$u.log --left "$T/s/a.sock" --right-vxlan 10.51.2.1 --vni 42 --vxlan-port 14789 &&
 	vx_start b xb$u.log --left "$T/s/b.sock" --right-vxlan 10.51.1.1 --vni 42 --vxlan-port 14789 || return 1
@@ -406,7 +407,10 @@ vm_pair_over() {
 	kill "${VM_PID[a]}" "${VM_PID[b]}" 2>/dev/null
 	vx_stop a xa$u.log && vx_stop b xb$u.log || return 1
 	grep '^vxlan' xa$u.log | sed 's/^/  host a: /'
-	vx_clean xa$u.log && vx_clean xb$u.log
+	vx_clean xa$u.log && vx_clean xb$u.log || return 1
+	[ "$(vx_counter xa$u.log tx-datagrams)" -gt 1000 ] &&
+	[ "$(vx_counter xa$u.log rx-datagrams)" -gt 1000 ] ||
+		fail "the guests' traffic did not cross the tunnel"
 }
 
 t_vxlan_vm() {
