@@ -124,15 +124,16 @@ vx_clean() {
 	[ $bad = 0 ] || fail "the tunnel socket dropped frames"
 }
 
-# routed_family FAM LOCAL_A REMOTE_FROM_A REMOTE_FROM_B - one cable per
-# host, a socket end and a tunnel end on port 14789, over IPv4 or IPv6
+# routed_family FAM REMOTE_FROM_A REMOTE_FROM_B LOCAL_B - one cable per
+# host, a socket end and a tunnel end on port 14789, over IPv4 or IPv6;
+# host a's socket is dual-stack, host b's bound to LOCAL_B
 routed_family() {
 	local f=$1
 	vx_start a xa$f.log --left "$T/s/a.sock" --right-vxlan "$2" --vni 100 \
 		--vxlan-port 14789 || return 1
 	vx_start b xb$f.log --left "$T/s/b.sock" --right-vxlan "$3" --vni 100 \
-		--vxlan-port 14789 || return 1
-	say "IPv$f: host a: --right-vxlan $2, host b: --right-vxlan $3, --vni 100 --vxlan-port 14789, as $(ps -o user= -p "$VXPID_a")"
+		--vxlan-port 14789 --vxlan-local "$4" || return 1
+	say "IPv$f: host a: --right-vxlan $2, host b: --right-vxlan $3 --vxlan-local $4, --vni 100 --vxlan-port 14789, as $(ps -o user= -p "$VXPID_a")"
 	peer_frames peer$f.log "$T/s/a.sock" "$T/s/b.sock" -- xa$f.log xb$f.log || return 1
 	vx_stop a xa$f.log && vx_stop b xb$f.log || return 1
 	check_dir_clean xa$f.log "cable0 left->right" "$FRAMES_N" &&
@@ -146,8 +147,8 @@ routed_family() {
 
 t_vxlan_routed() {
 	three_hosts 9100 || return 1
-	routed_family 4 10.51.2.1 10.51.1.1:14789 || return 1
-	routed_family 6 "[fd51:2::1]" "[fd51:1::1]:14789"
+	routed_family 4 10.51.2.1 10.51.1.1:14789 10.51.2.1 || return 1
+	routed_family 6 "[fd51:2::1]" "[fd51:1::1]:14789" fd51:2::1
 }
 TESTS+=(t_vxlan_routed)
 
