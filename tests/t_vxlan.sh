@@ -321,12 +321,19 @@ t_vxlan_idle() {
 	# them at once (a datagram on the socket, a guest's kick)
 	rm -f "$T/go"
 	"$XCPEER" $(peer_eal "$T/s/a.sock" "$T/s/b.sock") -- latency --count 200 \
-		--gap-us 3000 >lat.log 2>&1 || { cat lat.log; fail "latency run failed"; return 1; }
+		--gap-us 3000 --wait-file "$T/go" >lat.log 2>&1 & l1=$!
+	wait_log xa.log "link up" 2 30 && wait_log xb.log "link up" 2 30 ||
+		{ kill $l1; fail "frontends did not attach again"; return 1; }
+	sleep 0.5
+	touch "$T/go"
+	wait $l1 || { cat lat.log; fail "latency run failed"; return 1; }
 	grep '^latency' lat.log | sed 's/^/  peer: /'
 	for lat in $(sed -nE 's/^latency .*median_us ([0-9]+).*/\1/p' lat.log); do
 		[ "$lat" -lt 1000 ] || { fail "frames through sleeping tunnels took $lat us: not woken at once"; return 1; }
 	done
 	[ -n "$lat" ] || { fail "no latency measured"; return 1; }
+	[ "$(grep -c '^latency .* sent 200 received 200 ' lat.log)" = 2 ] ||
+		{ fail "frames were lost through sleeping tunnels"; return 1; }
 	vx_stop a xa.log && vx_stop b xb.log
 }
 TESTS+=(t_vxlan_idle)
