@@ -46,6 +46,18 @@ struct xc_trunk;
  * @rx:		receive up to @n frames from queue @q
  * @tx:		send frames on queue @q; returns how many the end took
  * @caps:	what the end takes now (0 while it is down)
+ * @shared:	the end shares what it receives from with other cables' ends
+ *		(a trunk's port, the tunnel socket): one lcore serves every
+ *		such cable
+ *
+ * An end of a kind that has no ethdev (@port NULL: a VXLAN tunnel) says
+ * the rest itself, through the ops below; for the others they are NULL
+ * and the port answers:
+ * @is_up:	may frames be sent to the end now?
+ * @where:	what people know the end by
+ * @describe:	the end's facts, as xc_port_describe() gives a port's
+ * @wait_fd:	an fd that becomes readable when the end has frames to
+ *		receive (an idle lcore sleeps on it), -1 if none
  */
 struct xc_end_ops {
 	const char *kind;
@@ -54,12 +66,18 @@ struct xc_end_ops {
 	uint16_t (*tx)(struct xc_end *e, uint16_t q, struct rte_mbuf **pkts,
 		       uint16_t n);
 	uint64_t (*caps)(const struct xc_end *e);
+	bool shared;
+	bool (*is_up)(const struct xc_end *e);
+	const char *(*where)(const struct xc_end *e);
+	void (*describe)(const struct xc_end *e, xc_kv_fn fn, void *arg);
+	int (*wait_fd)(const struct xc_end *e);
 };
 
 /**
  * struct xc_end - one end of a cable (set at start-up by the main thread)
  * @ops:	its kind
- * @port:	the port it is on
+ * @port:	the port it is on, NULL for an end of a kind without one
+ *		(a tunnel: its ops say what the port would)
  * @label:	"left"/"right", or the port's name in the DPDK mode
  * @trunk:	for an end on a trunk: the trunk, else NULL
  * @tag:	for an end on a trunk: its outer VLAN id
@@ -72,6 +90,8 @@ struct xc_end_ops {
  *		send on one queue, else NULL (steer.h; set up with the
  *		cable's directions; its entries are written by the lcores
  *		receiving from this end)
+ * @priv:	the kind's own state (a tunnel's), NULL for port and trunk
+ *		ends
  */
 struct xc_end {
 	const struct xc_end_ops *ops;
@@ -84,6 +104,7 @@ struct xc_end {
 	int idx;
 	bool was_up;
 	struct xc_steer *steer;
+	void *priv;
 };
 
 /* ends that are a whole port (end.c); trunk members are trunk.c's */
@@ -177,10 +198,12 @@ static inline uint64_t xc_end_caps(const struct xc_end *e)
  * xc_end_is_up() - may frames be sent to an end now? (any thread)
  * @e:		end
  *
- * Return: true if the link of its port is up
+ * Return: true if the link of its port is up (a tunnel: always)
  */
 static inline bool xc_end_is_up(const struct xc_end *e)
 {
+	if (unlikely(e->ops->is_up != NULL))
+		return e->ops->is_up(e);
 	return xc_port_is_up(e->port);
 }
 
@@ -193,7 +216,7 @@ static inline bool xc_end_is_up(const struct xc_end *e)
  */
 static inline bool xc_end_pluggable(const struct xc_end *e)
 {
-	return e->trunk == NULL && e->port->ops->pluggable;
+	return e->port != NULL && e->trunk == NULL && e->port->ops->pluggable;
 }
 
 /**
@@ -204,9 +227,41 @@ static inline bool xc_end_pluggable(const struct xc_end *e)
  */
 static inline const char *xc_end_where(const struct xc_end *e)
 {
-	const char *s = xc_port_vhost_socket(e->port);
+	const char *s;
 
+	if (e->ops->where)
+		return e->ops->where(e);
+	s = xc_port_vhost_socket(e->port);
 	return s ? s : e->port->name;
 }
+
+/**
+ * xc_end_queues() - the queue pairs of an end (an end without a port: one)
+ * @e:		end
+ *
+ * Return: how many
+ */
+static inline unsigned int xc_end_queues(const struct xc_end *e)
+{
+	return e->port ? e->port->conf.n_queues : 1;
+}
+
+/**
+ * xc_end_wakes() - can the end wake a sleeping lcore when frames come?
+ *		    (a guest's kick, a tunnel's socket; else it is polled
+ *		    every millisecond while its lcore sleeps)
+ * @e:		end
+ *
+ * Return: true if so
+ */
+static inline bool xc_end_wakes(const struct xc_end *e)
+{
+	if (e->ops->wait_fd)
+		return true;
+	return e->port != NULL && xc_port_kicks(e->port);
+}
+
+void xc_end_describe(const struct xc_end *e, xc_kv_fn fn, void *arg);
+int xc_cable_socket(const struct xc_cable *c);
 
 #endif /* XC_CABLE_H */

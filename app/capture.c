@@ -26,6 +26,22 @@
 RTE_LOG_REGISTER(xc_logtype_capture, xcable.capture, INFO);
 
 /**
+ * port_name() - the port to capture an end of a cable on: its own, or,
+ *		 for an end without one (a tunnel), the other end's, which
+ *		 sees the same frames
+ * @c:		cable
+ * @j:		which end
+ *
+ * Return: a port name, or "none" (two tunnel ends: no capture)
+ */
+static const char *port_name(const struct xc_cable *c, int j)
+{
+	if (c->end[j].port)
+		return c->end[j].port->name;
+	return c->end[1 - j].port ? c->end[1 - j].port->name : "none";
+}
+
+/**
  * xc_capture_init() - enable rte_pdump and tell how to capture
  * @cables:	the cables, whose port names are shown
  * @n_cables:	number of cables
@@ -53,8 +69,8 @@ bool xc_capture_init(const struct xc_cable *cables, unsigned int n_cables)
 	for (i = 0; i < n_cables; i++)
 		XC_LOG(capture, INFO,
 		       "capture %s with: dpdk-dumpcap --file-prefix=%s -i %s (or -i %s) -w FILE.pcapng",
-		       cables[i].name, basename(dir), cables[i].end[0].port->name,
-		       cables[i].end[1].port->name);
+		       cables[i].name, basename(dir), port_name(&cables[i], 0),
+		       port_name(&cables[i], 1));
 	return true;
 }
 

@@ -272,6 +272,23 @@ static int load_end_key(struct cfg_ctx *c, const char *sec,
 }
 
 /**
+ * vni_given() - does a [cable NAME] section give an end's VNI?
+ * @cfg:	parsed file
+ * @sec:	section name
+ * @side:	"left" or "right"
+ *
+ * Return: true if it has the key SIDE-vni
+ */
+static bool vni_given(struct rte_cfgfile *cfg, const char *sec,
+		      const char *side)
+{
+	char key[16];
+
+	snprintf(key, sizeof(key), "%s-vni", side);
+	return rte_cfgfile_has_entry(cfg, sec, key);
+}
+
+/**
  * load_cable() - read one [cable NAME] section: its ends and lcore here,
  *		  its options (impair, left-queues...) through xc_opt_table
  * @c:		context
@@ -336,10 +353,15 @@ static int load_cable(struct cfg_ctx *c, struct rte_cfgfile *cfg,
 		char key[16];
 
 		snprintf(key, sizeof(key), "%s", side);
-		if (end->path[0] && end->port >= 0)
-			return bad(c, sec, key, "an end is a socket or a port, not both");
-		if (!end->path[0] && end->port < 0)
-			return bad(c, sec, key, "missing: every end needs a socket (left = PATH) or a port (left-port = NAME)");
+		if (!!end->path[0] + (end->port >= 0) + xc_end_def_vxlan(end) > 1)
+			return bad(c, sec, key, "an end is a socket or a port, not both, nor a tunnel (left-vxlan = ADDR) with either");
+		if (!end->path[0] && end->port < 0 && !xc_end_def_vxlan(end))
+			return bad(c, sec, key, "missing: every end needs a socket (left = PATH), a port (left-port = NAME) or a tunnel (left-vxlan = ADDR)");
+		snprintf(key, sizeof(key), "%s-vni", side);
+		if (xc_end_def_vxlan(end) && !vni_given(cfg, sec, side))
+			return bad(c, sec, key, "missing: a tunnel end needs a VNI (left-vni = N)");
+		if (xc_end_def_vxlan(end) && end->queues > 1)
+			return bad(c, sec, key, "tunnel ends use one queue pair");
 		snprintf(key, sizeof(key), "%s-tag", side);
 		if (end->tag && end->port < 0)
 			return bad(c, sec, key, "a tag needs a port (left-port = NAME)");

@@ -101,6 +101,25 @@ static void dir_line(struct xc_control *c, const struct xc_cable *cb,
 }
 
 /**
+ * vxlan_line() - the counters of the tunnel socket, if a cable's end is a
+ *		  tunnel
+ * @c:		control state
+ * @cb:		cable
+ */
+static void vxlan_line(struct xc_control *c, const struct xc_cable *cb)
+{
+	const struct xc_vxlan *vx = xc_counters_vxlan(cb, 1, NULL);
+	struct xc_vxlan_stats vs;
+	char line[1024];
+
+	if (vx == NULL)
+		return;
+	xc_vxlan_stats(vx, &vs);
+	xc_counters_line(&xc_vxlan_counters, &vs, line, sizeof(line));
+	say(c, "  vxlan %s: %s", vx->local, line);
+}
+
+/**
  * trunk_lines() - the counters of the trunks a cable's ends are on
  * @c:		control state
  * @cb:		cable
@@ -121,6 +140,7 @@ static void trunk_lines(struct xc_control *c, const struct xc_cable *cb)
 		say(c, "  trunk %s (%s): %s", t->port->label, t->port->name,
 		    line);
 	}
+	vxlan_line(c, cb);
 }
 
 /**
@@ -149,16 +169,16 @@ static int answer_json(struct xc_control *c, const struct xc_cable *only)
  */
 static void end_line(struct xc_control *c, const struct xc_end *e)
 {
-	const char *sock = xc_port_vhost_socket(e->port);
 	uint64_t caps = xc_end_caps(e);
 	char takes[64];
 
 	xc_caps_describe(caps, takes, sizeof(takes));
 	say(c, "  %s: %s %s link %s, virtio features 0x%" PRIx64
 	    ", takes %s, frames up to %u bytes, %u queue(s)",
-	    e->label, e->port->name, sock ? sock : "",
-	    xc_end_is_up(e) ? "up" : "down", xc_port_features(e->port), takes,
-	    xc_caps_max_frame(caps), e->port->conf.n_queues);
+	    e->label, e->port ? e->port->name : e->ops->kind, xc_end_where(e),
+	    xc_end_is_up(e) ? "up" : "down",
+	    e->port ? xc_port_features(e->port) : 0, takes,
+	    xc_caps_max_frame(caps), xc_end_queues(e));
 }
 
 /**

@@ -14,8 +14,12 @@
  *       "directions": { "FROM->TO": { "from": LABEL, "to": LABEL,
  *           "impair": SPEC, "counters": { COUNTER: N, ... },
  *           "queues": [ { COUNTER: N, ... }, ... ] }, ... } }, ... },
- *     "trunks": { "LABEL": { "port": ETHDEV, "counters": { ... } }, ... } }
+ *     "trunks": { "LABEL": { "port": ETHDEV, "counters": { ... } }, ... },
+ *     "vxlan": { "local": ADDR, "counters": { ... } } }
  *
+ * "vxlan" (the tunnel socket) appears when a cable has a tunnel end; such
+ * an end has no "port" but its tunnel's facts ("kind": "vxlan", "remote",
+ * "vni", "local", "df").
  * "queues" of a direction appears for cables of several queues only. The
  * counter names and their order are those of the tables in stats.c.
  */
@@ -61,6 +65,29 @@ static unsigned int trunks_of(struct xc_cable *cables, unsigned int n_cables,
 				out[n++] = t;
 		}
 	return n;
+}
+
+/**
+ * xc_counters_vxlan() - the tunnel socket of the cables, if one has a
+ *			 tunnel end
+ * @cables:	cables
+ * @n_cables:	how many
+ * @only:	only if this cable has one, or NULL for all
+ *
+ * Return: the socket, or NULL
+ */
+const struct xc_vxlan *xc_counters_vxlan(const struct xc_cable *cables,
+					 unsigned int n_cables,
+					 const struct xc_cable *only)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < n_cables; i++)
+		for (j = 0; j < 2; j++)
+			if ((only == NULL || only == &cables[i]) &&
+			    xc_vxlan_of(&cables[i].end[j]))
+				return xc_vxlan_of(&cables[i].end[j]);
+	return NULL;
 }
 
 /**
@@ -116,7 +143,9 @@ static void print_dir(const struct xc_cable *c, unsigned int j)
 void xc_counters_print(struct xc_cable *cables, unsigned int n_cables,
 		       bool final, const char *json_path)
 {
+	const struct xc_vxlan *vx = xc_counters_vxlan(cables, n_cables, NULL);
 	const struct xc_trunk *tr[2 * XC_MAX_CABLES];
+	struct xc_vxlan_stats vs;
 	struct xc_trunk_stats ts;
 	char line[XC_LINE_MAX];
 	unsigned int i, n;
@@ -133,10 +162,30 @@ void xc_counters_print(struct xc_cable *cables, unsigned int n_cables,
 		printf("trunk %s (%s): %s\n", tr[i]->port->label,
 		       tr[i]->port->name, line);
 	}
+	if (vx) {
+		xc_vxlan_stats(vx, &vs);
+		xc_counters_line(&xc_vxlan_counters, &vs, line, sizeof(line));
+		printf("vxlan %s: %s\n", vx->local, line);
+	}
 	fflush(stdout);
 	if (json_path && xc_counters_write(cables, n_cables, json_path))
 		XC_LOG(stats, WARNING, "counters not written to %s: %s",
 		       json_path, strerror(errno));
+}
+
+/**
+ * json_kv() - one fact of an end (xc_kv_fn) as a JSON member
+ * @arg:	struct xc_json being written
+ * @key:	name
+ * @str:	text value, or NULL
+ * @num:	number value if @str is NULL
+ */
+static void json_kv(void *arg, const char *key, const char *str, uint64_t num)
+{
+	if (str)
+		xc_json_str(arg, key, str);
+	else
+		xc_json_u64(arg, key, num);
 }
 
 /**
@@ -147,14 +196,18 @@ void xc_counters_print(struct xc_cable *cables, unsigned int n_cables,
  */
 static void end_json(const struct xc_end *e, struct xc_json *j, bool detail)
 {
-	const char *sock = xc_port_vhost_socket(e->port);
+	const char *sock = e->port ? xc_port_vhost_socket(e->port) : NULL;
 	uint64_t caps = xc_end_caps(e);
 	char takes[64];
 
 	xc_json_open(j, NULL, '{');
 	xc_json_str(j, "name", e->label);
-	xc_json_str(j, "port", e->port->name);
-	xc_json_str(j, "link", xc_end_is_up(e) ? "up" : "down");
+	if (e->port) {
+		xc_json_str(j, "port", e->port->name);
+		xc_json_str(j, "link", xc_end_is_up(e) ? "up" : "down");
+	} else {
+		xc_end_describe(e, json_kv, j);	/* a tunnel's facts */
+	}
 	if (e->trunk) {
 		xc_json_str(j, "trunk", e->trunk->port->label);
 		xc_json_u64(j, "tag", e->tag);
@@ -163,10 +216,12 @@ static void end_json(const struct xc_end *e, struct xc_json *j, bool detail)
 		xc_caps_describe(caps, takes, sizeof(takes));
 		if (sock)
 			xc_json_str(j, "socket", sock);
-		xc_json_u64(j, "virtio-features", xc_port_features(e->port));
+		if (e->port)
+			xc_json_u64(j, "virtio-features",
+				    xc_port_features(e->port));
 		xc_json_str(j, "takes", takes);
 		xc_json_u64(j, "max-frame", xc_caps_max_frame(caps));
-		xc_json_u64(j, "queues", e->port->conf.n_queues);
+		xc_json_u64(j, "queues", xc_end_queues(e));
 	}
 	xc_json_close(j, '}');
 }
@@ -218,7 +273,9 @@ static void dir_json(const struct xc_cable *c, unsigned int k,
 void xc_counters_doc(struct xc_cable *cables, unsigned int n_cables,
 		     const struct xc_cable *only, struct xc_json *j)
 {
+	const struct xc_vxlan *vx = xc_counters_vxlan(cables, n_cables, only);
 	const struct xc_trunk *tr[2 * XC_MAX_CABLES];
+	struct xc_vxlan_stats vs;
 	struct xc_trunk_stats ts;
 	unsigned int i, k, n;
 
@@ -252,6 +309,13 @@ void xc_counters_doc(struct xc_cable *cables, unsigned int n_cables,
 		xc_json_close(j, '}');
 	}
 	xc_json_close(j, '}');
+	if (vx) {
+		xc_vxlan_stats(vx, &vs);
+		xc_json_open(j, "vxlan", '{');
+		xc_json_str(j, "local", vx->local);
+		xc_counters_json(&xc_vxlan_counters, &vs, j, "counters");
+		xc_json_close(j, '}');
+	}
 	xc_json_close(j, '}');
 }
 

@@ -12,6 +12,7 @@
 #include "json.h"
 #include "stats.h"
 #include "trunk.h"
+#include "vxlan.h"
 
 void xc_counters_print(struct xc_cable *cables, unsigned int n_cables,
 		       bool final, const char *json_path);
@@ -19,6 +20,9 @@ void xc_counters_doc(struct xc_cable *cables, unsigned int n_cables,
 		     const struct xc_cable *only, struct xc_json *j);
 void xc_counters_trunk_stats(const struct xc_trunk *t,
 			     struct xc_trunk_stats *s);
+const struct xc_vxlan *xc_counters_vxlan(const struct xc_cable *cables,
+					 unsigned int n_cables,
+					 const struct xc_cable *only);
 int xc_counters_write(struct xc_cable *cables, unsigned int n_cables,
 		      const char *path);
 

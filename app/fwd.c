@@ -325,7 +325,7 @@ static void impair(struct xc_dir *d, struct xc_burst *b)
  */
 static inline struct rte_mempool *whole_pool(const struct xc_end *tx)
 {
-	return tx->port->whole_only ? tx->port->own_pool : NULL;
+	return tx->port && tx->port->whole_only ? tx->port->own_pool : NULL;
 }
 
 /**
@@ -500,7 +500,7 @@ void xc_dir_drain(struct xc_dir *d, unsigned int max)
 	uint64_t bytes;
 	uint16_t n, i;
 
-	if (!d->rx->port->started)	/* unplugged (a pulled cable) */
+	if (d->rx->port && !d->rx->port->started)	/* unplugged (pulled) */
 		return;
 	while (total < max &&
 	       (n = xc_end_rx(d->rx, d->rxq, pkts, XC_BURST))) {
@@ -661,11 +661,9 @@ static bool steered(const struct xc_end *e, unsigned int n_queues)
 int xc_cable_dirs_create(struct xc_cable *c, const struct xc_impair_cfg ic[2],
 			 uint64_t seed)
 {
-	int socket = rte_eth_dev_socket_id(c->end[0].port->id);
+	int socket = xc_cable_socket(c);
 	unsigned int j, q;
 
-	if (socket < 0)
-		socket = 0;
 	c->dir = rte_zmalloc_socket("xc_dir", 2 * c->n_queues * sizeof(*c->dir),
 				    RTE_CACHE_LINE_SIZE, socket);
 	if (c->dir == NULL)

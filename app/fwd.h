@@ -101,6 +101,10 @@ static inline bool xc_dir_pick_txq(struct xc_dir *d)
 	uint64_t on;
 	unsigned int k;
 
+	if (unlikely(p == NULL)) {	/* an end without a port: one queue */
+		d->cur_txq = 0;
+		return d->tx->ops->is_up(d->tx);
+	}
 	if (!xc_port_is_up(p))
 		return false;
 	on = __atomic_load_n(&p->txq_on, __ATOMIC_ACQUIRE) &

@@ -21,8 +21,11 @@
  * never reads the eventfd and a level-triggered epoll on it would then
  * never sleep again; and the PMD has nothing for the Rx ring at all. The
  * kick fds change when a guest reconnects, so they are looked up again
- * before every sleep. Ports without kicks (not a guest's) are never waited
- * on; the timeout bounds how late their frames can be noticed. What is
+ * before every sleep. An end with a socket of its own (a VXLAN tunnel)
+ * gives its fd (the wait_fd end op): it stays in the epoll set, level
+ * triggered, and a datagram ends the sleep; it is never read here, the
+ * end's receive does that. Ports without kicks (not a guest's) are never
+ * waited on; the timeout bounds how late their frames can be noticed. What is
  * vhost's own (the vhost library calls, made safe against a guest that
  * goes away mid-call) is the port kind's kick_fd op, in port_vhost.c.
  */
@@ -65,12 +68,35 @@ fail:
 	return -errno;
 }
 
+/* an epoll entry's data: the fd is to be waited on, never read here */
+#define XC_IDLE_NOREAD	(1ULL << 32)
+
+/**
+ * watch_fd() - wait on an end's own fd in every sleep (level triggered)
+ * @s:		sleeping state
+ * @fd:		the fd, -1 for none; several directions may give one fd
+ *
+ * Return: 0, or -errno
+ */
+static int watch_fd(struct xc_idle *s, int fd)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+
+	if (fd < 0)
+		return 0;
+	ev.data.u64 = XC_IDLE_NOREAD | (uint32_t)fd;
+	if (epoll_ctl(s->epfd, EPOLL_CTL_ADD, fd, &ev) < 0 && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
 /**
  * xc_idle_watch() - let a direction's guests end the lcore's sleeps
  * @s:		sleeping state
- * @d:		direction; only ports with kicks (guests) are watched
+ * @d:		direction; only ports with kicks (guests) and ends with an
+ *		fd of their own are watched
  *
- * Return: 0 on success, -ENOSPC if full
+ * Return: 0 on success, -ENOSPC if full, or -errno from epoll
  */
 int xc_idle_watch(struct xc_idle *s, struct xc_dir *d)
 {
@@ -86,10 +112,12 @@ int xc_idle_watch(struct xc_idle *s, struct xc_dir *d)
 	w->tx = (struct xc_idle_q){ .p = d->tx->port,
 		.vring = (uint16_t)(d->txq * 2),	/* guest's Rx */
 		.vid = -1, .kickfd = -1 };
-	if (!xc_port_kicks(d->rx->port))
+	if (d->rx->port == NULL || !xc_port_kicks(d->rx->port))
 		w->rx.p = NULL;
-	if (!xc_port_kicks(d->tx->port))
+	if (d->tx->port == NULL || !xc_port_kicks(d->tx->port))
 		w->tx.p = NULL;
+	if (d->rx->ops->wait_fd)
+		return watch_fd(s, d->rx->ops->wait_fd(d->rx));
 	return 0;
 }
 
@@ -202,7 +230,7 @@ void xc_idle_wait(struct xc_idle *s, int timeout_ms, uint64_t due_ns)
 		timerfd_settime(s->timerfd, 0, &its, NULL);
 	}
 	for (k = 0; k < n; k++)
-		if (read(ev[k].data.fd, &v, sizeof(v)) < 0 && errno != EAGAIN)
+		if (!(ev[k].data.u64 & XC_IDLE_NOREAD) && read(ev[k].data.fd, &v, sizeof(v)) < 0 && errno != EAGAIN)
 			XC_LOG(fwd, DEBUG, "reading fd %d: %s", ev[k].data.fd,
 			       strerror(errno));
 	for (i = 0; i < s->n_dirs; i++) {

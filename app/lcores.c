@@ -3,8 +3,9 @@
  * lcores.c - which lcore forwards which direction, and running them
  *
  * Placement: a cable's directions go to the lcore its definition names,
- * else they are spread over the worker lcores; every cable on a trunk goes
- * to one lcore (it alone receives from the trunk's port); with no worker
+ * else they are spread over the worker lcores; every cable on a trunk or a
+ * tunnel goes to one lcore (it alone receives from the trunk's port and
+ * the tunnel socket, so that no frame crosses lcores); with no worker
  * the main lcore forwards too, between its housekeeping rounds.
  *
  * Wiring, a separate step once placement is done: ports wake the lcores
@@ -22,10 +23,10 @@
 #include "lcores.h"
 #include "log.h"
 
-/* on_trunk() - has a cable an end on a trunk? */
-static bool on_trunk(const struct xc_cable *c)
+/* on_shared() - has a cable an end on a trunk or a tunnel? */
+static bool on_shared(const struct xc_cable *c)
 {
-	return c->end[0].trunk || c->end[1].trunk;
+	return c->end[0].ops->shared || c->end[1].ops->shared;
 }
 
 /**
@@ -34,7 +35,8 @@ static bool on_trunk(const struct xc_cable *c)
  * @t:		topology
  * @i:		cable index
  * @k:		directions placed so far
- * @trunk_lc:	the lcore that serves every trunk, NULL before the first
+ * @trunk_lc:	the lcore that serves every trunk and tunnel, NULL before
+ *		the first
  *
  * Return: the lcore
  */
@@ -44,7 +46,7 @@ static struct xc_fwd_lcore *pick(struct xc_lcores *l, const struct xc_topo *t,
 {
 	unsigned int n = rte_lcore_count() - 1, lcore, w = 0;
 
-	if (on_trunk(&t->cables[i]) && trunk_lc)
+	if (on_shared(&t->cables[i]) && trunk_lc)
 		return trunk_lc;
 	if (t->n_defs && t->defs[i].lcore >= 0)
 		return &l->lc[t->defs[i].lcore];	/* checked at build */
@@ -101,10 +103,10 @@ int xc_lcores_assign(struct xc_lcores *l, struct xc_topo *t, bool poll,
 					 strerror(-rc));
 				return rc;
 			}
-			if (on_trunk(c))
+			if (on_shared(c))
 				trunk_lc = lc;
 			/* ports without kicks are looked at every ms */
-			if (!xc_port_kicks(c->end[j % 2].port))
+			if (!xc_end_wakes(&c->end[j % 2]))
 				lc->max_sleep_ms = 1;
 			xc_dir_build(&c->dir[j]);	/* its stages */
 			lc->dirs[lc->n_dirs++] = &c->dir[j];

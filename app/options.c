@@ -165,6 +165,7 @@ static const char g_simple[] = "Simple mode (no DPDK knowledge needed):";
 static const char g_config[] = "Config mode:";
 static const char g_dpdk[] = "DPDK mode (EAL options, then '--' if xcable's options follow):";
 static const char g_all[] = "All modes:";
+static const char g_vxlan[] = "VXLAN tunnels (simple and config modes; RFC 7348, as Linux's vxlan device):";
 
 /* every option, once; --help lists them in this order */
 const struct xc_opt_desc xc_opt_table[] = {
@@ -247,6 +248,31 @@ const struct xc_opt_desc xc_opt_table[] = {
 	{ .name = "log-level", .where = CLI, .type = XC_OPT_LIST,
 	  .max = XC_MAX_LOG_LEVELS, .arg = "LEVEL", .group = g_all,
 	  .help = "e.g. debug, or xcable.port:debug (repeatable; in DPDK mode an EAL option, before '--')" },
+	{ .name = "left-vxlan", .where = CLI, .type = XC_OPT_ADDR, .once = true,
+	  .max = 1, .arg = "ADDR[:PORT]", .group = g_vxlan,
+	  .opts_off = OPT(left_vxlan),
+	  .help = "the left end is a VXLAN tunnel to ADDR (IPv4, or IPv6 as [ADDR]:PORT), instead of --left" },
+	{ .name = "right-vxlan", .where = CLI, .type = XC_OPT_ADDR,
+	  .once = true, .max = 1, .arg = "ADDR[:PORT]", .group = g_vxlan,
+	  .opts_off = OPT(right_vxlan),
+	  .help = "the right end is a VXLAN tunnel to ADDR, instead of --right" },
+	{ .name = "vxlan", .where = XC_OPT_END, .type = XC_OPT_ADDR, .max = 1,
+	  .group = g_vxlan, .end_off = END(vxlan),
+	  .help = "config key left-vxlan/right-vxlan: the end is a tunnel" },
+	{ .name = "vni", .where = CLI | XC_OPT_END, .type = XC_OPT_UINT,
+	  .max = XC_VXLAN_VNI_MAX, .arg = "N", .what = "a VNI",
+	  .group = g_vxlan, .opts_off = OPT(vni), .end_off = END(vni),
+	  .help = "the tunnels' VXLAN network identifier, 0 to 16777215 (needed with a tunnel end)" },
+	{ .name = "vxlan-port", .where = CLI | GLOBAL, .type = XC_OPT_UINT,
+	  .min = 1, .max = 65535, .def = XC_VXLAN_PORT_DEFAULT, .arg = "PORT",
+	  .what = "a UDP port", .group = g_vxlan, .opts_off = OPT(vxlan_port),
+	  .help = "the one UDP port every tunnel of xcable uses, and the remotes' port unless ADDR:PORT says otherwise" },
+	{ .name = "vxlan-local", .where = CLI | GLOBAL, .type = XC_OPT_ADDR,
+	  .arg = "ADDR", .group = g_vxlan, .opts_off = OPT(vxlan_local),
+	  .help = "local address of the tunnel socket (default: any, IPv4 and IPv6)" },
+	{ .name = "vxlan-df", .where = CLI | GLOBAL, .type = XC_OPT_ON,
+	  .group = g_vxlan, .opts_off = OPT(vxlan_df),
+	  .help = "outer packets may not be fragmented: a frame that does not fit the path is refused and counted (default: the kernel fragments, as Linux's vxlan device does)" },
 	{ .name = "help", .short_name = 'h', .where = CLI, .type = XC_OPT_ON,
 	  .group = g_all, .opts_off = OPT(help), .help = "this text" },
 	{ .name = "version", .short_name = 'V', .where = CLI,
@@ -300,6 +326,7 @@ bool xc_opt_takes_value(const struct xc_opt_desc *d)
 static int parse_value(const struct xc_opt_desc *d, const char *text,
 		       union opt_val *v, char *why, size_t whylen)
 {
+	struct sockaddr_storage ss;
 	unsigned int m;
 	int rc = -EINVAL;
 
@@ -353,6 +380,10 @@ static int parse_value(const struct xc_opt_desc *d, const char *text,
 		v->s = text;
 		rc = 0;
 		break;
+	case XC_OPT_ADDR:
+		rc = xc_addr_parse(text, d->max != 0, 1, &ss, why, whylen);
+		v->s = text;
+		break;
 	}
 	return rc;
 }
@@ -383,6 +414,7 @@ static void store(const struct xc_opt_desc *d, void *base, int off,
 	case XC_OPT_NAME:
 	case XC_OPT_SOCK:
 	case XC_OPT_FILE:
+	case XC_OPT_ADDR:
 		if (size)
 			snprintf(f, size, "%s", v->s);
 		else
@@ -490,7 +522,8 @@ static int cli_set(struct xc_opts *o, const struct xc_opt_desc *d,
 	if (!val) {
 		v.b = d->type == XC_OPT_ON;
 	} else if (parse_value(d, val, &v, why, sizeof(why))) {
-		if (d->type == XC_OPT_IMPAIR || d->type == XC_OPT_SOCK)
+		if (d->type == XC_OPT_IMPAIR || d->type == XC_OPT_SOCK ||
+		    d->type == XC_OPT_ADDR)
 			snprintf(err, errlen, "--%s: %s", d->name, why);
 		else
 			snprintf(err, errlen, "--%s '%.64s': %s", d->name, val,
@@ -546,6 +579,23 @@ static int unknown_arg(const char *arg, char *err, size_t errlen)
 }
 
 /**
+ * given() - did the command line give an option?
+ * @o:		parsed options
+ * @name:	its name
+ *
+ * Return: true if so
+ */
+static bool given(const struct xc_opts *o, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < xc_opt_count; i++)
+		if (strcmp(xc_opt_table[i].name, name) == 0)
+			return o->given >> i & 1;
+	return false;
+}
+
+/**
  * check_modes() - check that the options ask for one mode
  * @o:		parsed options
  * @err:	message buffer
@@ -555,23 +605,36 @@ static int unknown_arg(const char *arg, char *err, size_t errlen)
  */
 static int check_modes(const struct xc_opts *o, char *err, size_t errlen)
 {
-	if (!o->left != !o->right) {
-		snprintf(err, errlen,
-			 "--left and --right must be given together");
+	bool left = o->left || o->left_vxlan, right = o->right || o->right_vxlan;
+
+	if ((o->left && o->left_vxlan) || (o->right && o->right_vxlan)) {
+		snprintf(err, errlen, "an end is a socket (--%s) or a tunnel (--%s-vxlan), not both",
+			 o->left && o->left_vxlan ? "left" : "right",
+			 o->left && o->left_vxlan ? "left" : "right");
 		return -EINVAL;
 	}
-	if (o->left && strcmp(o->left, o->right) == 0) {
+	if (left != right) {
+		snprintf(err, errlen,
+			 "--left and --right (or --left-vxlan and --right-vxlan) must be given together");
+		return -EINVAL;
+	}
+	if ((o->left_vxlan || o->right_vxlan) && !given(o, "vni")) {
+		snprintf(err, errlen,
+			 "a tunnel end (--left-vxlan, --right-vxlan) needs --vni N");
+		return -EINVAL;
+	}
+	if (o->left && o->right && strcmp(o->left, o->right) == 0) {
 		snprintf(err, errlen,
 			 "--left and --right name the same socket '%.64s'",
 			 o->left);
 		return -EINVAL;
 	}
-	if (o->left && o->n_cables) {
+	if (left && o->n_cables) {
 		snprintf(err, errlen,
 			 "--cable cannot be combined with --left/--right");
 		return -EINVAL;
 	}
-	if (o->config && (o->left || o->n_cables)) {
+	if (o->config && (left || o->n_cables)) {
 		snprintf(err, errlen,
 			 "--config declares the cables: it cannot be combined with --left/--right or --cable");
 		return -EINVAL;
@@ -626,6 +689,18 @@ int xc_opts_parse(struct xc_opts *o, int argc, char **argv,
 }
 
 /**
+ * is_text() - is an option's value kept as text in struct xc_opts?
+ * @d:		the option
+ *
+ * Return: true for names, file paths and addresses
+ */
+static bool is_text(const struct xc_opt_desc *d)
+{
+	return d->type == XC_OPT_NAME || d->type == XC_OPT_FILE ||
+	       d->type == XC_OPT_ADDR;
+}
+
+/**
  * text_slot() - where a [global] string value is kept
  * @o:		options
  * @d:		the option (XC_OPT_NAME or XC_OPT_FILE, in [global])
@@ -641,8 +716,7 @@ static char *text_slot(struct xc_opts *o, const struct xc_opt_desc *d)
 	unsigned int n = 0;
 
 	for (t = xc_opt_table; t != d; t++)
-		if ((t->where & GLOBAL) &&
-		    (t->type == XC_OPT_NAME || t->type == XC_OPT_FILE))
+		if ((t->where & GLOBAL) && is_text(t))
 			n++;
 	return n < XC_OPT_TEXT_SLOTS ? o->text[n] : NULL;
 }
@@ -674,7 +748,7 @@ int xc_opts_set_global(struct xc_opts *o, const char *key, const char *val,
 			return -EINVAL;
 		if (o->given & (1u << i))
 			return 0;
-		if (d->type == XC_OPT_NAME || d->type == XC_OPT_FILE) {
+		if (is_text(d)) {
 			slot = text_slot(o, d);
 			if (slot == NULL || strlen(val) >= XC_OPT_TEXT_MAX) {
 				snprintf(why, whylen, "value too long");
@@ -697,6 +771,8 @@ int xc_opts_set_global(struct xc_opts *o, const char *key, const char *val,
  */
 static size_t end_field_size(const struct xc_opt_desc *d)
 {
+	if (d->type == XC_OPT_ADDR)
+		return XC_ADDR_TEXT_MAX;
 	return d->type == XC_OPT_NAME ? d->max + 1 : 0;
 }
 
@@ -787,7 +863,8 @@ void xc_opts_inherit(const struct xc_opts *o, struct xc_cable_def *d)
 				       2 * sizeof(d->impair[0]));
 			continue;
 		}
-		if (!(t->where & XC_OPT_END))
+		/* an end's key that is no option of the whole (vxlan) */
+		if (!(t->where & XC_OPT_END) || !(t->where & (CLI | GLOBAL)))
 			continue;
 		if (t->type == XC_OPT_NAME) {
 			v.s = *(const char *const *)f;
@@ -819,7 +896,13 @@ void xc_opts_simple_defs(const struct xc_opts *o, struct xc_cable_def *def)
 	for (j = 0; j < 2; j++) {
 		struct xc_end_def *e = &def->end[j];
 
-		snprintf(e->path, sizeof(e->path), "%s", j ? o->right : o->left);
+		const char *vx = j ? o->right_vxlan : o->left_vxlan;
+
+		if (vx)
+			snprintf(e->vxlan, sizeof(e->vxlan), "%s", vx);
+		else
+			snprintf(e->path, sizeof(e->path), "%s",
+				 j ? o->right : o->left);
 		e->port = -1;
 	}
 }
@@ -832,7 +915,7 @@ void xc_opts_simple_defs(const struct xc_opts *o, struct xc_cable_def *def)
  */
 bool xc_opts_simple(const struct xc_opts *o)
 {
-	return o->left != NULL;
+	return o->left != NULL || o->left_vxlan != NULL;
 }
 
 #define HELP_COL	24
@@ -943,6 +1026,8 @@ void xc_opts_help(FILE *f, const char *prog)
 		"     --vdev net_vhost1,iface=/tmp/right.sock [-- --stats-interval 10]\n",
 		prog, prog, prog, prog);
 	for (i = 0; i < xc_opt_count; i++) {
+		if (!(xc_opt_table[i].where & CLI))
+			continue;	/* a config key only */
 		if (xc_opt_table[i].group != group) {
 			group = xc_opt_table[i].group;
 			fprintf(f, "\n%s\n", group);

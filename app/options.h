@@ -14,6 +14,7 @@
 
 #include "bounds.h"
 #include "impair.h"
+#include "vxlan_wire.h"
 
 #define XC_MAX_LOG_LEVELS	8
 #define XC_IDLE_US_DEFAULT	100
@@ -27,7 +28,7 @@ struct xc_cable_spec {
 	uint16_t port[2];
 };
 
-#define XC_OPT_TEXT_SLOTS	4	/* [global] keys with a string value */
+#define XC_OPT_TEXT_SLOTS	6	/* [global] keys with a string value */
 #define XC_OPT_TEXT_MAX		256	/* rte_cfgfile's longest value */
 #define XC_GROUP_MAX		64
 
@@ -66,6 +67,9 @@ struct xc_port_def {
  * @offloads:	offer checksum and segmentation offloads to the guest
  * @iommu:	offer VIRTIO_F_IOMMU_PLATFORM (a guest behind a vIOMMU)
  * @queues:	queue pairs (the guest's mq=on,queues=N)
+ * @vxlan:	a VXLAN tunnel end: the remote "ADDR[:PORT]" (empty for a
+ *		socket or port end)
+ * @vni:	the tunnel's VNI
  */
 struct xc_end_def {
 	char path[XC_SOCK_PATH_MAX];
@@ -78,7 +82,20 @@ struct xc_end_def {
 	bool offloads;
 	bool iommu;
 	unsigned int queues;
+	char vxlan[XC_ADDR_TEXT_MAX];
+	unsigned int vni;
 };
+
+/**
+ * xc_end_def_vxlan() - is an end definition a VXLAN tunnel end?
+ * @e:		the end
+ *
+ * Return: true if so (neither a socket nor a port)
+ */
+static inline bool xc_end_def_vxlan(const struct xc_end_def *e)
+{
+	return e->vxlan[0] != '\0';
+}
 
 /**
  * struct xc_cable_def - a named cable between two vhost-user ends
@@ -125,6 +142,12 @@ struct xc_cable_def {
  *			config file's [global] section does not override
  * @text:		copies of the [global] string values @sock_group,
  *			@sock_owner and @stats_json may point to
+ * @left_vxlan:		simple mode: the left end is a tunnel to this remote
+ * @right_vxlan:	simple mode: the same for the right end
+ * @vni:		simple mode: the tunnels' VNI
+ * @vxlan_port:		UDP port of the tunnels, here and by default there
+ * @vxlan_local:	local address of the tunnel socket, or NULL: any
+ * @vxlan_df:		outer packets may not be fragmented
  * @help:		--help was given
  * @version:		--version was given
  */
@@ -154,6 +177,12 @@ struct xc_opts {
 	unsigned int n_port_defs;
 	unsigned int given;
 	char text[XC_OPT_TEXT_SLOTS][XC_OPT_TEXT_MAX];
+	const char *left_vxlan;
+	const char *right_vxlan;
+	unsigned int vni;
+	unsigned int vxlan_port;
+	const char *vxlan_local;
+	bool vxlan_df;
 	bool help;
 	bool version;
 };
@@ -178,6 +207,9 @@ struct xc_opts {
  *			directions min to max (0: to the right, 1: to the left)
  * @XC_OPT_CABLES:	PORT:PORT, repeatable, at most max (xc_opts.cables)
  * @XC_OPT_LIST:	any text, repeatable, at most max (xc_opts.log_levels)
+ * @XC_OPT_ADDR:	a numeric IPv4 or IPv6 address, with a :PORT if max is
+ *			1 (a const char *; a char array of XC_ADDR_TEXT_MAX
+ *			bytes in an end)
  */
 enum xc_opt_type {
 	XC_OPT_ON,
@@ -190,6 +222,7 @@ enum xc_opt_type {
 	XC_OPT_IMPAIR,
 	XC_OPT_CABLES,
 	XC_OPT_LIST,
+	XC_OPT_ADDR,
 };
 
 /**

@@ -71,6 +71,35 @@ static const struct xc_counter trunk_counters[] = {
 		  "the driver's: erroneous frames it received"),
 };
 
+#define VXLAN_CTR(name, field, meaning) \
+	{ name, meaning, offsetof(struct xc_vxlan_stats, field), 1 }
+
+/* every counter of the tunnel socket, in the order shown */
+static const struct xc_counter vxlan_counters[] = {
+	VXLAN_CTR("rx-datagrams", rx_datagrams, "datagrams received"),
+	VXLAN_CTR("rx-short", rx_short,
+		  "dropped: shorter than a VXLAN and an Ethernet header"),
+	VXLAN_CTR("rx-bad-flags", rx_bad_flags,
+		  "dropped: VXLAN I flag (valid VNI) not set"),
+	VXLAN_CTR("rx-too-big", rx_too_big,
+		  "dropped: a frame larger than a tunnel carries"),
+	VXLAN_CTR("unknown-vni", unknown_vni, "dropped: no tunnel has the VNI"),
+	VXLAN_CTR("unknown-remote", unknown_remote,
+		  "dropped: the VNI's tunnel has another remote address"),
+	VXLAN_CTR("backlog", backlog,
+		  "dropped: their tunnel's queue was full"),
+	VXLAN_CTR("no-mbuf", no_mbuf,
+		  "receives put off: no buffer to receive into"),
+	VXLAN_CTR("tx-datagrams", tx_datagrams, "datagrams sent"),
+	VXLAN_CTR("tx-too-big", tx_too_big,
+		  "frames the kernel refused as too big (vxlan-df)"),
+	VXLAN_CTR("tx-error", tx_error,
+		  "frames the kernel refused otherwise (no route...)"),
+};
+
+const struct xc_counter_table xc_vxlan_counters = {
+	vxlan_counters, RTE_DIM(vxlan_counters)
+};
 const struct xc_counter_table xc_dir_counters = {
 	dir_counters, RTE_DIM(dir_counters)
 };

@@ -106,6 +106,35 @@ struct xc_trunk_stats {
 };
 
 /**
+ * struct xc_vxlan_stats - counters of the tunnel socket (vxlan.c)
+ * @rx_datagrams: datagrams received on it
+ * @rx_short:	dropped: shorter than a VXLAN header and an Ethernet header
+ * @rx_bad_flags: dropped: the I flag (valid VNI) was not set
+ * @rx_too_big:	dropped: a frame larger than a tunnel carries
+ * @unknown_vni: dropped: no tunnel has their VNI
+ * @unknown_remote: dropped: their VNI's tunnels have another remote
+ * @backlog:	dropped: their tunnel's queue was full
+ * @no_mbuf:	receives skipped: no mbuf to receive into
+ * @tx_datagrams: datagrams sent
+ * @tx_too_big:	frames the kernel refused as too big (EMSGSIZE: vxlan-df,
+ *		or above 64 KB)
+ * @tx_error:	frames the kernel refused for another reason (no route...)
+ */
+struct xc_vxlan_stats {
+	uint64_t rx_datagrams;
+	uint64_t rx_short;
+	uint64_t rx_bad_flags;
+	uint64_t rx_too_big;
+	uint64_t unknown_vni;
+	uint64_t unknown_remote;
+	uint64_t backlog;
+	uint64_t no_mbuf;
+	uint64_t tx_datagrams;
+	uint64_t tx_too_big;
+	uint64_t tx_error;
+};
+
+/**
  * struct xc_counter - one counter of a table
  * @name:	its name everywhere (text lines, JSON, xcablectl); telemetry,
  *		which allows no '-', writes '_' instead
@@ -133,6 +162,7 @@ struct xc_counter_table {
 
 extern const struct xc_counter_table xc_dir_counters;
 extern const struct xc_counter_table xc_trunk_counters;
+extern const struct xc_counter_table xc_vxlan_counters;
 
 const char *xc_drop_name(enum xc_drop r);
 uint64_t xc_counter_value(const struct xc_counter *c, const void *s);

@@ -116,7 +116,7 @@ static void add_end(struct rte_tel_data *d, const char *prefix,
 	uint32_t f;
 
 	rte_tel_data_add_dict_string(d, key(k, prefix, "name"), e->label);
-	xc_port_describe(e->port, add_kv, &kv);
+	xc_end_describe(e, add_kv, &kv);
 	caps = xc_end_caps(e);
 	f = xc_caps_flags(caps);
 	snprintf(offl, sizeof(offl), "%s%s%s%s", f & XC_CAP_CSUM ? "csum " : "",
@@ -126,7 +126,15 @@ static void add_end(struct rte_tel_data *d, const char *prefix,
 	rte_tel_data_add_dict_u64(d, key(k, prefix, "max_frame"),
 				  xc_caps_max_frame(caps));
 	rte_tel_data_add_dict_u64(d, key(k, prefix, "queues"),
-				  e->port->conf.n_queues);
+				  xc_end_queues(e));
+	if (xc_vxlan_of(e)) {
+		/* a tunnel end: the socket's counters */
+		struct xc_vxlan_stats vs;
+
+		xc_vxlan_stats(xc_vxlan_of(e), &vs);
+		xc_counters_tel(&xc_vxlan_counters, &vs, d,
+				key(k, prefix, "vxlan"));
+	}
 	if (e->trunk) {
 		/* an end on a trunk: its tag, and the trunk's counters */
 		const struct xc_trunk *t = e->trunk;

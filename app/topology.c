@@ -6,7 +6,8 @@
  * Every ethdev the EAL probed becomes a port (port.c picks its kind).
  * Cables then come from the definitions of the simple mode or the config
  * file (a socket end is the vhost port serving that socket; a [port NAME]
- * end is that port, or, with a tag, a member of the trunk it becomes), or
+ * end is that port, or, with a tag, a member of the trunk it becomes; a
+ * tunnel end is a tunnel on the one VXLAN socket, and has no port), or
  * in the DPDK mode from --cable A:B or the port order. Errors in what the
  * user wrote are -EINVAL with a message; the caller exits 2 for them.
  */
@@ -43,11 +44,11 @@ static int create_ports(struct xc_topo *t, char *err, size_t errlen)
 	int rc;
 
 	t->n_ports = rte_eth_dev_count_avail();
-	if (t->n_ports == 0) {
+	if (t->n_ports == 0 && t->n_defs == 0) {
 		snprintf(err, errlen, "no ports: add them with --vdev net_vhost0,iface=PATH (or use --left/--right)");
 		return -EINVAL;
 	}
-	t->ports = calloc(t->n_ports, sizeof(*t->ports));
+	t->ports = calloc(t->n_ports + 1u, sizeof(*t->ports));
 	if (t->ports == NULL) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
@@ -200,6 +201,46 @@ static int socket_end(struct xc_topo *t, unsigned int i, unsigned int j,
 }
 
 /**
+ * vxlan_end() - the cable end a tunnel gives: a tunnel on the one VXLAN
+ *		 socket, opened with the first
+ * @t:		topology
+ * @c:		cable
+ * @j:		which end
+ * @e:		the end's definition
+ * @err:	one-line message on error
+ * @errlen:	size of @err
+ *
+ * Return: 0, -EINVAL (bad tunnel, or the socket cannot be opened: a
+ *	   setup error), or -ENOMEM
+ */
+static int vxlan_end(struct xc_topo *t, struct xc_cable *c, unsigned int j,
+		     const struct xc_end_def *e, char *err, size_t errlen)
+{
+	const struct xc_opts *o = t->opts;
+	char why[XC_ERR_LEN];
+	int rc;
+
+	if (t->vxlan == NULL) {
+		rc = xc_vxlan_open(&t->vxlan, o->vxlan_local,
+				   (uint16_t)o->vxlan_port, o->vxlan_df, why,
+				   sizeof(why));
+		if (rc) {
+			snprintf(err, errlen, "%s", why);
+			return rc == -ENOMEM ? rc : -EINVAL;
+		}
+	}
+	c->end[j].cable = c;
+	c->end[j].idx = (int)j;
+	snprintf(c->end[j].label, sizeof(c->end[j].label), "%s",
+		 j ? "right" : "left");
+	rc = xc_vxlan_add(t->vxlan, &c->end[j], e->vxlan,
+			  (uint16_t)o->vxlan_port, e->vni, why, sizeof(why));
+	if (rc)
+		snprintf(err, errlen, "cable %s: %s", c->name, why);
+	return rc;
+}
+
+/**
  * build_from_defs() - cables of the simple mode or the config file
  * @t:		topology with ports created
  * @err:	one-line message on error
@@ -229,8 +270,12 @@ static int build_from_defs(struct xc_topo *t, char *err, size_t errlen)
 		for (j = 0; j < 2; j++) {
 			const struct xc_end_def *e = &t->defs[i].end[j];
 
-			rc = e->port >= 0 ? port_end(t, c, j, e, err, errlen) :
-					    socket_end(t, i, j, err, errlen);
+			if (xc_end_def_vxlan(e))
+				rc = vxlan_end(t, c, j, e, err, errlen);
+			else if (e->port >= 0)
+				rc = port_end(t, c, j, e, err, errlen);
+			else
+				rc = socket_end(t, i, j, err, errlen);
 			if (rc)
 				return rc;
 		}
@@ -337,11 +382,9 @@ static int cable_pools(struct xc_topo *t, unsigned int i, char *err,
 		       size_t errlen)
 {
 	struct xc_cable *c = &t->cables[i];
-	int socket = rte_eth_dev_socket_id(c->end[0].port->id);
+	int socket = xc_cable_socket(c);
 	char name[RTE_MEMPOOL_NAMESIZE];
 
-	if (socket < 0)
-		socket = 0;
 	snprintf(name, sizeof(name), "xc_pool%u", i);
 	c->pool = rte_pktmbuf_pool_create(name, XC_POOL_MBUFS * c->n_queues,
 					  XC_POOL_CACHE, 0,
@@ -385,8 +428,9 @@ int xc_topo_start(struct xc_topo *t, char *err, size_t errlen)
 			rc = -ENOMEM;
 		}
 		for (j = 0; j < 2 && rc == 0; j++)
-			/* a trunk's port once: its frames go to many cables */
-			if (!c->end[j].port->configured)
+			/* a trunk's port once: its frames go to many cables;
+			 * a tunnel has no port */
+			if (c->end[j].port && !c->end[j].port->configured)
 				rc = xc_port_configure(c->end[j].port, c->pool,
 						       err, errlen);
 		if (rc)
@@ -396,7 +440,8 @@ int xc_topo_start(struct xc_topo *t, char *err, size_t errlen)
 		for (j = 0; j < 2; j++) {
 			struct xc_port *p = t->cables[i].end[j].port;
 
-			if (!p->started && (rc = xc_port_start(p, err, errlen)))
+			if (p && !p->started &&
+			    (rc = xc_port_start(p, err, errlen)))
 				return rc;
 		}
 	return 0;
@@ -420,6 +465,8 @@ void xc_topo_drain(struct xc_topo *t)
 	for (i = 0; i < RTE_MAX_ETHPORTS; i++)
 		if (t->trunk_of[i])
 			xc_trunk_flush(t->trunk_of[i]);
+	if (t->vxlan)
+		xc_vxlan_flush(t->vxlan);
 }
 
 /**
@@ -443,6 +490,8 @@ void xc_topo_free(struct xc_topo *t)
 		free(t->trunk_of[i]);
 		t->trunk_of[i] = NULL;
 	}
+	xc_vxlan_close(t->vxlan);
+	t->vxlan = NULL;
 	free(t->ports);
 	t->ports = NULL;
 	t->n_ports = 0;

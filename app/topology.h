@@ -15,6 +15,7 @@
 #include "cable.h"
 #include "options.h"
 #include "trunk.h"
+#include "vxlan.h"
 
 /**
  * struct xc_topo - the ports and cables xcable runs (main thread)
@@ -33,6 +34,7 @@
  * @n_cables:	number of cables
  * @cables:	the cables
  * @trunk_of:	for each port id, the trunk it carries, or NULL
+ * @vxlan:	the socket of the tunnel ends, NULL if there are none
  */
 struct xc_topo {
 	const struct xc_opts *opts;
@@ -47,6 +49,7 @@ struct xc_topo {
 	unsigned int n_cables;
 	struct xc_cable cables[XC_MAX_CABLES];
 	struct xc_trunk *trunk_of[RTE_MAX_ETHPORTS];
+	struct xc_vxlan *vxlan;
 };
 
 int xc_topo_build(struct xc_topo *t, char *err, size_t errlen);

@@ -196,6 +196,7 @@ const struct xc_end_ops xc_end_trunk_ops = {
 	.rx = trunk_rx,
 	.tx = trunk_tx,
 	.caps = trunk_caps,
+	.shared = true,
 };
 
 /**

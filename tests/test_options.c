@@ -542,6 +542,86 @@ static void test_examples(int n, char **files)
 	}
 }
 
+/* tunnel ends: options, config keys, bad values named; and the VXLAN
+ * header and address parser itself */
+static void test_vxlan(void)
+{
+	static struct xc_cable_def d[XC_MAX_CABLES];
+	static struct xc_opts o;
+	char err[XC_ERR_LEN];
+	struct sockaddr_storage ss;
+	uint8_t h[XC_VXLAN_HLEN + 14] = { 0 };
+	unsigned int n;
+	uint32_t vni = 0;
+
+	CHECK("--right-vxlan with --vni makes the simple mode",
+	      parse(&o, "--left /a --right-vxlan 192.0.2.2 --vni 100 --vxlan-port 14789", err) == 0 &&
+	      xc_opts_simple(&o) && o.vni == 100 && o.vxlan_port == 14789);
+	xc_opts_simple_defs(&o, &d[0]);
+	CHECK("the simple mode's tunnel end",
+	      !strcmp(d[0].end[1].vxlan, "192.0.2.2") && d[0].end[1].vni == 100 &&
+	      !d[0].end[1].path[0] && !strcmp(d[0].end[0].path, "/a"));
+	CHECK("both ends tunnels, IPv6 with a port",
+	      parse(&o, "--left-vxlan [2001:db8::1]:14789 --right-vxlan 198.51.100.7 --vni 0", err) == 0);
+	CHECK("default port 4789", parse(&o, "--left /a --right /b", err) == 0 &&
+	      o.vxlan_port == 4789 && !o.vxlan_df);
+	CHECK("VNI above 2^24-1 refused, named",
+	      parse(&o, "--left /a --right-vxlan 192.0.2.2 --vni 16777216", err) == -EINVAL &&
+	      strstr(err, "--vni") && strstr(err, "16777215"));
+	CHECK("a tunnel needs --vni",
+	      parse(&o, "--left /a --right-vxlan 192.0.2.2", err) == -EINVAL && strstr(err, "--vni"));
+	CHECK("bad address refused, named",
+	      parse(&o, "--left /a --right-vxlan 192.0.2.300 --vni 1", err) == -EINVAL &&
+	      strstr(err, "--right-vxlan") && strstr(err, "192.0.2.300"));
+	CHECK("host names are no addresses",
+	      parse(&o, "--left /a --right-vxlan example.com --vni 1", err) == -EINVAL);
+	CHECK("port 0 refused",
+	      parse(&o, "--left /a --right-vxlan 192.0.2.2:0 --vni 1", err) == -EINVAL &&
+	      strstr(err, "UDP port") &&
+	      parse(&o, "--left /a --right /b --vxlan-port 0", err) == -EINVAL &&
+	      strstr(err, "--vxlan-port"));
+	CHECK("--vxlan-local takes no port",
+	      parse(&o, "--left /a --right /b --vxlan-local 192.0.2.1:5", err) == -EINVAL &&
+	      parse(&o, "--left /a --right /b --vxlan-local ::1", err) == 0);
+	CHECK("a socket and a tunnel on one end refused",
+	      parse(&o, "--left /a --right /b --right-vxlan 192.0.2.2 --vni 1", err) == -EINVAL &&
+	      strstr(err, "not both"));
+	CHECK("config: tunnel ends",
+	      load("[global]\nvxlan-port = 14789\nvxlan-df = yes\n[cable a]\nleft = /a\nright-vxlan = [2001:db8::2]:4790\nright-vni = 7\n",
+		   &o, d, &n, err) == 0 && n == 1 && d[0].end[1].vni == 7 &&
+	      !strcmp(d[0].end[1].vxlan, "[2001:db8::2]:4790") && o.vxlan_port == 14789 && o.vxlan_df);
+	CHECK("config: a tunnel end needs its VNI",
+	      load("[cable a]\nleft = /a\nright-vxlan = 192.0.2.2\n", &o, d, &n, err) == -EINVAL &&
+	      strstr(err, "right-vni"));
+	CHECK("config: bad remote named",
+	      load("[cable a]\nleft = /a\nright-vxlan = 192.0.2\nright-vni = 1\n", &o, d, &n, err) == -EINVAL &&
+	      strstr(err, "right-vxlan"));
+	CHECK("address parser: IPv4 with port, IPv6 bare and bracketed",
+	      xc_addr_parse("192.0.2.2:9", true, 4789, &ss, err, sizeof(err)) == 0 &&
+	      ss.ss_family == AF_INET &&
+	      xc_addr_parse("2001:db8::2", true, 4789, &ss, err, sizeof(err)) == 0 &&
+	      ss.ss_family == AF_INET6 &&
+	      xc_addr_parse("[2001:db8::2]:65535", true, 4789, &ss, err, sizeof(err)) == 0 &&
+	      xc_addr_parse("[2001:db8::2]x", true, 4789, &ss, err, sizeof(err)) == -EINVAL &&
+	      xc_addr_parse("[]:1", true, 4789, &ss, err, sizeof(err)) == -EINVAL &&
+	      xc_addr_parse("1.2.3.4:65536", true, 4789, &ss, err, sizeof(err)) == -EINVAL);
+	h[0] = 0x08;
+	h[4] = 0x12;
+	h[5] = 0x34;
+	h[6] = 0x56;
+	h[7] = 0xff;	/* reserved: ignored */
+	h[1] = 0xff;
+	CHECK("decap: VNI read, reserved bits ignored",
+	      xc_vxlan_decap(h, sizeof(h), &vni) == XC_VXLAN_OK && vni == 0x123456);
+	CHECK("decap: short and flagless datagrams refused",
+	      xc_vxlan_decap(h, sizeof(h) - 1, &vni) == XC_VXLAN_SHORT &&
+	      (h[0] = 0xf7, xc_vxlan_decap(h, sizeof(h), &vni) == XC_VXLAN_NO_I));
+	xc_vxlan_encap(h, 0xabcdef);
+	CHECK("encap: I flag, VNI, reserved zero",
+	      h[0] == 0x08 && !h[1] && !h[2] && !h[3] && h[4] == 0xab &&
+	      h[5] == 0xcd && h[6] == 0xef && !h[7]);
+}
+
 int main(int argc, char **argv)
 {
 	const char *man = NULL;
@@ -558,6 +638,7 @@ int main(int argc, char **argv)
 	test_split();
 	test_sockpath();
 	test_config();
+	test_vxlan();
 	test_examples(argc - 1, argv + 1);
 	return fails ? 1 : 0;
 }

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * vxlan.h - cable ends that are VXLAN tunnels (RFC 7348), all over one UDP
+ *	     socket
+ *
+ * A tunnel end is no ethdev (DPDK has no UDP socket driver): it is a
+ * struct xc_end whose ops (xc_end_vxlan_ops) send each frame as one UDP
+ * datagram, an 8-byte VXLAN header then the frame, to the remote's
+ * address, and receive the datagrams that carry its VNI from that remote.
+ * The kernel does all of IP: routing, neighbours, fragmentation, IPv4 and
+ * IPv6 (one dual-stack socket, or an IPv4 one if the local address is
+ * IPv4). No privilege is needed: any port above 1023 will do.
+ *
+ * One socket (struct xc_vxlan) carries every tunnel of an xcable, like a
+ * trunk's port carries its members: received datagrams are sorted by VNI
+ * and remote address into per-tunnel queues; the rest is dropped and
+ * counted by reason. One lcore serves every cable with a tunnel end (the
+ * end ops are shared, lcores.c), so the socket and the queues have one
+ * user and need no locks.
+ */
+#ifndef XC_VXLAN_H
+#define XC_VXLAN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+
+#include <rte_mbuf.h>
+
+#include "cable.h"
+#include "stats.h"
+#include "vxlan_wire.h"
+
+#define XC_VXLAN_MAX_TUNS	(2 * XC_MAX_CABLES)
+#define XC_VXLAN_QLEN		512	/* frames waiting per tunnel */
+#define XC_VXLAN_FRAME_MAX	9216	/* largest frame a tunnel carries */
+#define XC_VXLAN_IOV		18	/* header + segments of a frame */
+#define XC_VXLAN_POOL_MBUFS	4095
+
+struct xc_vxlan;
+
+/**
+ * struct xc_vxlan_tun - one tunnel end
+ * @vx:		the socket it is on
+ * @end:	the cable end it is
+ * @remote:	where its frames go (the socket's family)
+ * @rlen:	length of @remote
+ * @vni:	its VNI
+ * @hdr:	the VXLAN header of its frames
+ * @where:	"vxlan ADDR:PORT vni N", for people
+ * @q:		frames received for it, not yet taken (@head, @n)
+ */
+struct xc_vxlan_tun {
+	struct xc_vxlan *vx;
+	struct xc_end *end;
+	struct sockaddr_storage remote;
+	socklen_t rlen;
+	uint32_t vni;
+	uint8_t hdr[XC_VXLAN_HLEN];
+	char where[XC_ADDR_TEXT_MAX + 32];
+	struct {
+		struct rte_mbuf *m[XC_VXLAN_QLEN];
+		uint16_t head;
+		uint16_t n;
+	} q;
+};
+
+/**
+ * struct xc_vxlan - the UDP socket of every tunnel
+ * @fd:		the socket
+ * @local:	its address, for people
+ * @df:		outer packets are not fragmented (vxlan-df)
+ * @pool:	mbufs datagrams are received into, XC_VXLAN_FRAME_MAX each
+ * @n_tuns:	tunnels
+ * @tun:	them
+ * @rxm:	mbufs ready to receive into (the serving lcore's)
+ * @rxhdr:	where each received datagram's VXLAN header goes
+ * @rfrom:	who sent each
+ * @rmsg:	recvmmsg()'s messages
+ * @riov:	their iovecs: the header, then the mbuf's data
+ * @smsg:	sendmmsg()'s messages
+ * @siov:	their iovecs: the header, then the mbuf's segments
+ * @st:		counters (one writer, the serving lcore; atomic)
+ */
+struct xc_vxlan {
+	int fd;
+	char local[XC_ADDR_TEXT_MAX];
+	bool df;
+	struct rte_mempool *pool;
+	unsigned int n_tuns;
+	struct xc_vxlan_tun tun[XC_VXLAN_MAX_TUNS];
+	struct rte_mbuf *rxm[XC_BURST];
+	uint8_t rxhdr[XC_BURST][XC_VXLAN_HLEN];
+	struct sockaddr_storage rfrom[XC_BURST];
+	struct mmsghdr rmsg[XC_BURST];
+	struct iovec riov[XC_BURST][2];
+	struct mmsghdr smsg[XC_BURST];
+	struct iovec siov[XC_BURST][XC_VXLAN_IOV];
+	struct xc_vxlan_stats st;
+};
+
+extern const struct xc_end_ops xc_end_vxlan_ops;
+
+int xc_vxlan_open(struct xc_vxlan **out, const char *local, uint16_t port,
+		  bool df, char *err, size_t errlen);
+int xc_vxlan_add(struct xc_vxlan *vx, struct xc_end *e, const char *remote,
+		 uint16_t def_port, uint32_t vni, char *err, size_t errlen);
+const struct xc_vxlan *xc_vxlan_of(const struct xc_end *e);
+void xc_vxlan_stats(const struct xc_vxlan *vx, struct xc_vxlan_stats *s);
+void xc_vxlan_flush(struct xc_vxlan *vx);
+void xc_vxlan_close(struct xc_vxlan *vx);
+
+#endif /* XC_VXLAN_H */

@@ -1,0 +1,430 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# tests/t_vxlan.sh - cables across routed networks: VXLAN tunnel ends
+# (app/vxlan.c). Three network namespaces play host A, a router and host
+# B, in different subnets (IPv4 and IPv6), so that the tunnels' packets
+# are routed; xcable runs on A and on B as user nobody.
+# (sourced by tests/run; each t_* function is one test)
+
+# vns NAME - the network namespace of this test called NAME (a, r, b)
+vns() { echo "xv${1}-${T##*/}"; }
+
+# three_hosts MTU - hosts a (10.51.1.1, fd51:1::1) and b (10.51.2.1,
+# fd51:2::1) on links of MTU to the router r, which routes between them
+three_hosts() {
+	local mtu=$1 s=${T##*.} h
+	for h in a r b; do ip netns add "$(vns $h)" || return 1; done
+	ip link add "xa$s" type veth peer name "xra$s" &&
+	ip link add "xb$s" type veth peer name "xrb$s" || return 1
+	ip link set "xa$s" netns "$(vns a)" name eth0 &&
+	ip link set "xra$s" netns "$(vns r)" name ra &&
+	ip link set "xb$s" netns "$(vns b)" name eth0 &&
+	ip link set "xrb$s" netns "$(vns r)" name rb || return 1
+	ip netns exec "$(vns r)" sysctl -qw net.ipv4.ip_forward=1 \
+		net.ipv6.conf.all.forwarding=1 || return 1
+	for h in a r b; do ip -n "$(vns $h)" link set lo up; done
+	host_addr r ra "$mtu" 10.51.1.254/24 fd51:1::fe/64 &&
+	host_addr r rb "$mtu" 10.51.2.254/24 fd51:2::fe/64 &&
+	host_addr a eth0 "$mtu" 10.51.1.1/24 fd51:1::1/64 &&
+	host_addr b eth0 "$mtu" 10.51.2.1/24 fd51:2::1/64 || return 1
+	ip -n "$(vns a)" route add default via 10.51.1.254 &&
+	ip -n "$(vns a)" -6 route add default via fd51:1::fe &&
+	ip -n "$(vns b)" route add default via 10.51.2.254 &&
+	ip -n "$(vns b)" -6 route add default via fd51:2::fe || return 1
+	say "hosts a (10.51.1.1, fd51:1::1) and b (10.51.2.1, fd51:2::1), MTU $mtu; from a: $(ip -n "$(vns a)" route get 10.51.2.1 | head -n 1); $(ip -n "$(vns a)" -6 route get fd51:2::1 | head -n 1 | cut -d' ' -f1-5)"
+	# sockets nobody creates, where root's frontends reach them
+	chmod 0711 "$T" && mkdir -p "$T/s" && chown nobody "$T/s"
+}
+
+# host_addr HOST IFACE MTU ADDR4 ADDR6 - bring an interface up with MTU
+# and addresses
+host_addr() {
+	ip -n "$(vns "$1")" link set "$2" mtu "$3" up &&
+	ip -n "$(vns "$1")" addr add "$4" dev "$2" &&
+	ip -n "$(vns "$1")" addr add "$5" dev "$2" nodad
+}
+
+# vx_start HOST LOG ARGS... - xcable as nobody in HOST's namespace, with a
+# runtime directory of its own (pid in VXPID_HOST); waits until it runs
+vx_start() {
+	local h=$1 log=$2 pid; shift 2
+	mkdir -p "$T/run-$h" && chown nobody "$T/run-$h" || return 1
+	rm -f "$T/run-$h/x.json"
+	ip netns exec "$(vns "$h")" env XDG_RUNTIME_DIR="$T/run-$h" \
+		setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups \
+		"$XC" "$@" --stats-json "$T/run-$h/x.json" >"$log" 2>&1 &
+	pid=$!
+	XC_PIDS+=("$pid")
+	eval "VXPID_$h=$pid"
+	wait_log "$log" "running;" 1 20 ||
+		{ tail -n 5 "$log"; fail "xcable on host $h did not start"; return 1; }
+}
+
+# vx_stop HOST LOG - SIGTERM; the exit status must be 0; its counters go
+# to $(stats_json LOG)
+vx_stop() {
+	local pid rc
+	eval "pid=\$VXPID_$1"
+	kill -TERM "$pid"; wait "$pid"; rc=$?
+	cp "$T/run-$1/x.json" "$(stats_json "$2")" 2>/dev/null
+	[ $rc = 0 ] || fail "xcable on host $1 exited with $rc"
+}
+
+# vx_counter LOG FIELD - a counter of the tunnel socket (app/stats.c's
+# vxlan_counters) in $(stats_json LOG)
+vx_counter() {
+	/usr/bin/python3 - "$(stats_json "$1")" "$2" <<'PY'
+import json, sys
+try:
+    print(json.load(open(sys.argv[1]))["vxlan"]["counters"][sys.argv[2]])
+except (OSError, ValueError, KeyError) as e:
+    sys.exit("vx_counter: %s: %s" % (sys.argv[2], e))
+PY
+}
+
+# peer_frames OUT SOCK_OR_VDEV... -- LOG... - the frame catalogue both ways
+# between two frontends, once each LOG said "link up"; FRAMES_N: frames
+# each way. A frontend is a socket, or a --vdev argument (in $PEER_NS)
+peer_frames() {
+	local out=$1 eal=() i=0 a pp prc; shift
+	while [ "$1" != -- ]; do
+		case $1 in
+		--vdev=*) eal+=("$1") ;;
+		*) eal+=("--vdev=net_virtio_user$i,path=$1,queue_size=256") ;;
+		esac
+		i=$((i + 1)); shift
+	done
+	shift
+	rm -f "$T/go"
+	${PEER_NS:+ip netns exec "$PEER_NS"} "$XCPEER" -l 0 --no-pci --in-memory \
+		--single-file-segments -m 128 --log-level=lib.eal:warning \
+		--file-prefix="xcpeer$$_$RANDOM" "${eal[@]}" -- frames --rounds 2 \
+		--wait-file "$T/go" >"$out" 2>&1 &
+	pp=$!
+	for a in "$@"; do
+		wait_log "$a" "link up" 1 30 || { kill $pp; fail "no frontend on $a"; return 1; }
+	done
+	sleep 0.5
+	touch "$T/go"
+	wait $pp; prc=$?
+	grep -E '^FAIL' "$out" | head -n 5 | sed 's/^/  peer: /'
+	grep -E 'catalogue' "$out" | sed 's/^/  peer: /'
+	[ $prc = 0 ] || { tail -n 3 "$out" | sed 's/^/  peer: /'; fail "frames missing or altered"; return 1; }
+	FRAMES_N=$(( $(sed -nE 's/.*catalogue: ([0-9]+) frames.*/\1/p' "$out") / 2 ))
+}
+
+# vx_clean LOG - the tunnel socket dropped nothing, and received
+vx_clean() {
+	local n bad=0 c
+	for c in rx-short rx-bad-flags rx-too-big unknown-vni unknown-remote \
+		 backlog tx-too-big tx-error; do
+		n=$(vx_counter "$1" $c) || return 1
+		[ "$n" = 0 ] || { say "$1: $c $n"; bad=1; }
+	done
+	say "$1: vxlan rx-datagrams $(vx_counter "$1" rx-datagrams), tx-datagrams $(vx_counter "$1" tx-datagrams), no drop"
+	[ $bad = 0 ] || fail "the tunnel socket dropped frames"
+}
+
+# routed_family FAM REMOTE_FROM_A REMOTE_FROM_B LOCAL_B - one cable per
+# host, a socket end and a tunnel end on port 14789, over IPv4 or IPv6;
+# host a's socket is dual-stack, host b's bound to LOCAL_B
+routed_family() {
+	local f=$1
+	vx_start a xa$f.log --left "$T/s/a.sock" --right-vxlan "$2" --vni 100 \
+		--vxlan-port 14789 || return 1
+	vx_start b xb$f.log --left "$T/s/b.sock" --right-vxlan "$3" --vni 100 \
+		--vxlan-port 14789 --vxlan-local "$4" || return 1
+	say "IPv$f: host a: --right-vxlan $2, host b: --right-vxlan $3 --vxlan-local $4, --vni 100 --vxlan-port 14789, as $(ps -o user= -p "$VXPID_a")"
+	peer_frames peer$f.log "$T/s/a.sock" "$T/s/b.sock" -- xa$f.log xb$f.log || return 1
+	vx_stop a xa$f.log && vx_stop b xb$f.log || return 1
+	check_dir_clean xa$f.log "cable0 left->right" "$FRAMES_N" &&
+	check_dir_clean xa$f.log "cable0 right->left" "$FRAMES_N" &&
+	check_dir_clean xb$f.log "cable0 left->right" "$FRAMES_N" &&
+	check_dir_clean xb$f.log "cable0 right->left" "$FRAMES_N" || return 1
+	vx_clean xa$f.log && vx_clean xb$f.log || return 1
+	[ "$(vx_counter xa$f.log rx-datagrams)" = "$FRAMES_N" ] ||
+		fail "host a received $(vx_counter xa$f.log rx-datagrams) datagrams for $FRAMES_N frames"
+}
+
+t_vxlan_routed() {
+	three_hosts 9100 || return 1
+	routed_family 4 10.51.2.1 10.51.1.1:14789 10.51.2.1 || return 1
+	routed_family 6 "[fd51:2::1]" "[fd51:1::1]:14789" fd51:2::1
+}
+TESTS+=(t_vxlan_routed)
+
+# linux_family FAM REMOTE_FROM_A LOCAL_B REMOTE_B - xcable on host a
+# against a Linux vxlan device on host b (vni 100, port 14789): a frontend
+# on a's socket and DPDK's pcap driver on b's vx0 (libpcap puts back VLAN
+# tags the kernel took off, with their own TPID) swap the catalogue
+linux_family() {
+	local f=$1
+	ip -n "$(vns b)" link add vx0 type vxlan id 100 local "$3" remote "$4" \
+		dstport 14789 || { fail "cannot create the vxlan device"; return 1; }
+	ip netns exec "$(vns b)" sysctl -qw net.ipv6.conf.vx0.disable_ipv6=1
+	ip -n "$(vns b)" link set vx0 mtu 9000 up || return 1
+	say "host b: $(ip -n "$(vns b)" -d link show vx0 | grep -o 'vxlan id.*dstport [0-9]*')"
+	vx_start a xl$f.log --left "$T/s/a.sock" --right-vxlan "$2" --vni 100 \
+		--vxlan-port 14789 || return 1
+	PEER_NS=$(vns b) peer_frames peerl$f.log "$T/s/a.sock" \
+		"--vdev=net_pcap0,rx_iface_in=vx0,tx_iface=vx0" -- xl$f.log || return 1
+	vx_stop a xl$f.log || return 1
+	ip -n "$(vns b)" link del vx0
+	check_dir_clean xl$f.log "cable0 left->right" "$FRAMES_N" &&
+	check_dir_clean xl$f.log "cable0 right->left" "$FRAMES_N" &&
+	vx_clean xl$f.log
+}
+
+t_vxlan_linux() {
+	three_hosts 9100 || return 1
+	linux_family 4 10.51.2.1 10.51.2.1 10.51.1.1 || return 1
+	linux_family 6 "[fd51:2::1]" fd51:2::1 fd51:1::1
+}
+TESTS+=(t_vxlan_linux)
+
+# demux_ini HOST PEER - two cables on the one tunnel port: c1 (vni 100)
+# and c2 (vni 200), both to PEER, from sockets HOST1 and HOST2
+demux_ini() {
+	cat <<EOF2
+[global]
+stats-interval = 0
+vxlan-port = 14789
+[cable c1]
+left = $T/s/${1}1.sock
+right-vxlan = $2
+right-vni = 100
+[cable c2]
+left = $T/s/${1}2.sock
+right-vxlan = $2
+right-vni = 200
+EOF2
+}
+
+# crafted NS DST COUNT KIND - send COUNT datagrams of KIND to DST:14789
+# from namespace NS: vni300 (a VNI no tunnel has), vni100 (a good one,
+# sent from where no tunnel goes), short (10 bytes), noflag (the I flag
+# not set)
+crafted() {
+	ip netns exec "$(vns "$1")" /usr/bin/python3 - "$2" "$3" "$4" <<'PY'
+import socket, struct, sys
+dst, count, kind = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+frame = bytes.fromhex("525400abcdef525400123456") + b"\x88\xb5" + bytes(46)
+pkt = {"vni300": struct.pack("!II", 0x08000000, 300 << 8) + frame,
+       "vni100": struct.pack("!II", 0x08000000, 100 << 8) + frame,
+       "short": bytes(10),
+       "noflag": struct.pack("!II", 0x00000000, 100 << 8) + frame}[kind]
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for _ in range(count):
+    s.sendto(pkt, (dst, 14789))
+PY
+}
+
+# listen_on SOCK OUT SECONDS - a frontend that only counts what comes
+listen_on() {
+	"$XCPEER" $(peer_eal "$1") -- stream --id 3 --pps 0 --seconds "$3" >"$2" 2>&1
+}
+
+# vx_observe HOST CABLE - xcablectl show (text and JSON) and telemetry of
+# HOST's xcable describe CABLE's tunnel end (remote, VNI, local) and the
+# socket's counters, the same in all three
+vx_observe() {
+	local pid dir
+	eval "pid=\$VXPID_$1"
+	dir=$T/run-$1/dpdk/xcable-$pid
+	"$BUILD/app/xcablectl" -s "$dir/xcable.ctl" show "$2" >show.txt &&
+	"$BUILD/app/xcablectl" -s "$dir/xcable.ctl" show "$2" --json >show.json ||
+		{ cat show.txt; fail "xcablectl show $2 failed"; return 1; }
+	sed 's/^/  xcablectl: /' show.txt | grep -E 'vxlan|right'
+	/usr/bin/python3 - "$dir/dpdk_telemetry.v2" "$2" show.json show.txt <<'PY' || { fail "xcablectl and telemetry do not describe the tunnel"; return 1; }
+import json, socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+s.connect(sys.argv[1])
+s.recv(16384)
+s.send(("/xcable/cable," + sys.argv[2]).encode())
+tel = json.loads(s.recv(65536).decode())["/xcable/cable"]
+show = json.load(open(sys.argv[3]))
+end = show["cables"][sys.argv[2]]["ends"][1]
+vx = show["vxlan"]["counters"]
+text = open(sys.argv[4]).read()
+print("  telemetry: end1 kind %s remote %s vni %d local %s, vxlan/unknown_vni %d"
+      % (tel["end1/kind"], tel["end1/remote"], tel["end1/vni"], tel["end1/local"], tel["end1/vxlan/unknown_vni"]))
+assert end["kind"] == "vxlan" and end["remote"] == "10.51.2.1:14789" and end["vni"] == 100, end
+assert tel["end1/kind"] == "vxlan" and tel["end1/remote"] == "10.51.2.1:14789" and tel["end1/vni"] == 100
+assert tel["end1/local"] == show["vxlan"]["local"] == "[::]:14789"
+for k, v in vx.items():
+    assert tel["end1/vxlan/" + k.replace("-", "_")] == v, k
+    assert " %s %d" % (k, v) in text, k
+assert "vxlan 10.51.2.1:14789 vni 100" in text
+assert vx["unknown-vni"] == 7 and vx["rx-short"] == 3
+PY
+}
+
+t_vxlan_demux() {
+	local l1 l2 n o c
+	three_hosts 1500 || return 1
+	demux_ini a 10.51.2.1 >a.ini && demux_ini b 10.51.1.1 >b.ini
+	vx_start a xa.log --config a.ini && vx_start b xb.log --config b.ini || return 1
+	for n in 1 2; do
+		o=$((3 - n))
+		listen_on "$T/s/a$o.sock" la$n.out 8 & l1=$!
+		listen_on "$T/s/b$o.sock" lb$n.out 8 & l2=$!
+		peer_frames peer$n.log "$T/s/a$n.sock" "$T/s/b$n.sock" -- xa.log xb.log || return 1
+		wait $l1 $l2
+		say "cable c$n (vni $((n * 100))) carried the catalogue; c$o's frontends meanwhile: $(grep -oE 'stray [0-9]+' la$n.out) (a), $(grep -oE 'stray [0-9]+' lb$n.out) (b)"
+		grep -q "^stray 0$" la$n.out && grep -q "^stray 0$" lb$n.out &&
+			! grep -q "^received-from" la$n.out lb$n.out ||
+			{ fail "frames of c$n leaked into c$o"; return 1; }
+	done
+	# to host a: 7 with an unknown VNI, 5 good ones from the router (an
+	# unknown remote), 3 short, 4 without the I flag
+	crafted b 10.51.1.1 7 vni300 && crafted r 10.51.1.1 5 vni100 &&
+	crafted b 10.51.1.1 3 short && crafted b 10.51.1.1 4 noflag ||
+		{ fail "cannot send crafted datagrams"; return 1; }
+	sleep 1
+	vx_observe a c1 || return 1
+	vx_stop a xa.log && vx_stop b xb.log || return 1
+	grep '^vxlan' xa.log | sed 's/^/  host a: /'
+	for c in "unknown-vni 7" "unknown-remote 5" "rx-short 3" "rx-bad-flags 4" \
+		 "rx-too-big 0" "backlog 0" "tx-error 0"; do
+		[ "$(vx_counter xa.log "${c% *}")" = "${c#* }" ] ||
+			{ fail "host a: ${c% *} is $(vx_counter xa.log "${c% *}"), expected ${c#* }"; return 1; }
+	done
+	say "host a counted exactly: 7 unknown-vni, 5 unknown-remote, 3 rx-short, 4 rx-bad-flags"
+	check_accounted xa.log && check_accounted xb.log ||
+		fail "frames not accounted for"
+}
+TESTS+=(t_vxlan_demux)
+
+# cpu_ticks PID - user + system clock ticks a process used so far
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+
+t_vxlan_idle() {
+	local l1 l2 a0 b0 a1 b1 hz lat
+	three_hosts 1500 || return 1
+	vx_start a xa.log --left "$T/s/a.sock" --right-vxlan 10.51.2.1 --vni 5 || return 1
+	vx_start b xb.log --left "$T/s/b.sock" --right-vxlan 10.51.1.1 --vni 5 || return 1
+	# idle: frontends attached, nothing sent
+	listen_on "$T/s/a.sock" la.out 9 & l1=$!
+	listen_on "$T/s/b.sock" lb.out 9 & l2=$!
+	wait_log xa.log "link up" 1 30 && wait_log xb.log "link up" 1 30 ||
+		{ fail "frontends did not attach"; return 1; }
+	sleep 2
+	a0=$(cpu_ticks "$VXPID_a"); b0=$(cpu_ticks "$VXPID_b")
+	sleep 5
+	a1=$(cpu_ticks "$VXPID_a"); b1=$(cpu_ticks "$VXPID_b")
+	wait $l1 $l2
+	hz=$(getconf CLK_TCK)
+	say "idle for 5 s with frontends attached: xcable a used $(( (a1 - a0) * 100 / (5 * hz) ))% of a core, b $(( (b1 - b0) * 100 / (5 * hz) ))% (ticks $((a1 - a0)), $((b1 - b0)) at $hz/s)"
+	[ $(( (a1 - a0) * 100 )) -le $(( 2 * 5 * hz )) ] &&
+	[ $(( (b1 - b0) * 100 )) -le $(( 2 * 5 * hz )) ] ||
+		{ fail "an idle tunnel costs more than 2% of a core"; return 1; }
+	# a frame every 3 ms: each finds both xcables asleep, and must wake
+	# them at once (a datagram on the socket, a guest's kick)
+	rm -f "$T/go"
+	"$XCPEER" $(peer_eal "$T/s/a.sock" "$T/s/b.sock") -- latency --count 200 \
+		--gap-us 3000 --wait-file "$T/go" >lat.log 2>&1 & l1=$!
+	wait_log xa.log "link up" 2 30 && wait_log xb.log "link up" 2 30 ||
+		{ kill $l1; fail "frontends did not attach again"; return 1; }
+	sleep 0.5
+	touch "$T/go"
+	wait $l1 || { cat lat.log; fail "latency run failed"; return 1; }
+	grep '^latency' lat.log | sed 's/^/  peer: /'
+	for lat in $(sed -nE 's/^latency .*median_us ([0-9]+).*/\1/p' lat.log); do
+		[ "$lat" -lt 1000 ] || { fail "frames through sleeping tunnels took $lat us: not woken at once"; return 1; }
+	done
+	[ -n "$lat" ] || { fail "no latency measured"; return 1; }
+	[ "$(grep -c '^latency .* sent 200 received 200 ' lat.log)" = 2 ] ||
+		{ fail "frames were lost through sleeping tunnels"; return 1; }
+	vx_stop a xa.log && vx_stop b xb.log
+}
+TESTS+=(t_vxlan_idle)
+
+t_vxlan_offload() {
+	local pp rc
+	three_hosts 1500 || return 1
+	vx_start a xa.log --left "$T/s/a.sock" --right-vxlan 10.51.2.1 --vni 9 || return 1
+	vx_start b xb.log --left "$T/s/b.sock" --right-vxlan 10.51.1.1 --vni 9 || return 1
+	# a guest sending TSO frames and partial checksums (TCP and UDP, IPv4
+	# and IPv6, VLAN and QinQ) on host a, one without offloads on host b:
+	# the tunnel takes whole, checksummed frames, so they are segmented
+	# and checksummed before it
+	rm -f "$T/go"
+	"$XCPEER" $(peer_eal "$T/s/a.sock" "$T/s/b.sock") -- offload --tx tso --rx none \
+		--wait-file "$T/go" >peer.log 2>&1 &
+	pp=$!
+	wait_log xa.log "link up" 2 30 && wait_log xb.log "link up" 2 30 ||
+		{ kill $pp; fail "frontends did not attach"; return 1; }
+	sleep 0.5
+	touch "$T/go"
+	wait $pp; rc=$?
+	say "across the tunnel: $(grep -c '^ok' peer.log) ok, $(grep -c '^FAIL' peer.log) failed"
+	grep -E '^FAIL|^  ' peer.log | head -n 5 | sed 's/^/  peer: /'
+	grep -E '^ok (TCP/IPv6 TSO 60000|TCP/IPv4 TSO 30000)' peer.log | sed 's/^/  peer: /'
+	vx_stop a xa.log && vx_stop b xb.log || return 1
+	dir_balance xa.log "cable0 left->right" || { fail "host a: frames not accounted for"; return 1; }
+	[ "$(counter xa.log "cable0 left->right" segmented)" -gt 0 ] ||
+		{ fail "nothing was segmented before the tunnel"; return 1; }
+	vx_clean xa.log && vx_clean xb.log || return 1
+	[ $rc = 0 ] || fail "frames from a TSO guest did not arrive whole and checksummed"
+}
+TESTS+=(t_vxlan_offload)
+
+t_vxlan_df() {
+	local big pp rc
+	three_hosts 1500 || return 1
+	vx_start a xa.log --left "$T/s/a.sock" --right-vxlan 10.51.2.1 --vni 9 --vxlan-df || return 1
+	vx_start b xb.log --left "$T/s/b.sock" --right-vxlan 10.51.1.1 --vni 9 || return 1
+	# over a 1500-byte IPv4 path a frame of up to 1464 bytes fits (50
+	# bytes of VXLAN, UDP and IP): host a (--vxlan-df) refuses larger
+	# ones, host b lets the kernel fragment them, as Linux does
+	rm -f "$T/go"
+	"$XCPEER" $(peer_eal "$T/s/a.sock" "$T/s/b.sock") -- frames --rounds 2 --drop-over 1464 \
+		--wait-file "$T/go" >peer.log 2>&1 &
+	pp=$!
+	wait_log xa.log "link up" 1 30 && wait_log xb.log "link up" 1 30 ||
+		{ kill $pp; fail "frontends did not attach"; return 1; }
+	sleep 0.5
+	touch "$T/go"
+	wait $pp; rc=$?
+	grep -E '^FAIL|catalogue|too-big' peer.log | sed 's/^/  peer: /'
+	[ $rc = 0 ] || { fail "frames missing, altered, or too big and arrived"; return 1; }
+	big=$(sed -nE 's/^too-big ([0-9]+) .*/\1/p' peer.log)
+	vx_stop a xa.log && vx_stop b xb.log || return 1
+	grep '^vxlan' xa.log | sed 's/^/  host a: /'
+	[ -n "$big" ] && [ "$big" -gt 0 ] && [ "$(vx_counter xa.log tx-too-big)" = "$big" ] ||
+		{ fail "host a: tx-too-big $(vx_counter xa.log tx-too-big), the frontend sent ${big:-no} frames above 1464 bytes"; return 1; }
+	say "host a refused and counted the $big frames above 1464 bytes (tx-too-big); host b's arrived fragmented"
+	[ "$(vx_counter xb.log tx-too-big)" = 0 ] || fail "host b refused frames"
+}
+TESTS+=(t_vxlan_df)
+
+# vm_pair_over UNDERLAY_MTU GUEST_MTU - a TCG guest on host a and one on
+# host b, joined by xcables across the routed tunnel (IPv4): ping and
+# iperf3 both ways
+vm_pair_over() {
+	local u=$1 g=$2
+	cleanup_all >/dev/null 2>&1	# the previous pair's hosts and VMs
+	rm -f a.console b.console a.qemu.log b.qemu.log
+	three_hosts "$u" || return 1
+	vx_start a xa$u.log --left "$T/s/a.sock" --right-vxlan 10.51.2.1 --vni 42 --vxlan-port 14789 &&
+	vx_start b xb$u.log --left "$T/s/b.sock" --right-vxlan 10.51.1.1 --vni 42 --vxlan-port 14789 || return 1
+	boot b "$T/s/b.sock" $B_MAC "xc.role=server xc.ip=10.0.0.2/24 xc.mtu=$g"
+	boot a "$T/s/a.sock" $A_MAC "xc.role=client xc.ip=10.0.0.1/24 xc.peer=10.0.0.2 xc.mtu=$g xc.secs=3"
+	wait_console a XC-DONE 300 || { tail -n 20 a.console; fail "guest A did not finish"; return 1; }
+	say "guests with MTU $g over a $u-byte underlay:"
+	report_traffic || return 1
+	kill "${VM_PID[a]}" "${VM_PID[b]}" 2>/dev/null
+	vx_stop a xa$u.log && vx_stop b xb$u.log || return 1
+	grep '^vxlan' xa$u.log | sed 's/^/  host a: /'
+	vx_clean xa$u.log && vx_clean xb$u.log || return 1
+	[ "$(vx_counter xa$u.log tx-datagrams)" -gt 1000 ] &&
+	[ "$(vx_counter xa$u.log rx-datagrams)" -gt 1000 ] ||
+		fail "the guests' traffic did not cross the tunnel"
+}
+
+t_vxlan_vm() {
+	vm_prepare || return 1
+	vm_pair_over 1500 1500 || return 1
+	rm -rf "$T/s" "$T"/run-* && vm_pair_over 9100 9000
+}
+TESTS+=(t_vxlan_vm)
+SLOW_ONCE+=(t_vxlan_vm)	# two VMs twice; the tunnel's code runs on every build in the other t_vxlan tests
