@@ -1060,9 +1060,9 @@ static int mode_rr(struct peer *pr, bool load, unsigned int gap_us,
 		if ((load && now >= next) || (!load && st.out_t == 0)) {
 			req = rr_frame(pr, ++seq, now);
 			st.out_seq = seq;
-			st.out_t = now;
-			st.sent += now >= st.count_from;
-			next = now + gap;
+			st.out_t = req ? now : 0;	/* no mbuf: try again */
+			st.sent += req && now >= st.count_from;
+			next = req ? now + gap : next;
 		}
 		rr_push(pr, &st, load, req);
 		rr_serve(&st);
