@@ -74,8 +74,59 @@ t_bench_quick() {
 	grep -q "## Ratios" "$out/summary.md" && [ -s "$out/bench-frontend.png" ] && [ -s "$out/bench-vm.png" ] ||
 		{ fail "summary or plots missing"; return 1; }
 	say "records for xcable, xcable-poll, testpmd (frontend, idle), xcable-trunk (frontend), xcable, testpmd, qemu-stream, tap-bridge (VM), goodput with offloads on and off; summary and plots written"
+	bench_quick_ovs_rr "$out" bench.log || return 1
 	grep -E 'no-offloads, payload' "$out/summary.md" | sed 's/^/  /'
 	grep -E '^\| xcable(-poll)? / ' "$out/summary.md" | head -n 4 | sed 's/^/  /'
+}
+# bench_quick_ovs_rr OUT LOG - what the quick benchmark must also give:
+# the OVS-DPDK references measured and stopped cleanly, round trips idle
+# and under load, how every forwarder was stopped, the machine in every
+# record, the comparison and the plots
+bench_quick_ovs_rr() {
+	local out=$1 log=$2 rec=$1/records.jsonl f t w bad
+	for f in ovs-dpdk ovs-dpdk-tso; do
+		grep -q "\"level\": \"frontend\", \"forwarder\": \"$f\", .*\"mpps\": [0-9]*\.[0-9]*[1-9]" "$rec" ||
+			{ fail "no frontend loop record for $f"; return 1; }
+	done
+	grep '"level": "vm", "forwarder": "ovs-dpdk"' "$rec" | grep -q '"tcp1_a2b_gbps": [0-9]' ||
+		{ fail "no VM iperf3 result for ovs-dpdk"; return 1; }
+	for f in xcable testpmd ovs-dpdk; do
+		for t in rr-idle rr-load; do
+			grep "\"level\": \"rr\", \"forwarder\": \"$f\", .*\"test\": \"$t\"" "$rec" | grep -q '"p99_us": [0-9]' ||
+				{ fail "no round-trip record $t for $f"; return 1; }
+		done
+	done
+	grep '"level": "vm", "forwarder": "xcable"' "$rec" | grep -q '"rtt_load_p99_ms": [0-9]' ||
+		{ fail "no ping under load with VMs for xcable"; return 1; }
+	bad=$(/usr/bin/python3 - "$rec" <<'PYEOF'
+import json, sys
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    e = r.get("env", {})
+    if not (e.get("machine", {}).get("cpus") and e.get("versions", {}).get("dpdk") and "reps" in e.get("params", {})):
+        print("no machine/versions/params:", r["forwarder"], r.get("test"))
+    if r["forwarder"] not in ("qemu-stream", "tap-bridge"):
+        if r.get("fwd_stop") != "term" or r.get("fwd_left_behind") != [] or r.get("fwd_cpu_scope") not in ("cgroup", "session"):
+            print("not stopped cleanly:", r["forwarder"], r.get("test"), r.get("fwd_stop"), r.get("fwd_left_behind"))
+PYEOF
+)
+	[ -z "$bad" ] || { echo "$bad" | head -n 5; fail "records without their machine, or forwarders not stopped cleanly"; return 1; }
+	# OVS ran in the bench's work directory: gone, and nothing of it runs
+	w=$(sed -n 's/^bench: work directory //p' "$log")
+	[ -n "$w" ] && [ ! -e "$w" ] || { fail "the bench's work directory $w was left"; return 1; }
+	grep -q "ovs-cable: OVS .* up" "$out/fwd-logs/ovs-dpdk.log" || { fail "OVS did not start"; return 1; }
+	if pgrep -f "$w" >/dev/null; then fail "processes of the bench left: $(pgrep -af "$w")"; return 1; fi
+	ls /dev/hugepages 2>/dev/null | grep -q xcovs && { fail "OVS left hugepage files"; return 1; }
+	"$TOP/scripts/bench-report" --compare "$rec" "$rec" --out "$out/compare.md" >/dev/null ||
+		{ fail "bench-report --compare failed"; return 1; }
+	grep -q '| rr | rr-load | xcable | p99_us | .* | 1.00× |' "$out/compare.md" || { fail "comparison incomplete"; return 1; }
+	for f in bench-sizes.png bench-latency.png; do
+		[ -s "$out/$f" ] || { fail "plot $f missing"; return 1; }
+	done
+	grep -q "## xcable against OVS-DPDK" "$out/summary.md" && grep -q "## Latency under load against the targets" "$out/summary.md" ||
+		{ fail "summary lacks the OVS-DPDK or latency tables"; return 1; }
+	say "OVS-DPDK (TSO off and on) measured, stopped by SIGTERM, its run directory and daemons gone; round trips for xcable, testpmd, ovs-dpdk; every record carries machine, versions, parameters; comparison and plots written"
+	grep -E '^\| xcable / .*p99' "$out/summary.md" | sed 's/^/  /'
 }
 TESTS+=(t_bench_quick)
 ONCE+=(t_bench_quick)

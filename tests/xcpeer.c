@@ -18,6 +18,10 @@
  *                 circulates through the cable in both directions; after
  *                 --warmup seconds count for --seconds, then report rates
  *                 and how many of the injected frames were lost
+ *   rr            ports 0 and 1 (benchmark): round trips of 64-byte
+ *                 requests from 0 answered by 1, back to back on an idle
+ *                 cable (--load 0) or every --gap-us while a bulk stream
+ *                 goes from 0 to 1 (--load 1)
  *
  * With --wait-file F it starts sending only once F exists, so that a test
  * harness can first see xcable report both ends up.
@@ -871,6 +875,221 @@ static int mode_latency(struct peer *pr, unsigned int count,
 	return fails;
 }
 
+#define RR_MAX		(1u << 22)	/* round trips kept */
+#define RR_BULK		1514		/* bulk frame, an MSS-sized TCP segment */
+
+/**
+ * struct rr - a request/response measurement: port 0 is the client, port 1
+ *	       the server, a bulk stream (if any) goes the same way, 0 to 1
+ * @rtt:	round trips counted, in TSC cycles
+ * @n_rtt:	entries in @rtt
+ * @got:	responses received for requests counted (kept or not)
+ * @sent:	requests sent after the warm-up
+ * @count_from:	TSC from which requests are counted
+ * @out_seq:	sequence number of the request awaited (idle mode)
+ * @out_t:	when it left, 0 if none is awaited
+ * @bulk_bytes:	bulk bytes received by the server after the warm-up
+ * @held:	bulk frames (and requests queued behind them) not yet taken
+ * @n_held:	entries in @held
+ * @resp:	responses port 1 did not take yet
+ * @n_resp:	entries in @resp
+ */
+struct rr {
+	uint64_t *rtt;
+	uint32_t n_rtt;
+	uint64_t got;
+	uint64_t sent;
+	uint64_t count_from;
+	uint32_t out_seq;
+	uint64_t out_t;
+	uint64_t bulk_bytes;
+	struct rte_mbuf *held[1024];
+	unsigned int n_held;
+	struct rte_mbuf *resp[64];
+	unsigned int n_resp;
+};
+
+/**
+ * rr_frame() - build a 64-byte request (ethertype 0x88b6, 'Q') stamped
+ *		with its sequence number and send time
+ * @pr:		peer
+ * @seq:	sequence number
+ * @t:		TSC stamp
+ *
+ * Return: the mbuf, or NULL if the pool is empty
+ */
+static struct rte_mbuf *rr_frame(struct peer *pr, uint32_t seq, uint64_t t)
+{
+	uint8_t b[64] = { UCAST, SRC, 0x88, 0xb6, 'Q' };
+
+	memcpy(b + 16, &seq, 4);
+	memcpy(b + 24, &t, 8);
+	return make_mbuf(pr, b, sizeof(b));
+}
+
+/**
+ * rr_serve() - the server: answer each request from port 1 with the same
+ *		frame marked 'R', count and free the bulk
+ * @st:		measurement
+ */
+static void rr_serve(struct rr *st)
+{
+	struct rte_mbuf *m[32];
+	uint16_t n = 0, j, sent;
+
+	if (st->n_resp <= RTE_DIM(st->resp) - 32)
+		n = rte_eth_rx_burst(1, 0, m, 32);
+	for (j = 0; j < n; j++) {
+		uint8_t *d = rte_pktmbuf_mtod(m[j], uint8_t *);
+
+		if (m[j]->data_len >= 32 && d[12] == 0x88 && d[13] == 0xb6) {
+			d[14] = 'R';
+			st->resp[st->n_resp++] = m[j];
+			continue;
+		}
+		if (rte_get_tsc_cycles() >= st->count_from)
+			st->bulk_bytes += m[j]->pkt_len;
+		rte_pktmbuf_free(m[j]);
+	}
+	if (st->n_resp == 0)
+		return;
+	sent = rte_eth_tx_burst(1, 0, st->resp, (uint16_t)st->n_resp);
+	memmove(st->resp, st->resp + sent, (st->n_resp - sent) * sizeof(st->resp[0]));
+	st->n_resp -= sent;
+}
+
+/**
+ * rr_collect() - the client: take responses from port 0, keep round trips
+ * @st:		measurement
+ */
+static void rr_collect(struct rr *st)
+{
+	struct rte_mbuf *m[32];
+	uint16_t n, j;
+
+	n = rte_eth_rx_burst(0, 0, m, 32);
+	for (j = 0; j < n; j++) {
+		uint8_t *d = rte_pktmbuf_mtod(m[j], uint8_t *);
+		uint64_t t, now = rte_get_tsc_cycles();
+		uint32_t seq;
+
+		if (m[j]->data_len >= 32 && d[12] == 0x88 && d[13] == 0xb6 &&
+		    d[14] == 'R') {
+			memcpy(&seq, d + 16, 4);
+			memcpy(&t, d + 24, 8);
+			if (seq == st->out_seq)
+				st->out_t = 0;
+			if (t < st->count_from || t > now)
+				continue;
+			st->got++;
+			if (st->n_rtt < RR_MAX)
+				st->rtt[st->n_rtt++] = now - t;
+		}
+	}
+	rte_pktmbuf_free_bulk(m, n);
+}
+
+/**
+ * rr_push() - the client's transmit queue: top the bulk up (with @load),
+ *	       append a request, send what port 0 takes, keep the rest in order
+ * @pr:		peer
+ * @st:		measurement
+ * @load:	keep bulk frames queued
+ * @req:	a request to queue behind them, or NULL
+ */
+static void rr_push(struct peer *pr, struct rr *st, bool load,
+		    struct rte_mbuf *req)
+{
+	static uint8_t bulk[RR_BULK] = { UCAST, SRC, 0x88, 0xb5 };
+	uint16_t sent;
+
+	while (load && st->n_held < 32) {
+		struct rte_mbuf *m = make_mbuf(pr, bulk, sizeof(bulk));
+
+		if (m == NULL)
+			break;
+		st->held[st->n_held++] = m;
+	}
+	if (req && st->n_held < RTE_DIM(st->held))
+		st->held[st->n_held++] = req;
+	else if (req)
+		rte_pktmbuf_free(req);
+	if (st->n_held == 0)
+		return;
+	sent = rte_eth_tx_burst(0, 0, st->held, (uint16_t)st->n_held);
+	memmove(st->held, st->held + sent, (st->n_held - sent) * sizeof(st->held[0]));
+	st->n_held -= sent;
+}
+
+/**
+ * mode_rr() - request/response round trips: 64-byte requests from port 0
+ *	       answered by port 1; with --load 1 every --gap-us while a bulk
+ *	       stream of 1514-byte frames goes from 0 to 1 as fast as the cable
+ *	       takes it, else back to back (one awaited at a time, 10 ms
+ *	       before a request counts as lost), which gives the rate
+ * @pr:		peer with two ports
+ * @load:	with the bulk stream
+ * @gap_us:	request interval under load
+ * @warmup:	seconds before counting
+ * @seconds:	seconds counted
+ *
+ * Prints "rr load L seconds S sent N received R lost X tps T min_us A
+ * p50_us B p99_us C max_us D bulk_gbps G".
+ *
+ * Return: 0, 1 if no response came back
+ */
+static int mode_rr(struct peer *pr, bool load, unsigned int gap_us,
+		   unsigned int warmup, unsigned int seconds)
+{
+	uint64_t hz = rte_get_tsc_hz(), now = rte_get_tsc_cycles(), next;
+	uint64_t end, lost, gap = hz * (gap_us ? gap_us : 1) / 1000000;
+	struct rr st = { .count_from = now + hz * warmup };
+	uint32_t seq = 0;
+	double us = 1e6 / (double)hz;
+
+	st.rtt = calloc(RR_MAX, sizeof(uint64_t));
+	if (st.rtt == NULL)
+		return 1;
+	end = st.count_from + hz * seconds;
+	next = now;
+	while ((now = rte_get_tsc_cycles()) < end && !stop) {
+		struct rte_mbuf *req = NULL;
+
+		if (!load && st.out_t && now - st.out_t > hz / 100)
+			st.out_t = 0;	/* lost: counted at the end */
+		if ((load && now >= next) || (!load && st.out_t == 0)) {
+			req = rr_frame(pr, ++seq, now);
+			st.out_seq = seq;
+			st.out_t = req ? now : 0;	/* no mbuf: try again */
+			st.sent += req && now >= st.count_from;
+			next = req ? now + gap : next;
+		}
+		rr_push(pr, &st, load, req);
+		rr_serve(&st);
+		rr_collect(&st);
+	}
+	for (end = rte_get_tsc_cycles() + hz / 5; rte_get_tsc_cycles() < end;) {
+		rr_push(pr, &st, false, NULL);
+		rr_serve(&st);
+		rr_collect(&st);
+	}
+	rte_pktmbuf_free_bulk(st.held, st.n_held);
+	rte_pktmbuf_free_bulk(st.resp, st.n_resp);
+	qsort(st.rtt, st.n_rtt, sizeof(uint64_t), cmp_u64);
+	lost = st.sent > st.got ? st.sent - st.got : 0;
+	printf("rr load %d seconds %u sent %" PRIu64 " received %" PRIu64
+	       " lost %" PRIu64 " tps %.0f", load, seconds, st.sent, st.got,
+	       lost, (double)st.got / seconds);
+	if (st.n_rtt)
+		printf(" min_us %.1f p50_us %.1f p99_us %.1f max_us %.1f",
+		       st.rtt[0] * us, st.rtt[st.n_rtt / 2] * us,
+		       st.rtt[(uint64_t)st.n_rtt * 99 / 100] * us,
+		       st.rtt[st.n_rtt - 1] * us);
+	printf(" bulk_gbps %.3f\n", (double)st.bulk_bytes * 8 / 1e9 / seconds);
+	free(st.rtt);
+	return st.n_rtt ? 0 : 1;
+}
+
 /**
  * mode_loop() - circulate a fixed set of frames through the cable
  * @pr:		peer with two ports
@@ -1046,6 +1265,7 @@ static void usage(void)
 		"       xcpeer [EAL options] -- offload --rx none|csum|tso\n"
 		"       xcpeer [EAL options] -- goodput --tx tso|none --rx tso|none --warmup S --seconds S\n"
 		"       xcpeer [EAL options] -- latency --count N --gap-us US\n"
+		"       xcpeer [EAL options] -- rr --load 0|1 --gap-us US --warmup S --seconds S\n"
 		"(any mode: --rx/--tx none|csum|tso choose the offloads a port asks for,\n"
 		" --mtu N its MTU, default 9200)\n");
 	exit(2);
@@ -1056,6 +1276,7 @@ int main(int argc, char **argv)
 	unsigned long count = 20000, stall = 2000, rounds = 3, id = 0;
 	unsigned long pps = 1000, seconds = 5, size = 64, inflight = 256;
 	unsigned long warmup = 1, gap_us = 0, drop_over = 0, drop_back = 0;
+	unsigned long load = 0;
 	const char *wait_file = NULL;
 	char rundir[PATH_MAX];
 	struct peer pr = { .mtu = 9200 };
@@ -1114,6 +1335,8 @@ int main(int argc, char **argv)
 			pr.mtu = (uint16_t)v;
 		else if (!strcmp(argv[i], "--warmup"))
 			warmup = v;
+		else if (!strcmp(argv[i], "--load"))
+			load = v;
 		else
 			usage();
 	}
@@ -1172,6 +1395,9 @@ int main(int argc, char **argv)
 	else if (!strcmp(mode, "goodput") && pr.n_ports >= 2)
 		fails = mode_goodput(&pr, (unsigned int)warmup,
 				     (unsigned int)seconds);
+	else if (!strcmp(mode, "rr") && pr.n_ports >= 2)
+		fails = mode_rr(&pr, load != 0, (unsigned int)gap_us,
+				(unsigned int)warmup, (unsigned int)seconds);
 	else if (!strcmp(mode, "stream"))
 		fails = mode_stream(&pr, (unsigned int)id,
 				    (unsigned int)pps, (unsigned int)seconds);
