@@ -27,6 +27,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <rte_build_config.h>
+
 #include "simple.h"
 
 #define XC_SIMPLE_MEM_MB	256
@@ -270,6 +272,34 @@ static int add_mem(struct xc_eal_argv *ea, const struct xc_host *h,
 			 ", so capture is unavailable; to capture, run xcable as root or mount a hugetlbfs it can write (mount -t hugetlbfs -o uid=%u nodev DIR)",
 			 h->uid);
 	return rc;
+}
+
+/**
+ * xc_simple_over_ports() - check that the ports the simple or config mode
+ *			    asks the EAL for (one per socket end, one per
+ *			    [port]) fit its RTE_MAX_ETHPORTS
+ * @o:		parsed xcable options
+ * @defs:	the cables
+ * @n_defs:	number of cables
+ * @need:	set to the number of ports asked for
+ *
+ * Return: -1 if they fit, else the index of the first cable that does not
+ */
+int xc_simple_over_ports(const struct xc_opts *o,
+			 const struct xc_cable_def *defs, unsigned int n_defs,
+			 unsigned int *need)
+{
+	unsigned int i, j;
+	int first = -1;
+
+	*need = o->n_port_defs;
+	for (i = 0; i < n_defs; i++) {
+		for (j = 0; j < 2; j++)
+			*need += defs[i].end[j].port < 0;
+		if (first < 0 && *need > RTE_MAX_ETHPORTS)
+			first = (int)i;
+	}
+	return first;
 }
 
 /**
