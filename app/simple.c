@@ -303,6 +303,24 @@ int xc_simple_over_ports(const struct xc_opts *o,
 }
 
 /**
+ * xc_simple_vdev() - the device arguments of a socket end's vhost port, as
+ *		      the EAL is given them at start, or rte_dev_probe() for a
+ *		      cable added at runtime
+ * @buf:	filled
+ * @len:	size of @buf
+ * @idx:	device number: net_vhostIDX, unique in the process
+ * @e:		the end
+ */
+void xc_simple_vdev(char *buf, size_t len, unsigned int idx,
+		    const struct xc_end_def *e)
+{
+	snprintf(buf, len, "net_vhost%u,iface=%s%s%s%s,queues=%u", idx,
+		 e->path, e->client ? ",client=1" : "",
+		 e->offloads ? ",tso=1" : "",
+		 e->iommu ? ",iommu-support=1" : "", e->queues);
+}
+
+/**
  * xc_simple_eal_args() - build the EAL argv for the simple mode
  * @ea:		filled with the arguments
  * @prog:	program name (argv[0])
@@ -329,7 +347,7 @@ int xc_simple_eal_args(struct xc_eal_argv *ea, const char *prog,
 	static const char *const hdir[] = { "--huge-dir", NULL };
 	static const char *const logl[] = { "--log-level", NULL };
 	bool lcore_named[128] = { false }, any_named = false, any_pci;
-	char list[512];
+	char list[512], vdev[XC_SOCK_PATH_MAX + 96];
 	size_t used;
 	unsigned int i;
 	int rc = 0, j;
@@ -379,15 +397,12 @@ int xc_simple_eal_args(struct xc_eal_argv *ea, const char *prog,
 		rc |= add(ea, "--log-level=%s", o->log_levels[i]);
 	for (i = 0; i < n_defs; i++)
 		for (j = 0; j < 2; j++)
-			if (defs[i].end[j].port < 0)
-				rc |= add(ea, "--vdev=net_vhost%u,iface=%s%s%s%s,queues=%u",
-					  2 * i + (unsigned int)j,
-					  defs[i].end[j].path,
-					  defs[i].end[j].client ? ",client=1" : "",
-					  defs[i].end[j].offloads ? ",tso=1" : "",
-					  defs[i].end[j].iommu ?
-					  ",iommu-support=1" : "",
-					  defs[i].end[j].queues);
+			if (defs[i].end[j].port < 0) {
+				xc_simple_vdev(vdev, sizeof(vdev),
+					       2 * i + (unsigned int)j,
+					       &defs[i].end[j]);
+				rc |= add(ea, "--vdev=%s", vdev);
+			}
 	for (i = 0; i < o->n_port_defs; i++)
 		rc |= add(ea, "%s%s",
 			  strncmp(o->port_defs[i].devargs, "net_", 4) ?

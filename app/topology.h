@@ -33,6 +33,8 @@
  * @n_cables:	number of cables
  * @cables:	the cables
  * @trunk_of:	for each port id, the trunk it carries, or NULL
+ * @next_vdev:	number of the next vhost device created at runtime
+ *		(net_vhostN: unique in the process)
  */
 struct xc_topo {
 	const struct xc_opts *opts;
@@ -47,11 +49,15 @@ struct xc_topo {
 	unsigned int n_cables;
 	struct xc_cable cables[XC_MAX_CABLES];
 	struct xc_trunk *trunk_of[RTE_MAX_ETHPORTS];
+	unsigned int next_vdev;
 };
 
 int xc_topo_build(struct xc_topo *t, char *err, size_t errlen);
 int xc_topo_start(struct xc_topo *t, char *err, size_t errlen);
 void xc_topo_drain(struct xc_topo *t);
 void xc_topo_free(struct xc_topo *t);
+int xc_topo_add_cable(struct xc_topo *t, unsigned int i, char *err,
+		      size_t errlen);
+void xc_topo_del_cable(struct xc_topo *t, unsigned int i);
 
 #endif /* XC_TOPOLOGY_H */
