@@ -114,6 +114,7 @@ static void housekeeping(void *arg)
 		xc_port_poll(&ctx->topo.ports[i]);
 	xc_pull_housekeeping(&ctx->pull);
 	xc_reconf_housekeeping(&ctx->reconf);
+	xc_topo_grow(&ctx->topo);
 	if (++ctx->hk_ticks % (1000 / XC_HK_MS) == 0)
 		xc_memguard_scan(&ctx->mg);
 	if (ctx->cl.opts.stats_interval && rte_rdtsc() >= ctx->next_stats) {

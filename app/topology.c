@@ -26,8 +26,9 @@
 #include "simple.h"
 #include "topology.h"
 
-#define XC_POOL_MBUFS		8191
-#define XC_POOL_CACHE		256
+#define XC_POOL_MBUFS		8191	/* most mbufs of a cable, per queue */
+#define XC_POOL_FIRST		256	/* to start with (pool.c grows it) */
+#define XC_IPOOL_FIRST		1024	/* one burst's worth of segments */
 
 /**
  * create_ports() - a port for every ethdev, with the global socket
@@ -328,7 +329,8 @@ int xc_topo_build(struct xc_topo *t, char *err, size_t errlen)
 
 /**
  * cable_pools() - a cable's own mbuf pools, so one cable cannot starve
- *		   another
+ *		   another; small at first, they grow with its traffic up
+ *		   to a cap (pool.c)
  * @t:		topology
  * @i:		cable index
  * @err:	one-line message on error
@@ -346,12 +348,15 @@ static int cable_pools(struct xc_topo *t, unsigned int i, char *err,
 	if (socket < 0)
 		socket = 0;
 	snprintf(name, sizeof(name), "xc_pool%u", i);
-	c->pool = rte_pktmbuf_pool_create(name, XC_POOL_MBUFS * c->n_queues,
-					  XC_POOL_CACHE, 0,
-					  RTE_MBUF_DEFAULT_BUF_SIZE, socket);
-	snprintf(name, sizeof(name), "xc_ipool%u", i);
-	c->ipool = rte_pktmbuf_pool_create(name, XC_POOL_MBUFS * c->n_queues,
-					   XC_POOL_CACHE, 0, 0, socket);
+	if (xc_pool_create(&t->pools[i][0], name, XC_POOL_FIRST * c->n_queues,
+			   XC_POOL_MBUFS * c->n_queues,
+			   RTE_MBUF_DEFAULT_BUF_SIZE, socket) == 0) {
+		snprintf(name, sizeof(name), "xc_ipool%u", i);
+		xc_pool_create(&t->pools[i][1], name, XC_IPOOL_FIRST,
+			       XC_POOL_MBUFS * c->n_queues, 0, socket);
+	}
+	c->pool = t->pools[i][0].mp;
+	c->ipool = t->pools[i][1].mp;
 	if (c->pool == NULL || c->ipool == NULL) {
 		snprintf(err, errlen, "%s: cannot create mbuf pool: %s",
 			 c->name, rte_strerror(rte_errno));
@@ -439,8 +444,8 @@ void xc_topo_free(struct xc_topo *t)
 		xc_port_free(&t->ports[i]);
 	for (i = 0; i < t->n_cables; i++) {
 		xc_cable_dirs_free(&t->cables[i]);
-		rte_mempool_free(t->cables[i].pool);
-		rte_mempool_free(t->cables[i].ipool);
+		xc_pool_free(&t->pools[i][0]);
+		xc_pool_free(&t->pools[i][1]);
 		t->cables[i].pool = t->cables[i].ipool = NULL;
 	}
 	for (i = 0; i < RTE_MAX_ETHPORTS; i++) {
@@ -578,7 +583,22 @@ void xc_topo_del_cable(struct xc_topo *t, unsigned int i)
 	for (j = 0; c->dir && j < 2 * c->n_queues; j++)
 		xc_dir_flush(&c->dir[j], XC_DROP_SHUTDOWN);
 	xc_cable_dirs_free(c);
-	rte_mempool_free(c->pool);
-	rte_mempool_free(c->ipool);
+	xc_pool_free(&t->pools[i][0]);
+	xc_pool_free(&t->pools[i][1]);
 	memset(c, 0, sizeof(*c));
+}
+
+/**
+ * xc_topo_grow() - grow the pools of the cables that are running short
+ *		    (main thread, housekeeping)
+ * @t:		topology
+ */
+void xc_topo_grow(struct xc_topo *t)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->n_cables; i++) {
+		xc_pool_grow(&t->pools[i][0]);
+		xc_pool_grow(&t->pools[i][1]);
+	}
 }
