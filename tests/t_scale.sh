@@ -129,3 +129,42 @@ t_sighup_simple_mode() {
 	say "still forwards after SIGHUP; exit 0"
 }
 TESTS+=(t_sighup_simple_mode)
+
+# idle_cost N - start N cables from a config, attach a frontend to every
+# end, and set IDLE_KB to xcable's resident memory plus the hugepages it
+# took itself (Private_Hugetlb: the guests' memory it maps is shared)
+idle_cost() {
+	local n=$1 i s p=() rss huge
+	scale_ini "idle$n.ini" "$n" "i${n}c"
+	xc_start "idle$n.log" --config "idle$n.ini"
+	wait_log "idle$n.log" "running;" 1 30 || { fail "$n cables did not start"; return 1; }
+	for ((i = 0; i < n; i++)); do
+		for s in l r; do
+			stream_peer "idle$n-$i$s.out" "$T/i${n}c$i-$s.sock" 1 25 & p+=($!)
+		done
+	done
+	wait_log "idle$n.log" "link up" $((2 * n)) 60 || { fail "not every frontend came up"; kill "${p[@]}"; return 1; }
+	sleep 2
+	rss=$(awk '/^VmRSS/ {print $2}' /proc/"$XC_PID"/status)
+	huge=$(awk '/^Private_Hugetlb/ {s += $2} END {print s + 0}' /proc/"$XC_PID"/smaps)
+	IDLE_KB=$((rss + huge))
+	say "$n idle cables, frontends attached: resident $rss kB + own hugepages $huge kB = $IDLE_KB kB"
+	xc_stop
+	kill "${p[@]}" 2>/dev/null; wait "${p[@]}" 2>/dev/null
+	[ "$XC_RC" = 0 ] || { fail "xcable exited with $XC_RC"; return 1; }
+}
+
+t_idle_memory() {
+	local saved one eight per rc=0
+	saved=$(cat /proc/sys/vm/nr_hugepages)
+	# the DPDK frontends take 96 MB of hugepages each
+	ensure_hugepages 1000 || { fail "cannot reserve hugepages for 18 frontends"; return 1; }
+	idle_cost 1 && one=$IDLE_KB || rc=1
+	[ $rc = 0 ] && { idle_cost 8 && eight=$IDLE_KB || rc=1; }
+	echo "$saved" >/proc/sys/vm/nr_hugepages
+	[ $rc = 0 ] || return 1
+	per=$(( (eight - one) / 7 ))
+	say "each idle cable beyond the first costs $per kB (target: 2048); 8 cables $((eight / 8)) kB each, the process's fixed part included"
+	[ "$per" -le 2048 ] || fail "an idle cable costs more than 2 MB"
+}
+TESTS+=(t_idle_memory)
