@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <rte_build_config.h>
 #include <rte_version.h>
 
 #include "cmdline.h"
@@ -38,6 +39,23 @@ void xc_die_usage(const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	exit(XC_EXIT_USAGE);
+}
+
+/**
+ * check_ports() - stop, before anything exists, a config that needs more
+ *		   ports than this DPDK gives one process (every vhost end is
+ *		   an ethdev), saying the limit and what to do
+ * @cl:		parsed command line with its cable definitions
+ */
+static void check_ports(const struct xc_cmdline *cl)
+{
+	unsigned int need;
+	int i = xc_simple_over_ports(&cl->opts, cl->defs, cl->n_defs, &need);
+
+	if (i >= 0)
+		xc_die_usage("cable %s: the cables need %u DPDK ports (one per socket end, one per [port]), but this DPDK gives one process at most %d (RTE_MAX_ETHPORTS), that is %d socket-to-socket cables: split the cables over several config files and run one xcable for each",
+			     cl->defs[i].name, need, RTE_MAX_ETHPORTS,
+			     RTE_MAX_ETHPORTS / 2);
 }
 
 /**
@@ -97,6 +115,7 @@ void xc_cmdline_parse(struct xc_cmdline *cl, int argc, char **argv,
 		ea->argv[s.eal_argc] = NULL;
 		return;
 	}
+	check_ports(cl);
 	for (i = 0; i < (int)cl->n_defs; i++) {
 		for (j = 0; j < 2; j++) {
 			const struct xc_end_def *e = &cl->defs[i].end[j];

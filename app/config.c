@@ -606,3 +606,80 @@ out:
 		*n_defs = 0;
 	return rc;
 }
+
+/**
+ * xc_config_cable() - read a cable given as words, NAME KEY=VALUE... (the
+ *		       keys of a [cable NAME] section: xcablectl add), with
+ *		       the code that reads the section
+ * @argc:	number of words
+ * @argv:	the words
+ * @o:		options, for the defaults and the [port NAME] sections
+ * @d:		filled
+ * @err:	one-line message on error
+ * @errlen:	size of @err
+ *
+ * Return: 0 or -EINVAL (message in @err)
+ */
+int xc_config_cable(int argc, char **argv, const struct xc_opts *o,
+		    struct xc_cable_def *d, char *err, size_t errlen)
+{
+	struct cfg_ctx c = { .file = "add", .err = err, .errlen = errlen };
+	char sec[CFG_NAME_LEN], key[CFG_NAME_LEN];
+	struct rte_cfgfile *cfg;
+	int i, rc = -EINVAL;
+	const char *eq;
+
+	if (argc < 1 || snprintf(sec, sizeof(sec), "cable %s", argv[0]) >=
+			(int)sizeof(sec)) {
+		snprintf(err, errlen, "add: expected NAME left=SOCKET right=SOCKET [KEY=VALUE]...");
+		return -EINVAL;
+	}
+	cfg = rte_cfgfile_create(0);
+	if (cfg == NULL || rte_cfgfile_add_section(cfg, sec)) {
+		snprintf(err, errlen, "add: out of memory");
+		goto out;
+	}
+	for (i = 1; i < argc; i++) {
+		eq = strchr(argv[i], '=');
+		if (eq == NULL || eq == argv[i] ||
+		    (size_t)(eq - argv[i]) >= sizeof(key) ||
+		    strlen(eq + 1) >= CFG_VALUE_LEN) {
+			bad(&c, sec, NULL, "expected KEY=VALUE words");
+			goto out;
+		}
+		snprintf(key, sizeof(key), "%.*s", (int)(eq - argv[i]),
+			 argv[i]);
+		if (rte_cfgfile_has_entry(cfg, sec, key)) {
+			bad(&c, sec, key, "given twice");
+			goto out;
+		}
+		if (rte_cfgfile_add_entry(cfg, sec, key, eq + 1)) {
+			snprintf(err, errlen, "add: out of memory");
+			goto out;
+		}
+	}
+	rc = load_cable(&c, cfg, sec, o, d);
+out:
+	if (cfg)
+		rte_cfgfile_close(cfg);
+	return rc;
+}
+
+/**
+ * xc_config_check() - check a set of cables as a config file's are: no
+ *		       two share a name, a socket, or a port without tags
+ * @o:		options, with the port definitions
+ * @defs:	the cables
+ * @n_defs:	how many
+ * @err:	one-line message on error
+ * @errlen:	size of @err
+ *
+ * Return: 0 or -EINVAL
+ */
+int xc_config_check(const struct xc_opts *o, const struct xc_cable_def *defs,
+		    unsigned int n_defs, char *err, size_t errlen)
+{
+	struct cfg_ctx c = { .file = "add", .err = err, .errlen = errlen };
+
+	return check_ends_unique(&c, o, defs, n_defs);
+}

@@ -19,6 +19,12 @@
  *   clear CABLE                no impairment either way
  *   down CABLE, up CABLE       pull the cable out, plug it back in (the
  *                              main thread does it; this waits for it)
+ *   add NAME KEY=VALUE..., del NAME, reload   cables added and removed
+ *                              at runtime (reconf.c, through @change: the
+ *                              main thread does it; this waits for it)
+ *
+ * Cables come and go at runtime: requests look at them holding @lock for
+ * reading, and not while they wait for the main thread.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -75,7 +81,7 @@ static struct xc_cable *find(struct xc_control *c, const char *name)
 	unsigned int i;
 
 	for (i = 0; name && i < c->n_cables; i++)
-		if (strcmp(c->cables[i].name, name) == 0)
+		if (c->cables[i].name[0] && strcmp(c->cables[i].name, name) == 0)
 			return &c->cables[i];
 	return NULL;
 }
@@ -189,7 +195,7 @@ static void end_line(struct xc_control *c, const struct xc_end *e)
  * @cb:		the cable named by argv[1], for commands about a cable
  */
 struct xc_ctl_req {
-	char *argv[8];
+	char *argv[XC_CTL_WORDS];
 	int argc;
 	bool json;
 	struct xc_cable *cb;
@@ -205,6 +211,8 @@ static int cmd_list(struct xc_control *c, const struct xc_ctl_req *r)
 		return answer_json(c, NULL);
 	for (i = 0; i < c->n_cables; i++) {
 		cb = &c->cables[i];
+		if (!cb->name[0])
+			continue;	/* a slot of a cable removed */
 		say(c, "%s: %s %s, %s %s", cb->name, cb->end[0].label,
 		    xc_end_is_up(&cb->end[0]) ? "up" : "down", cb->end[1].label,
 		    xc_end_is_up(&cb->end[1]) ? "up" : "down");
@@ -242,19 +250,26 @@ static int cmd_show(struct xc_control *c, const struct xc_ctl_req *r)
 static int cmd_pull(struct xc_control *c, const struct xc_ctl_req *r)
 {
 	struct xc_cable *cb = r->cb;
+	char name[XC_NAME_MAX];
 	unsigned int i;
 	int done = 0;
 
+	memcpy(name, cb->name, sizeof(name));
 	__atomic_store_n(&cb->req_done, 0, __ATOMIC_RELEASE);
 	__atomic_store_n(&cb->req, r->argv[0][0] == 'd' ? XC_REQ_DOWN :
 			 XC_REQ_UP, __ATOMIC_RELEASE);
+	/* the main thread may need the lock meanwhile (SIGHUP) */
+	if (c->lock)
+		pthread_rwlock_unlock(c->lock);
 	for (i = 0; i < 1000 && done == 0; i++) {
 		usleep(10000);
 		done = __atomic_load_n(&cb->req_done, __ATOMIC_ACQUIRE);
 	}
+	if (c->lock)
+		pthread_rwlock_rdlock(c->lock);
 	if (done == 1)
 		return 0;
-	snprintf(c->why, sizeof(c->why), "%s %s: %s", r->argv[0], cb->name,
+	snprintf(c->why, sizeof(c->why), "%s %s: %s", r->argv[0], name,
 		 done == 0 ? "timed out" :
 		 done == -ENOTSUP ? "only cables between two vhost ports can be pulled" :
 		 "failed, see xcable's log");
@@ -311,6 +326,25 @@ static int cmd_impair(struct xc_control *c, const struct xc_ctl_req *r)
 }
 
 /**
+ * cmd_change() - add, del, reload: the main thread changes the set of
+ *		  cables (reconf.c); wait for its answer
+ * @c:		control state
+ * @r:		request
+ *
+ * Return: 0, or -EINVAL with the reason in c->why
+ */
+static int cmd_change(struct xc_control *c, const struct xc_ctl_req *r)
+{
+	if (c->change == NULL) {
+		snprintf(c->why, sizeof(c->why), "%s: not available",
+			 r->argv[0]);
+		return -EINVAL;
+	}
+	return c->change(c->change_arg, r->argc, r->argv, c->why,
+			 sizeof(c->why)) ? -EINVAL : 0;
+}
+
+/**
  * struct xc_ctl_cmd - one request xcablectl can make
  * @name:	its first word
  * @min_args:	fewest words, the name included
@@ -335,7 +369,50 @@ static const struct xc_ctl_cmd xc_ctl_cmds[] = {
 	{ "clear",  2, 2, true,  false, cmd_clear },
 	{ "down",   2, 2, true,  false, cmd_pull },
 	{ "up",     2, 2, true,  false, cmd_pull },
+	{ "add",    2, XC_CTL_WORDS, false, false, cmd_change },
+	{ "del",    2, 2, false, false, cmd_change },
+	{ "reload", 1, 1, false, false, cmd_change },
 };
+
+/**
+ * usage() - say what the requests are
+ * @c:		control state
+ * @word:	the request's first word
+ *
+ * Return: -EINVAL, the reason in c->why
+ */
+static int usage(struct xc_control *c, const char *word)
+{
+	snprintf(c->why, sizeof(c->why),
+		 "bad request '%.40s' (list [--json], show CABLE [--json], impair CABLE [to-right|to-left] SPEC, clear CABLE, down CABLE, up CABLE, add NAME left=SOCKET right=SOCKET [KEY=VALUE]..., del NAME, reload)",
+		 word);
+	return -EINVAL;
+}
+
+/**
+ * run_locked() - find the cable a request names and carry it out, with
+ *		  the cables held still
+ * @c:		control state
+ * @cmd:	the command, NULL if unknown
+ * @r:		request
+ *
+ * Return: 0, or -EINVAL with the reason in c->why
+ */
+static int run_locked(struct xc_control *c, const struct xc_ctl_cmd *cmd,
+		      struct xc_ctl_req *r)
+{
+	if (cmd && cmd->cable && r->argc < 2) {
+		snprintf(c->why, sizeof(c->why), "%s: which cable?", r->argv[0]);
+		return -EINVAL;
+	}
+	if (cmd && cmd->cable && (r->cb = find(c, r->argv[1])) == NULL) {
+		snprintf(c->why, sizeof(c->why), "no cable '%.40s'", r->argv[1]);
+		return -EINVAL;
+	}
+	if (cmd && r->argc >= cmd->min_args && r->argc <= cmd->max_args)
+		return cmd->run(c, r);
+	return usage(c, r->argv[0]);
+}
 
 /**
  * handle() - carry out one request
@@ -350,8 +427,9 @@ static int handle(struct xc_control *c, char *req)
 	struct xc_ctl_req r = { .argc = 0 };
 	char *save = NULL, *t;
 	unsigned int i;
+	int rc;
 
-	for (t = strtok_r(req, " \t\r\n", &save); t && r.argc < 8;
+	for (t = strtok_r(req, " \t\r\n", &save); t && r.argc < XC_CTL_WORDS;
 	     t = strtok_r(NULL, " \t\r\n", &save)) {
 		if (strcmp(t, "--json") == 0)
 			r.json = true;	/* list and show answer in JSON */
@@ -370,20 +448,15 @@ static int handle(struct xc_control *c, char *req)
 			 "--json: only list and show answer in JSON");
 		return -EINVAL;
 	}
-	if (cmd && cmd->cable && r.argc < 2) {
-		snprintf(c->why, sizeof(c->why), "%s: which cable?", r.argv[0]);
-		return -EINVAL;
-	}
-	if (cmd && cmd->cable && (r.cb = find(c, r.argv[1])) == NULL) {
-		snprintf(c->why, sizeof(c->why), "no cable '%.40s'", r.argv[1]);
-		return -EINVAL;
-	}
-	if (cmd && r.argc >= cmd->min_args && r.argc <= cmd->max_args)
-		return cmd->run(c, &r);
-	snprintf(c->why, sizeof(c->why),
-		 "bad request '%.40s' (list [--json], show CABLE [--json], impair CABLE [to-right|to-left] SPEC, clear CABLE, down CABLE, up CABLE)",
-		 r.argv[0]);
-	return -EINVAL;
+	if (cmd && cmd->run == cmd_change)	/* waits, without the lock */
+		return r.argc >= cmd->min_args && r.argc <= cmd->max_args ?
+		       cmd_change(c, &r) : usage(c, r.argv[0]);
+	if (c->lock)
+		pthread_rwlock_rdlock(c->lock);
+	rc = run_locked(c, cmd, &r);
+	if (c->lock)
+		pthread_rwlock_unlock(c->lock);
+	return rc;
 }
 
 /**

@@ -12,6 +12,8 @@
 #include "cable.h"
 #include "json.h"
 
+#define XC_CTL_WORDS	32	/* words of a request */
+
 /**
  * struct xc_control - control socket state
  * @path:	socket path
@@ -27,6 +29,11 @@
  * @ans_len:	bytes in @ans
  * @js:		a JSON answer, sent before @ans; empty otherwise
  * @why:	reason of a refused request
+ * @lock:	held for reading while requests look at the cables (they
+ *		come and go at runtime), or NULL
+ * @change:	carries out add, del and reload (reconf.c): 0, or -errno
+ *		with the reason in its @why; NULL if not available
+ * @change_arg:	its argument
  */
 struct xc_control {
 	char path[XC_SOCK_PATH_MAX];
@@ -42,6 +49,10 @@ struct xc_control {
 	size_t ans_len;
 	struct xc_json js;
 	char why[XC_ERR_LEN];
+	pthread_rwlock_t *lock;
+	int (*change)(void *arg, int argc, char *const *argv, char *why,
+		      size_t whylen);
+	void *change_arg;
 };
 
 int xc_control_start(struct xc_control *c, char *err, size_t errlen);

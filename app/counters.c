@@ -152,6 +152,8 @@ void xc_counters_print(struct xc_cable *cables, unsigned int n_cables,
 
 	printf("%s\n", final ? "xcable: final counters" : "xcable: counters");
 	for (i = 0; i < n_cables; i++) {
+		if (!cables[i].name[0])
+			continue;	/* a slot of a cable removed */
 		print_dir(&cables[i], 0);
 		print_dir(&cables[i], 1);
 	}
@@ -284,7 +286,7 @@ void xc_counters_doc(struct xc_cable *cables, unsigned int n_cables,
 	for (i = 0; i < n_cables; i++) {
 		struct xc_cable *c = &cables[i];
 
-		if (only && only != c)
+		if ((only && only != c) || !c->name[0])
 			continue;
 		xc_json_open(j, c->name, '{');
 		xc_json_u64(j, "queues", c->n_queues);

@@ -575,6 +575,51 @@ static uint64_t due_ns(uint64_t due, uint64_t now)
 }
 
 /**
+ * listed() - is a direction in a list?
+ * @d:		direction
+ * @list:	the list
+ * @n:		its length
+ *
+ * Return: true if so
+ */
+static bool listed(const struct xc_dir *d, struct xc_dir *const *list,
+		   unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (list[i] == d)
+			return true;
+	return false;
+}
+
+/**
+ * xc_fwd_adopt() - take over the directions the main thread published in
+ *		    @next, at a poll boundary: stop watching the kicks of
+ *		    those dropped, watch those added, then say so in @seen
+ *		    (the lcore itself, or the main thread for the main lcore
+ *		    between two polls)
+ * @lc:		lcore
+ */
+void xc_fwd_adopt(struct xc_fwd_lcore *lc)
+{
+	uint32_t gen = __atomic_load_n(&lc->gen, __ATOMIC_ACQUIRE);
+	unsigned int i;
+
+	for (i = 0; i < lc->n_dirs; i++)
+		if (!listed(lc->dirs[i], lc->next, lc->n_next))
+			xc_idle_unwatch(&lc->idle, lc->dirs[i]);
+	for (i = 0; i < lc->n_next; i++)
+		if (!listed(lc->next[i], lc->dirs, lc->n_dirs) &&
+		    xc_idle_watch(&lc->idle, lc->next[i]))
+			XC_LOG(fwd, ERR, "%s: kicks not watched (too many)",
+			       lc->next[i]->label);
+	memcpy(lc->dirs, lc->next, lc->n_next * sizeof(lc->dirs[0]));
+	lc->n_dirs = lc->n_next;
+	__atomic_store_n(&lc->seen, gen, __ATOMIC_RELEASE);
+}
+
+/**
  * xc_fwd_loop() - lcore entry: poll the lcore's directions until told to
  *		   quit, sleeping on the guests' kicks when idle (adaptive)
  * @arg:	struct xc_fwd_lcore
@@ -596,6 +641,9 @@ int xc_fwd_loop(void *arg)
 	       lc->adaptive ? "sleeping when idle" : "busy polling");
 	while (!*lc->quit) {
 		__atomic_add_fetch(&lc->epoch, 1, __ATOMIC_RELEASE);
+		if (unlikely(__atomic_load_n(&lc->gen, __ATOMIC_ACQUIRE) !=
+			     lc->seen))
+			xc_fwd_adopt(lc);
 		work = poll_all(lc, &blocked, &due);
 		now = rte_rdtsc();
 		if (lc->hk && now >= next_hk) {
@@ -606,7 +654,8 @@ int xc_fwd_loop(void *arg)
 			last_work = now;
 			continue;
 		}
-		if (!lc->adaptive) {
+		/* an lcore without directions (yet) sleeps even with --poll */
+		if (!lc->adaptive && lc->n_dirs) {
 			rte_pause();
 			continue;
 		}

@@ -156,6 +156,14 @@ static inline void xc_cable_stats(const struct xc_cable *c, unsigned int j,
  * @idle:	sleeping state
  * @epoch:	loop iterations, so that another thread can tell when this
  *		lcore has passed a poll boundary (atomic)
+ * @next:	the directions the lcore is to own from now on, published
+ *		by the main thread at runtime (cables added or removed)
+ * @n_next:	number of @next
+ * @gen:	generation of @next: the main thread increments it after
+ *		writing @next (atomic)
+ * @seen:	the generation the lcore took over, at a poll boundary; the
+ *		main thread waits for it before it frees what was dropped
+ *		or publishes again (atomic)
  */
 struct xc_fwd_lcore {
 	const volatile bool *quit;
@@ -169,6 +177,10 @@ struct xc_fwd_lcore {
 	int max_sleep_ms;
 	struct xc_idle idle;
 	uint64_t epoch;
+	struct xc_dir *next[XC_MAX_DIRS_PER_LCORE];
+	unsigned int n_next;
+	uint32_t gen;
+	uint32_t seen;
 };
 
 /**
@@ -189,6 +201,7 @@ unsigned int xc_dir_poll(struct xc_dir *d);
 void xc_dir_flush(struct xc_dir *d, enum xc_drop why);
 void xc_dir_drain(struct xc_dir *d, unsigned int max);
 int xc_fwd_loop(void *arg);
+void xc_fwd_adopt(struct xc_fwd_lcore *lc);
 int xc_cable_dirs_create(struct xc_cable *c, const struct xc_impair_cfg ic[2],
 			 uint64_t seed);
 void xc_cable_dirs_free(struct xc_cable *c);

@@ -122,6 +122,30 @@ int xc_idle_watch(struct xc_idle *s, struct xc_dir *d)
 }
 
 /**
+ * xc_idle_unwatch() - stop watching a direction's kicks (the lcore drops
+ *		       it: its cable is removed)
+ * @s:		sleeping state, not armed
+ * @d:		the direction
+ */
+void xc_idle_unwatch(struct xc_idle *s, const struct xc_dir *d)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->n_dirs; i++) {
+		struct xc_idle_dir *w = &s->dirs[i];
+
+		if (w->d != d)
+			continue;
+		if (w->rx.kickfd >= 0)
+			epoll_ctl(s->epfd, EPOLL_CTL_DEL, w->rx.kickfd, NULL);
+		if (w->tx.kickfd >= 0)
+			epoll_ctl(s->epfd, EPOLL_CTL_DEL, w->tx.kickfd, NULL);
+		*w = s->dirs[--s->n_dirs];
+		return;
+	}
+}
+
+/**
  * follow() - watch a vring's current kick fd in the epoll set
  * @s:		sleeping state
  * @q:		vring

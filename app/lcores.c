@@ -15,6 +15,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <rte_cycles.h>
@@ -84,6 +85,17 @@ int xc_lcores_assign(struct xc_lcores *l, struct xc_topo *t, bool poll,
 		lc->max_sleep_ms = (int)l->hk_ms;
 		lc->idle.epfd = lc->idle.wakefd = lc->idle.timerfd = -1;
 	}
+	l->ready = true;
+	/* every enabled lcore can sleep: cables added at runtime may go to
+	 * one that has none yet */
+	RTE_LCORE_FOREACH(lcore) {
+		rc = xc_idle_init(&l->lc[lcore].idle);
+		if (rc) {
+			snprintf(err, errlen, "cannot create epoll/eventfd: %s",
+				 strerror(-rc));
+			return rc;
+		}
+	}
 	for (i = 0; i < t->n_cables; i++) {
 		struct xc_cable *c = &t->cables[i];
 		struct xc_fwd_lcore *feeds[2] = { NULL, NULL };
@@ -97,12 +109,6 @@ int xc_lcores_assign(struct xc_lcores *l, struct xc_topo *t, bool poll,
 				lc = pick(l, t, i, k, trunk_lc);
 			if (j < 2)
 				feeds[j] = lc;
-			if (lc->n_dirs == 0 && (rc = xc_idle_init(&lc->idle))) {
-				snprintf(err, errlen,
-					 "cannot create epoll/eventfd: %s",
-					 strerror(-rc));
-				return rc;
-			}
 			if (on_shared(c))
 				trunk_lc = lc;
 			/* ports without kicks are looked at every ms */
@@ -129,9 +135,10 @@ void xc_lcores_wake(void *arg)
 	struct xc_lcores *l = arg;
 	unsigned int lcore;
 
+	if (!l->ready)
+		return;
 	RTE_LCORE_FOREACH(lcore)
-		if (l->lc[lcore].n_dirs)
-			xc_idle_wake(&l->lc[lcore].idle);
+		xc_idle_wake(&l->lc[lcore].idle);
 }
 
 /**
@@ -215,10 +222,12 @@ void xc_lcores_run(struct xc_lcores *l)
 {
 	unsigned int main_id = rte_get_main_lcore(), lcore;
 
+	/* every worker, even without directions: cables added at runtime
+	 * may go to it */
 	RTE_LCORE_FOREACH_WORKER(lcore)
-		if (l->lc[lcore].n_dirs)
-			rte_eal_remote_launch(xc_fwd_loop, &l->lc[lcore], lcore);
-	if (l->lc[main_id].n_dirs) {
+		rte_eal_remote_launch(xc_fwd_loop, &l->lc[lcore], lcore);
+	l->main_fwd = l->lc[main_id].n_dirs || rte_lcore_count() == 1;
+	if (l->main_fwd) {
 		xc_fwd_loop(&l->lc[main_id]);
 	} else {
 		while (!l->quit) {
@@ -238,7 +247,136 @@ void xc_lcores_fini(struct xc_lcores *l)
 {
 	unsigned int i;
 
-	for (i = 0; i < RTE_MAX_LCORE; i++)
-		if (l->lc[i].n_dirs)
-			xc_idle_fini(&l->lc[i].idle);
+	for (i = 0; l->ready && i < RTE_MAX_LCORE; i++)
+		xc_idle_fini(&l->lc[i].idle);
+}
+
+/**
+ * publish() - have an lcore take over the list of directions in its
+ *	       @next: the lcore itself does at its next poll boundary
+ *	       (xc_fwd_adopt()); wait for it (main thread)
+ * @l:		lcores
+ * @lcore:	which one
+ *
+ * Return: 0, or -ETIMEDOUT if it did not within a second
+ */
+static int publish(struct xc_lcores *l, unsigned int lcore)
+{
+	struct xc_fwd_lcore *lc = &l->lc[lcore];
+	uint32_t gen = __atomic_add_fetch(&lc->gen, 1, __ATOMIC_RELEASE);
+	uint64_t end = rte_get_tsc_cycles() + rte_get_tsc_hz();
+
+	/* the main lcore forwarding too is between two polls here */
+	if (lcore == rte_lcore_id()) {
+		xc_fwd_adopt(lc);
+		return 0;
+	}
+	while (__atomic_load_n(&lc->seen, __ATOMIC_ACQUIRE) != gen) {
+		if (rte_get_tsc_cycles() > end) {
+			XC_LOG(main, ERR, "lcore %u did not take over its new directions",
+			       lcore);
+			return -ETIMEDOUT;
+		}
+		xc_idle_wake(&lc->idle);
+		usleep(100);
+	}
+	return 0;
+}
+
+/**
+ * settled() - has every lcore taken over what was last published?
+ * @l:		lcores
+ *
+ * Return: true if so (a new list may be written)
+ */
+static bool settled(struct xc_lcores *l)
+{
+	unsigned int lcore;
+
+	RTE_LCORE_FOREACH(lcore)
+		if (__atomic_load_n(&l->lc[lcore].seen, __ATOMIC_ACQUIRE) !=
+		    __atomic_load_n(&l->lc[lcore].gen, __ATOMIC_ACQUIRE))
+			return false;
+	return true;
+}
+
+/**
+ * xc_lcores_add_cable() - give a cable added at runtime to an lcore: the
+ *			   one its definition names, else the forwarding
+ *			   lcore with the fewest directions (main thread)
+ * @l:		lcores, running
+ * @c:		cable with its directions, ports started
+ * @want:	lcore the definition names, -1 to choose
+ * @err:	one-line message on error
+ * @errlen:	size of @err
+ *
+ * Return: 0, -EINVAL (that lcore does not forward), -EBUSY, -ENOSPC or
+ *	   -ETIMEDOUT
+ */
+int xc_lcores_add_cable(struct xc_lcores *l, struct xc_cable *c, int want,
+			char *err, size_t errlen)
+{
+	unsigned int lcore, best = RTE_MAX_LCORE, j;
+	struct xc_fwd_lcore *lc;
+
+	RTE_LCORE_FOREACH(lcore) {
+		if (lcore == rte_get_main_lcore() && !l->main_fwd)
+			continue;
+		if (want >= 0 ? (int)lcore == want :
+		    best == RTE_MAX_LCORE || l->lc[lcore].n_dirs <
+					     l->lc[best].n_dirs)
+			best = lcore;
+	}
+	if (best == RTE_MAX_LCORE) {
+		snprintf(err, errlen, "%s: lcore %d does not forward (EAL -l, or the main lcore)",
+			 c->name, want);
+		return -EINVAL;
+	}
+	lc = &l->lc[best];
+	if (!settled(l) || lc->n_dirs + 2 * c->n_queues > XC_MAX_DIRS_PER_LCORE) {
+		snprintf(err, errlen, "%s: lcore %u %s", c->name, best,
+			 settled(l) ? "has too many directions" : "is busy");
+		return settled(l) ? -ENOSPC : -EBUSY;
+	}
+	memcpy(lc->next, lc->dirs, lc->n_dirs * sizeof(lc->dirs[0]));
+	lc->n_next = lc->n_dirs;
+	for (j = 0; j < 2 * c->n_queues; j++) {
+		xc_dir_build(&c->dir[j]);	/* its stages */
+		lc->next[lc->n_next++] = &c->dir[j];
+	}
+	if (publish(l, best)) {
+		snprintf(err, errlen, "%s: lcore %u does not answer", c->name,
+			 best);
+		return -ETIMEDOUT;
+	}
+	return 0;
+}
+
+/**
+ * xc_lcores_del_cable() - take a cable's directions from every lcore
+ *			   that has one, and wait until none touches them
+ *			   (main thread)
+ * @l:		lcores, running
+ * @c:		cable
+ *
+ * Return: 0, -EBUSY or -ETIMEDOUT (the cable must then not be freed)
+ */
+int xc_lcores_del_cable(struct xc_lcores *l, const struct xc_cable *c)
+{
+	unsigned int lcore, k;
+	int rc = 0;
+
+	if (!settled(l))
+		return -EBUSY;
+	RTE_LCORE_FOREACH(lcore) {
+		struct xc_fwd_lcore *lc = &l->lc[lcore];
+
+		lc->n_next = 0;
+		for (k = 0; k < lc->n_dirs; k++)
+			if (lc->dirs[k]->rx->cable != c)
+				lc->next[lc->n_next++] = lc->dirs[k];
+		if (lc->n_next != lc->n_dirs && publish(l, lcore))
+			rc = -ETIMEDOUT;
+	}
+	return rc;
 }

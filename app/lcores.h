@@ -21,6 +21,8 @@
  * @hk:		the main lcore's housekeeping
  * @hk_arg:	its argument
  * @hk_ms:	its period in milliseconds, also the longest sleep
+ * @ready:	every enabled lcore's sleeping state exists
+ * @main_fwd:	the main lcore forwards too (set at launch)
  */
 struct xc_lcores {
 	struct xc_fwd_lcore lc[RTE_MAX_LCORE];
@@ -28,6 +30,8 @@ struct xc_lcores {
 	void (*hk)(void *arg);
 	void *hk_arg;
 	unsigned int hk_ms;
+	bool ready;
+	bool main_fwd;
 };
 
 int xc_lcores_assign(struct xc_lcores *l, struct xc_topo *t, bool poll,
@@ -37,5 +41,8 @@ void xc_lcores_wire(struct xc_lcores *l, struct xc_topo *t,
 void xc_lcores_run(struct xc_lcores *l);
 void xc_lcores_wake(void *arg);
 void xc_lcores_fini(struct xc_lcores *l);
+int xc_lcores_add_cable(struct xc_lcores *l, struct xc_cable *c, int want,
+			char *err, size_t errlen);
+int xc_lcores_del_cable(struct xc_lcores *l, const struct xc_cable *c);
 
 #endif /* XC_LCORES_H */

@@ -33,6 +33,7 @@
 #include "log.h"
 #include "memguard.h"
 #include "pull.h"
+#include "reconf.h"
 #include "runfiles.h"
 #include "telemetry.h"
 #include "topology.h"
@@ -54,6 +55,7 @@ RTE_LOG_REGISTER(xc_logtype_main, xcable.main, INFO);
  * @hk_ticks:	housekeeping rounds so far
  * @eal:	the EAL runs (cleanup must stop it)
  * @capture:	captures are served (cleanup must stop them)
+ * @reconf:	cables added and removed at runtime
  */
 struct xc_ctx {
 	struct xc_cmdline cl;
@@ -67,10 +69,12 @@ struct xc_ctx {
 	uint64_t hk_ticks;
 	bool eal;
 	bool capture;
+	struct xc_reconf reconf;
 };
 
-/* the one piece of state a signal handler cannot be given as an argument */
+/* the state a signal handler cannot be given as an argument */
 static volatile bool *xc_quit_flag;
+static volatile bool *xc_hup_flag;
 
 /**
  * on_signal() - SIGINT/SIGTERM handler: ask every loop to stop
@@ -81,6 +85,18 @@ static void on_signal(int sig)
 	(void)sig;
 	if (xc_quit_flag)
 		*xc_quit_flag = true;
+}
+
+/**
+ * on_hup() - SIGHUP handler: a daemon's "read your config again", which a
+ *	      closing terminal sends too; never the end of xcable
+ * @sig:	signal number
+ */
+static void on_hup(int sig)
+{
+	(void)sig;
+	if (xc_hup_flag)
+		*xc_hup_flag = true;
 }
 
 /**
@@ -97,6 +113,8 @@ static void housekeeping(void *arg)
 	for (i = 0; i < ctx->topo.n_ports; i++)
 		xc_port_poll(&ctx->topo.ports[i]);
 	xc_pull_housekeeping(&ctx->pull);
+	xc_reconf_housekeeping(&ctx->reconf);
+	xc_topo_grow(&ctx->topo);
 	if (++ctx->hk_ticks % (1000 / XC_HK_MS) == 0)
 		xc_memguard_scan(&ctx->mg);
 	if (ctx->cl.opts.stats_interval && rte_rdtsc() >= ctx->next_stats) {
@@ -132,7 +150,10 @@ static void start_control(struct xc_ctx *ctx)
 	c->uid = ctx->cl.sock_uid;
 	c->gid = ctx->cl.sock_gid;
 	c->cables = ctx->topo.cables;
-	c->n_cables = ctx->topo.n_cables;
+	c->n_cables = XC_MAX_CABLES;	/* the slots: cables come and go */
+	c->lock = &ctx->reconf.lock;
+	c->change = xc_reconf_request;
+	c->change_arg = &ctx->reconf;
 	if (xc_control_start(c, err, sizeof(err)))
 		XC_LOG(main, WARNING, "no runtime control: %s", err);
 	else
@@ -194,6 +215,27 @@ static void fail(struct xc_ctx *ctx, int rc, const char *err)
 }
 
 /**
+ * start_reconf() - let cables be added and removed at runtime: by
+ *		    xcablectl, and by SIGHUP, which reads the config again
+ * @ctx:	context with cables wired to lcores
+ */
+static void start_reconf(struct xc_ctx *ctx)
+{
+	struct xc_reconf *r = &ctx->reconf;
+
+	r->t = &ctx->topo;
+	r->l = &ctx->lcores;
+	r->pull = &ctx->pull;
+	r->defs = ctx->cl.defs;
+	r->end_uid = ctx->cl.end_uid;
+	r->end_gid = ctx->cl.end_gid;
+	r->opts = &ctx->cl.opts;
+	r->config = ctx->cl.opts.config;
+	pthread_rwlock_init(&r->lock, NULL);
+	xc_hup_flag = &r->hup;
+}
+
+/**
  * start() - bring the EAL, the ports and cables, telemetry, capture and the
  *	     control socket up; exits through fail() on error
  * @ctx:	context, options parsed
@@ -216,6 +258,7 @@ static void start(struct xc_ctx *ctx, struct xc_eal_argv *ea)
 	xc_quit_flag = &ctx->lcores.quit;
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
+	signal(SIGHUP, on_hup);	/* ignored until cables can be changed */
 
 	t->opts = &ctx->cl.opts;
 	t->defs = ctx->cl.defs;
@@ -244,7 +287,9 @@ static void start(struct xc_ctx *ctx, struct xc_eal_argv *ea)
 	ctx->pull.n_cables = t->n_cables;
 	ctx->pull.propagate = !ctx->cl.opts.no_propagate;
 	xc_lcores_wire(&ctx->lcores, t, &ctx->pull);
-	xc_telemetry_init(t->cables, t->n_cables);
+	start_reconf(ctx);
+	xc_telemetry_lock(&ctx->reconf.lock);
+	xc_telemetry_init(t->cables, XC_MAX_CABLES);
 	ctx->capture = xc_capture_init(t->cables, t->n_cables);
 	start_control(ctx);
 }

@@ -92,6 +92,9 @@ void xc_pull_housekeeping(struct xc_pull_env *env)
 		uint32_t req = __atomic_exchange_n(&c->req, XC_REQ_NONE,
 						   __ATOMIC_ACQ_REL);
 
+		if (!c->name[0])
+			continue;	/* a slot of a cable removed */
+
 		if (!xc_end_pluggable(&c->end[0]) ||
 		    !xc_end_pluggable(&c->end[1])) {
 			if (req != XC_REQ_NONE)

@@ -27,6 +27,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <rte_build_config.h>
+
 #include "simple.h"
 
 #define XC_SIMPLE_MEM_MB	256
@@ -273,6 +275,52 @@ static int add_mem(struct xc_eal_argv *ea, const struct xc_host *h,
 }
 
 /**
+ * xc_simple_over_ports() - check that the ports the simple or config mode
+ *			    asks the EAL for (one per socket end, one per
+ *			    [port]) fit its RTE_MAX_ETHPORTS
+ * @o:		parsed xcable options
+ * @defs:	the cables
+ * @n_defs:	number of cables
+ * @need:	set to the number of ports asked for
+ *
+ * Return: -1 if they fit, else the index of the first cable that does not
+ */
+int xc_simple_over_ports(const struct xc_opts *o,
+			 const struct xc_cable_def *defs, unsigned int n_defs,
+			 unsigned int *need)
+{
+	unsigned int i, j;
+	int first = -1;
+
+	*need = o->n_port_defs;
+	for (i = 0; i < n_defs; i++) {
+		for (j = 0; j < 2; j++)
+			*need += defs[i].end[j].port < 0;
+		if (first < 0 && *need > RTE_MAX_ETHPORTS)
+			first = (int)i;
+	}
+	return first;
+}
+
+/**
+ * xc_simple_vdev() - the device arguments of a socket end's vhost port, as
+ *		      the EAL is given them at start, or rte_dev_probe() for a
+ *		      cable added at runtime
+ * @buf:	filled
+ * @len:	size of @buf
+ * @idx:	device number: net_vhostIDX, unique in the process
+ * @e:		the end
+ */
+void xc_simple_vdev(char *buf, size_t len, unsigned int idx,
+		    const struct xc_end_def *e)
+{
+	snprintf(buf, len, "net_vhost%u,iface=%s%s%s%s,queues=%u", idx,
+		 e->path, e->client ? ",client=1" : "",
+		 e->offloads ? ",tso=1" : "",
+		 e->iommu ? ",iommu-support=1" : "", e->queues);
+}
+
+/**
  * xc_simple_eal_args() - build the EAL argv for the simple mode
  * @ea:		filled with the arguments
  * @prog:	program name (argv[0])
@@ -299,7 +347,7 @@ int xc_simple_eal_args(struct xc_eal_argv *ea, const char *prog,
 	static const char *const hdir[] = { "--huge-dir", NULL };
 	static const char *const logl[] = { "--log-level", NULL };
 	bool lcore_named[128] = { false }, any_named = false, any_pci;
-	char list[512];
+	char list[512], vdev[XC_SOCK_PATH_MAX + 96];
 	size_t used;
 	unsigned int i;
 	int rc = 0, j;
@@ -350,15 +398,12 @@ int xc_simple_eal_args(struct xc_eal_argv *ea, const char *prog,
 	for (i = 0; i < n_defs; i++)
 		for (j = 0; j < 2; j++)
 			if (defs[i].end[j].port < 0 &&
-			    !xc_end_def_vxlan(&defs[i].end[j]))
-				rc |= add(ea, "--vdev=net_vhost%u,iface=%s%s%s%s,queues=%u",
-					  2 * i + (unsigned int)j,
-					  defs[i].end[j].path,
-					  defs[i].end[j].client ? ",client=1" : "",
-					  defs[i].end[j].offloads ? ",tso=1" : "",
-					  defs[i].end[j].iommu ?
-					  ",iommu-support=1" : "",
-					  defs[i].end[j].queues);
+			    !xc_end_def_vxlan(&defs[i].end[j])) {
+				xc_simple_vdev(vdev, sizeof(vdev),
+					       2 * i + (unsigned int)j,
+					       &defs[i].end[j]);
+				rc |= add(ea, "--vdev=%s", vdev);
+			}
 	for (i = 0; i < o->n_port_defs; i++)
 		rc |= add(ea, "%s%s",
 			  strncmp(o->port_defs[i].devargs, "net_", 4) ?

@@ -28,11 +28,14 @@
 /**
  * struct xc_tel - what the telemetry callbacks may look at
  * @cables:	the cables, which live as long as the process
- * @n_cables:	number of cables
+ * @n_cables:	number of cable slots (a removed cable's has no name)
+ * @lock:	held for reading while the cables are looked at (cables
+ *		come and go at runtime, reconf.c), or NULL
  */
 struct xc_tel {
 	struct xc_cable *cables;
 	unsigned int n_cables;
+	pthread_rwlock_t *lock;
 };
 
 static struct xc_tel xc_tel;
@@ -53,8 +56,13 @@ static int tel_cables(const char *cmd, const char *params,
 	(void)cmd;
 	(void)params;
 	rte_tel_data_start_array(d, RTE_TEL_STRING_VAL);
+	if (xc_tel.lock)
+		pthread_rwlock_rdlock(xc_tel.lock);
 	for (i = 0; i < xc_tel.n_cables; i++)
-		rte_tel_data_add_array_string(d, xc_tel.cables[i].name);
+		if (xc_tel.cables[i].name[0])
+			rte_tel_data_add_array_string(d, xc_tel.cables[i].name);
+	if (xc_tel.lock)
+		pthread_rwlock_unlock(xc_tel.lock);
 	return 0;
 }
 
@@ -186,20 +194,34 @@ static int tel_cable(const char *cmd, const char *params,
 	unsigned int i;
 
 	(void)cmd;
-	if (params == NULL)
+	if (params == NULL || params[0] == '\0')
 		return -EINVAL;
+	if (xc_tel.lock)
+		pthread_rwlock_rdlock(xc_tel.lock);
 	for (i = 0; i < xc_tel.n_cables && c == NULL; i++)
 		if (strcmp(xc_tel.cables[i].name, params) == 0)
 			c = &xc_tel.cables[i];
-	if (c == NULL)
-		return -EINVAL;
-	rte_tel_data_start_dict(d);
-	rte_tel_data_add_dict_string(d, "name", c->name);
-	add_end(d, "end0", &c->end[0]);
-	add_end(d, "end1", &c->end[1]);
-	add_dir(d, c, 0);
-	add_dir(d, c, 1);
-	return 0;
+	if (c) {
+		rte_tel_data_start_dict(d);
+		rte_tel_data_add_dict_string(d, "name", c->name);
+		add_end(d, "end0", &c->end[0]);
+		add_end(d, "end1", &c->end[1]);
+		add_dir(d, c, 0);
+		add_dir(d, c, 1);
+	}
+	if (xc_tel.lock)
+		pthread_rwlock_unlock(xc_tel.lock);
+	return c ? 0 : -EINVAL;
+}
+
+/**
+ * xc_telemetry_lock() - look at the cables only while holding a lock for
+ *			 reading (cables come and go at runtime)
+ * @lock:	the lock
+ */
+void xc_telemetry_lock(pthread_rwlock_t *lock)
+{
+	xc_tel.lock = lock;
 }
 
 /**

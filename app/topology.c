@@ -24,10 +24,12 @@
 
 #include "fwd.h"
 #include "log.h"
+#include "simple.h"
 #include "topology.h"
 
-#define XC_POOL_MBUFS		8191
-#define XC_POOL_CACHE		256
+#define XC_POOL_MBUFS		8191	/* most mbufs of a cable, per queue */
+#define XC_POOL_FIRST		256	/* to start with (pool.c grows it) */
+#define XC_IPOOL_FIRST		1024	/* one burst's worth of segments */
 
 /**
  * create_ports() - a port for every ethdev, with the global socket
@@ -48,7 +50,8 @@ static int create_ports(struct xc_topo *t, char *err, size_t errlen)
 		snprintf(err, errlen, "no ports: add them with --vdev net_vhost0,iface=PATH (or use --left/--right)");
 		return -EINVAL;
 	}
-	t->ports = calloc(t->n_ports + 1u, sizeof(*t->ports));
+	/* every slot a port can take, with room for cables added later */
+	t->ports = calloc(RTE_MAX_ETHPORTS, sizeof(*t->ports));
 	if (t->ports == NULL) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
@@ -181,7 +184,8 @@ static int socket_end(struct xc_topo *t, unsigned int i, unsigned int j,
 	uint16_t k;
 
 	for (k = 0; k < t->n_ports && p == NULL; k++) {
-		const char *s = xc_port_vhost_socket(&t->ports[k]);
+		const char *s = t->ports[k].ops ?
+				xc_port_vhost_socket(&t->ports[k]) : NULL;
 
 		if (s != NULL && strcmp(s, e->path) == 0)
 			p = &t->ports[k];
@@ -370,7 +374,8 @@ int xc_topo_build(struct xc_topo *t, char *err, size_t errlen)
 
 /**
  * cable_pools() - a cable's own mbuf pools, so one cable cannot starve
- *		   another
+ *		   another; small at first, they grow with its traffic up
+ *		   to a cap (pool.c)
  * @t:		topology
  * @i:		cable index
  * @err:	one-line message on error
@@ -386,12 +391,15 @@ static int cable_pools(struct xc_topo *t, unsigned int i, char *err,
 	char name[RTE_MEMPOOL_NAMESIZE];
 
 	snprintf(name, sizeof(name), "xc_pool%u", i);
-	c->pool = rte_pktmbuf_pool_create(name, XC_POOL_MBUFS * c->n_queues,
-					  XC_POOL_CACHE, 0,
-					  RTE_MBUF_DEFAULT_BUF_SIZE, socket);
-	snprintf(name, sizeof(name), "xc_ipool%u", i);
-	c->ipool = rte_pktmbuf_pool_create(name, XC_POOL_MBUFS * c->n_queues,
-					   XC_POOL_CACHE, 0, 0, socket);
+	if (xc_pool_create(&t->pools[i][0], name, XC_POOL_FIRST * c->n_queues,
+			   XC_POOL_MBUFS * c->n_queues,
+			   RTE_MBUF_DEFAULT_BUF_SIZE, socket) == 0) {
+		snprintf(name, sizeof(name), "xc_ipool%u", i);
+		xc_pool_create(&t->pools[i][1], name, XC_IPOOL_FIRST,
+			       XC_POOL_MBUFS * c->n_queues, 0, socket);
+	}
+	c->pool = t->pools[i][0].mp;
+	c->ipool = t->pools[i][1].mp;
 	if (c->pool == NULL || c->ipool == NULL) {
 		snprintf(err, errlen, "%s: cannot create mbuf pool: %s",
 			 c->name, rte_strerror(rte_errno));
@@ -459,6 +467,7 @@ void xc_topo_drain(struct xc_topo *t)
 	for (i = 0; i < t->n_cables; i++)
 		for (j = 0; t->cables[i].dir && j < 2 * t->cables[i].n_queues;
 		     j++) {
+			/* a slot freed by a cable removed at runtime has none */
 			xc_dir_flush(&t->cables[i].dir[j], XC_DROP_SHUTDOWN);
 			xc_dir_drain(&t->cables[i].dir[j], 4 * XC_RING_SIZE);
 		}
@@ -482,8 +491,8 @@ void xc_topo_free(struct xc_topo *t)
 		xc_port_free(&t->ports[i]);
 	for (i = 0; i < t->n_cables; i++) {
 		xc_cable_dirs_free(&t->cables[i]);
-		rte_mempool_free(t->cables[i].pool);
-		rte_mempool_free(t->cables[i].ipool);
+		xc_pool_free(&t->pools[i][0]);
+		xc_pool_free(&t->pools[i][1]);
 		t->cables[i].pool = t->cables[i].ipool = NULL;
 	}
 	for (i = 0; i < RTE_MAX_ETHPORTS; i++) {
@@ -495,4 +504,150 @@ void xc_topo_free(struct xc_topo *t)
 	free(t->ports);
 	t->ports = NULL;
 	t->n_ports = 0;
+}
+
+/**
+ * new_port() - probe a vhost port for a socket end of a cable added at
+ *		runtime, and describe it in a free port slot
+ * @t:		topology, running
+ * @e:		the end
+ * @err:	one-line message on error
+ * @errlen:	size of @err
+ *
+ * Return: 0, -ENOSPC (no port left), or -errno
+ */
+static int new_port(struct xc_topo *t, const struct xc_end_def *e,
+		    char *err, size_t errlen)
+{
+	char devargs[XC_DEVARGS_LEN], name[RTE_ETH_NAME_MAX_LEN];
+	uint16_t id, k;
+	int rc;
+
+	for (k = 0; k < RTE_MAX_ETHPORTS && t->ports[k].ops; k++)
+		;
+	if (k == RTE_MAX_ETHPORTS || rte_eth_dev_count_avail() >=
+				     RTE_MAX_ETHPORTS) {
+		snprintf(err, errlen, "no DPDK port left: this DPDK gives one process at most %d (RTE_MAX_ETHPORTS), one per socket end",
+			 RTE_MAX_ETHPORTS);
+		return -ENOSPC;
+	}
+	/* a name no device has: those of the start are net_vhost0... */
+	do {
+		xc_simple_vdev(devargs, sizeof(devargs), t->next_vdev++, e);
+		snprintf(name, sizeof(name), "%.*s",
+			 (int)strcspn(devargs, ","), devargs);
+	} while (rte_eth_dev_get_port_by_name(name, &id) == 0);
+	rc = rte_dev_probe(devargs);
+	if (rc == 0)
+		rc = rte_eth_dev_get_port_by_name(name, &id);
+	if (rc) {
+		snprintf(err, errlen, "%s: cannot create port %s: %s",
+			 e->path, name, rte_strerror(-rc));
+		return rc;
+	}
+	rc = xc_port_create(&t->ports[k], id, err, errlen);
+	t->ports[k].conf.sock_checked = true;	/* by the caller */
+	if (k >= t->n_ports)
+		t->n_ports = (uint16_t)(k + 1);
+	if (rc)	/* xc_topo_del_cable() removes it */
+		return rc;
+	return 0;
+}
+
+/**
+ * xc_topo_add_cable() - bring up a cable of two socket ends at runtime, in
+ *			 a free slot whose definition is written: its ports
+ *			 (the sockets appear), pools and directions; the
+ *			 caller then gives it to an lcore
+ * @t:		topology, running
+ * @i:		the slot; t->defs[i] and the end owners are set
+ * @err:	one-line message on error
+ * @errlen:	size of @err
+ *
+ * On error, xc_topo_del_cable() undoes what was done.
+ *
+ * Return: 0, -EINVAL (a port end), -ENOSPC, or -errno
+ */
+int xc_topo_add_cable(struct xc_topo *t, unsigned int i, char *err,
+		      size_t errlen)
+{
+	struct xc_cable *c = &t->cables[i];
+	unsigned int j;
+	int rc = 0;
+
+	memset(c, 0, sizeof(*c));
+	memcpy(c->name, t->defs[i].name, XC_NAME_MAX);
+	if (i >= t->n_cables)
+		t->n_cables = i + 1;
+	for (j = 0; j < 2 && rc == 0; j++) {
+		if (t->defs[i].end[j].port >= 0) {
+			snprintf(err, errlen, "%s: only cables between two sockets can be added at runtime",
+				 c->name);
+			return -EINVAL;
+		}
+		rc = new_port(t, &t->defs[i].end[j], err, errlen);
+		if (rc == 0)
+			rc = socket_end(t, i, j, err, errlen);
+	}
+	if (rc)
+		return rc;
+	c->n_queues = t->defs[i].end[0].queues;
+	rc = cable_pools(t, i, err, errlen);
+	if (rc == 0 && xc_cable_dirs_create(c, t->defs[i].impair, rte_rdtsc() ^
+					    (uint64_t)i << 40)) {
+		snprintf(err, errlen, "%s: out of memory", c->name);
+		rc = -ENOMEM;
+	}
+	for (j = 0; j < 2 && rc == 0; j++)
+		rc = xc_port_configure(c->end[j].port, c->pool, err, errlen);
+	for (j = 0; j < 2 && rc == 0; j++)
+		rc = xc_port_start(c->end[j].port, err, errlen);
+	return rc;
+}
+
+/**
+ * xc_topo_del_cable() - take a cable of two socket ends away at runtime,
+ *			 once no lcore has its directions: its ports are
+ *			 unplugged (the guests see the carrier go, the sockets
+ *			 are removed), what it holds is dropped, its memory
+ *			 freed, its slot emptied
+ * @t:		topology, running
+ * @i:		the slot
+ */
+void xc_topo_del_cable(struct xc_topo *t, unsigned int i)
+{
+	struct xc_cable *c = &t->cables[i];
+	unsigned int j;
+
+	for (j = 0; j < 2; j++) {
+		struct xc_port *p = c->end[j].port;
+
+		if (p == NULL || p->ops == NULL)
+			continue;
+		if (!c->pulled[j] && p->configured)
+			xc_port_unplug(p);
+		xc_port_free(p);
+		memset(p, 0, sizeof(*p));	/* a free slot */
+	}
+	for (j = 0; c->dir && j < 2 * c->n_queues; j++)
+		xc_dir_flush(&c->dir[j], XC_DROP_SHUTDOWN);
+	xc_cable_dirs_free(c);
+	xc_pool_free(&t->pools[i][0]);
+	xc_pool_free(&t->pools[i][1]);
+	memset(c, 0, sizeof(*c));
+}
+
+/**
+ * xc_topo_grow() - grow the pools of the cables that are running short
+ *		    (main thread, housekeeping)
+ * @t:		topology
+ */
+void xc_topo_grow(struct xc_topo *t)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->n_cables; i++) {
+		xc_pool_grow(&t->pools[i][0]);
+		xc_pool_grow(&t->pools[i][1]);
+	}
 }

@@ -14,6 +14,7 @@
 
 #include "cable.h"
 #include "options.h"
+#include "pool.h"
 #include "trunk.h"
 #include "vxlan.h"
 
@@ -35,6 +36,10 @@
  * @cables:	the cables
  * @trunk_of:	for each port id, the trunk it carries, or NULL
  * @vxlan:	the socket of the tunnel ends, NULL if there are none
+ * @next_vdev:	number of the next vhost device created at runtime
+ *		(net_vhostN: unique in the process)
+ * @pools:	each cable's pools, [0] for frames, [1] for indirect mbufs
+ *		(segments); cable->pool and ->ipool are their mempools
  */
 struct xc_topo {
 	const struct xc_opts *opts;
@@ -50,11 +55,17 @@ struct xc_topo {
 	struct xc_cable cables[XC_MAX_CABLES];
 	struct xc_trunk *trunk_of[RTE_MAX_ETHPORTS];
 	struct xc_vxlan *vxlan;
+	unsigned int next_vdev;
+	struct xc_pool pools[XC_MAX_CABLES][2];
 };
 
 int xc_topo_build(struct xc_topo *t, char *err, size_t errlen);
 int xc_topo_start(struct xc_topo *t, char *err, size_t errlen);
 void xc_topo_drain(struct xc_topo *t);
 void xc_topo_free(struct xc_topo *t);
+int xc_topo_add_cable(struct xc_topo *t, unsigned int i, char *err,
+		      size_t errlen);
+void xc_topo_del_cable(struct xc_topo *t, unsigned int i);
+void xc_topo_grow(struct xc_topo *t);
 
 #endif /* XC_TOPOLOGY_H */

@@ -10,6 +10,10 @@
  *                 dup=0.1%,corrupt=0.1%,limit=1000)
  *   xcablectl ... clear CABLE
  *   xcablectl ... down CABLE | up CABLE   pull the cable out, plug it in
+ *   xcablectl ... add NAME left=SOCK right=SOCK [KEY=VALUE]...   a new
+ *		   cable (the keys of a [cable NAME] section)
+ *   xcablectl ... del NAME | reload   remove a cable; read the config
+ *		   file again and apply the difference
  *
  * The socket is xcable.ctl in xcable's EAL runtime directory
  * (/var/run/dpdk/PREFIX, or $XDG_RUNTIME_DIR/dpdk/PREFIX for other users);
@@ -38,7 +42,9 @@ static void usage(void)
 		"usage: xcablectl [-s SOCKET | -p PREFIX] list [--json] |\n"
 		"       show CABLE [--json] |\n"
 		"       impair CABLE [to-right|to-left] SPEC | clear CABLE |\n"
-		"       down CABLE | up CABLE\n"
+		"       down CABLE | up CABLE |\n"
+		"       add NAME left=SOCKET right=SOCKET [KEY=VALUE]... | del NAME |\n"
+		"       reload\n"
 		"SPEC: none, or delay=10ms,jitter=1ms,loss=1%%,ge=1%%/30%%[/100%%],\n"
 		"      rate=100mbit,dup=0.1%%,corrupt=0.1%%,limit=1000\n");
 	exit(XC_USAGE);

@@ -485,7 +485,9 @@ static uint16_t count_rx(uint64_t *from, uint64_t *stray)
  * @pps:	frames per second to send
  * @seconds:	how long
  *
- * Prints "sent N", "received-from ID N" for each id seen, "stray N".
+ * Prints "sent N", "received-from ID N" for each id seen, "stray N",
+ * and "link-downs N": how often the port's link went from up to down (read
+ * every 100 ms: a cable removed or pulled).
  *
  * Return: 0
  */
@@ -497,11 +499,21 @@ static int mode_stream(struct peer *pr, unsigned int id, unsigned int pps,
 	uint64_t hz = rte_get_tsc_hz(), now = rte_get_tsc_cycles();
 	uint64_t end = now + hz * seconds, gap = hz / (pps ? pps : 1);
 	uint64_t next_tx = now, from[MAX_IDS] = { 0 }, stray = 0, sent = 0;
+	uint64_t next_link = now, downs = 0;
+	struct rte_eth_link l;
+	bool was_up = true;
 	uint8_t buf[256];
 	unsigned int i;
 
 	(void)pr;
 	while ((now = rte_get_tsc_cycles()) < end && !stop) {
+		if (now >= next_link) {
+			if (rte_eth_link_get_nowait(0, &l) == 0) {
+				downs += was_up && !l.link_status;
+				was_up = l.link_status;
+			}
+			next_link = now + hz / 10;
+		}
 		if (pps && now >= next_tx) {
 			uint32_t tag = (uint32_t)(id << 24 | (sent & 0xffffff));
 			struct rte_mbuf *one;
@@ -530,6 +542,7 @@ static int mode_stream(struct peer *pr, unsigned int id, unsigned int pps,
 		if (from[i])
 			printf("received-from %u %" PRIu64 "\n", i, from[i]);
 	printf("stray %" PRIu64 "\n", stray);
+	printf("link-downs %" PRIu64 "\n", downs);
 	return 0;
 }
 

@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * pool.c - a cable's mbuf pool that starts small and grows with traffic
+ *
+ * Theory of operation: each cable had a pool of 8191 mbufs (about 19 MB)
+ * from the start, used or not. Now a cable's pool starts with a few
+ * hundred mbufs, enough for idle guests and light traffic, and the main
+ * thread grows it in its housekeeping when less than a quarter is free,
+ * doubling it each time up to the old size. The cap keeps what the
+ * old pools gave: one cable can never take more than its own share, so
+ * a busy cable cannot starve another; while its pool is short, a guest's
+ * frames wait in its own ring (the vhost library takes no more than it
+ * has mbufs for) and software segmentation that finds no mbuf drops the
+ * frame, counted as no-mbuf.
+ *
+ * DPDK's mempools do not grow, but their ring is sized for the largest
+ * count at creation: @mp is created empty for @max mbufs and populated
+ * with the first ones; to grow, a new ordinary mbuf pool is made (its
+ * mbufs initialised as usual, with their IOVAs), and its mbufs are taken
+ * out and put into @mp as mbufs of @mp. They are freed to @mp from then
+ * on; the chunk pool keeps their memory until the cable goes. No lcore
+ * ever sees an mbuf that is not fully initialised, and growing takes no
+ * lock on the forwarding path (the ring is multi-producer).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_errno.h>
+#include <rte_mbuf.h>
+#include <rte_mbuf_pool_ops.h>
+#include <rte_memzone.h>
+
+#include "log.h"
+#include "pool.h"
+
+#define XC_POOL_CACHE		0	/* see xc_pool_create() */
+
+/**
+ * free_zone() - give a pool's first chunk back, when the pool is freed
+ * @hdr:	the chunk (unused)
+ * @opaque:	its memzone
+ */
+static void free_zone(struct rte_mempool_memhdr *hdr, void *opaque)
+{
+	(void)hdr;
+	rte_memzone_free(opaque);
+}
+
+/**
+ * xc_pool_create() - a pool of @first mbufs that can grow to @max
+ * @p:		filled
+ * @name:	pool name, unique, short enough for a mempool name less 3
+ * @first:	mbufs to start with
+ * @max:	most mbufs it may have
+ * @room:	data room of each (0: indirect mbufs)
+ * @socket:	NUMA socket
+ *
+ * Return: 0, or -errno (rte_errno set)
+ */
+int xc_pool_create(struct xc_pool *p, const char *name, unsigned int first,
+		   unsigned int max, uint16_t room, int socket)
+{
+	struct rte_pktmbuf_pool_private priv = {
+		.mbuf_data_room_size = room, .mbuf_priv_size = 0 };
+	const struct rte_memzone *mz;
+	struct rte_mempool *mp;
+	size_t len;
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	p->max = max;
+	p->room = room;
+	p->socket = socket;
+	mp = rte_mempool_create_empty(name, max, sizeof(struct rte_mbuf) + room,
+				      XC_POOL_CACHE, sizeof(priv), socket, 0);
+	if (mp == NULL)
+		return -rte_errno;
+	p->mp = mp;
+	rc = rte_mempool_set_ops_byname(mp, rte_mbuf_best_mempool_ops(), NULL);
+	if (rc)
+		goto fail;
+	rte_pktmbuf_pool_init(mp, &priv);
+	len = (size_t)rte_mempool_calc_obj_size(mp->elt_size, mp->flags, NULL) *
+	      first + RTE_CACHE_LINE_SIZE;
+	mz = rte_memzone_reserve_aligned(name, len, socket,
+					 RTE_MEMZONE_IOVA_CONTIG,
+					 RTE_CACHE_LINE_SIZE);
+	if (mz == NULL) {
+		rc = -rte_errno;
+		goto fail;
+	}
+	rc = rte_mempool_populate_iova(mp, mz->addr, mz->iova, mz->len,
+				       free_zone, (void *)(uintptr_t)mz);
+	if (rc <= 0) {
+		rte_memzone_free(mz);
+		rc = rc ? rc : -ENOMEM;
+		goto fail;
+	}
+	/* no one has it yet: its mbufs can be initialised in place */
+	rte_mempool_obj_iter(mp, rte_pktmbuf_init, NULL);
+	p->n = (unsigned int)rc;
+	return 0;
+fail:
+	rte_mempool_free(mp);
+	p->mp = NULL;
+	rte_errno = -rc;
+	return rc;
+}
+
+/**
+ * hand_over() - move every mbuf of a chunk pool into the cable's pool
+ * @p:		the cable's pool
+ * @ch:		the chunk, whose mbufs are initialised and free
+ *
+ * Return: mbufs moved
+ */
+static unsigned int hand_over(struct xc_pool *p, struct rte_mempool *ch)
+{
+	void *objs[64];
+	unsigned int moved = 0, i, k;
+
+	for (k = 64; k; k /= 2) {
+		while (rte_mempool_get_bulk(ch, objs, k) == 0) {
+			for (i = 0; i < k; i++)
+				((struct rte_mbuf *)objs[i])->pool = p->mp;
+			rte_mempool_put_bulk(p->mp, objs, k);
+			moved += k;
+		}
+	}
+	return moved;
+}
+
+/**
+ * xc_pool_grow() - double a pool (up to its cap) once less than a quarter
+ *		    of it is free (main thread, housekeeping)
+ * @p:		pool
+ */
+void xc_pool_grow(struct xc_pool *p)
+{
+	char name[RTE_MEMPOOL_NAMESIZE];
+	struct rte_mempool *ch;
+	unsigned int add;
+
+	if (p->mp == NULL || p->n >= p->max || p->n_chunks == XC_POOL_CHUNKS ||
+	    rte_mempool_avail_count(p->mp) >= p->n / 4)
+		return;
+	add = RTE_MIN(p->n, p->max - p->n);
+	snprintf(name, sizeof(name), "%.*s+%u", (int)RTE_MEMPOOL_NAMESIZE - 5,
+		 p->mp->name, p->n_chunks);
+	ch = rte_pktmbuf_pool_create(name, add, 0, 0, p->room, p->socket);
+	if (ch == NULL) {
+		if (!p->failed)
+			XC_LOG(main, WARNING, "%s: cannot grow beyond %u mbufs: %s",
+			       p->mp->name, p->n, rte_strerror(rte_errno));
+		p->failed = true;
+		return;
+	}
+	p->chunk[p->n_chunks++] = ch;
+	p->n += hand_over(p, ch);
+	XC_LOG(main, DEBUG, "%s: grown to %u mbufs", p->mp->name, p->n);
+}
+
+/**
+ * xc_pool_free() - free a pool and its chunks; no mbuf may be in use
+ * @p:		pool, created or zeroed
+ */
+void xc_pool_free(struct xc_pool *p)
+{
+	unsigned int i;
+
+	rte_mempool_free(p->mp);
+	for (i = 0; i < p->n_chunks; i++)
+		rte_mempool_free(p->chunk[i]);
+	memset(p, 0, sizeof(*p));
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * pool.h - a cable's mbuf pool that starts small and grows with traffic
+ */
+#ifndef XC_POOL_H
+#define XC_POOL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_mempool.h>
+
+#define XC_POOL_CHUNKS		16	/* growth steps at most */
+
+/**
+ * struct xc_pool - one cable's pool of mbufs, grown by the main thread
+ * @mp:		the pool ports and stages take mbufs from and free them to
+ * @chunk:	pools whose mbufs were handed over to @mp as it grew; they
+ *		keep the memory until @mp is freed
+ * @n_chunks:	number of @chunk
+ * @n:		mbufs @mp has
+ * @max:	most it may have: what bounds one cable's share of memory
+ * @room:	data room of each mbuf (0 for indirect mbufs)
+ * @socket:	NUMA socket of the memory
+ * @failed:	a growth failed (logged once)
+ */
+struct xc_pool {
+	struct rte_mempool *mp;
+	struct rte_mempool *chunk[XC_POOL_CHUNKS];
+	unsigned int n_chunks;
+	unsigned int n;
+	unsigned int max;
+	uint16_t room;
+	int socket;
+	bool failed;
+};
+
+int xc_pool_create(struct xc_pool *p, const char *name, unsigned int first,
+		   unsigned int max, uint16_t room, int socket);
+void xc_pool_grow(struct xc_pool *p);
+void xc_pool_free(struct xc_pool *p);
+
+#endif /* XC_POOL_H */
