@@ -499,7 +499,7 @@ static int mode_stream(struct peer *pr, unsigned int id, unsigned int pps,
 	uint64_t hz = rte_get_tsc_hz(), now = rte_get_tsc_cycles();
 	uint64_t end = now + hz * seconds, gap = hz / (pps ? pps : 1);
 	uint64_t next_tx = now, from[MAX_IDS] = { 0 }, stray = 0, sent = 0;
-	uint64_t next_link = now, downs = 0;
+	uint64_t next_link = now, downs = 0, last_rx;
 	struct rte_eth_link l;
 	bool was_up = true;
 	uint8_t buf[256];
@@ -531,12 +531,18 @@ static int mode_stream(struct peer *pr, unsigned int id, unsigned int pps,
 		if (count_rx(from, &stray) == 0)
 			usleep(100);
 	}
-	/* stopped sending: take what is still on its way for a moment, so
-	 * that a graceful stop loses nothing the cable delivered */
-	for (end = rte_get_tsc_cycles() + hz * 3 / 10;
-	     rte_get_tsc_cycles() < end;)
-		if (count_rx(from, &stray) == 0)
+	/* stopped sending: go on taking what comes until nothing has come
+	 * for 0.3 s (at most 5 s), so that a graceful stop loses nothing the
+	 * cable delivered, even while a peer started later still sends */
+	end = rte_get_tsc_cycles() + hz * 5;
+	for (now = last_rx = rte_get_tsc_cycles();
+	     now < end && now - last_rx < hz * 3 / 10;
+	     now = rte_get_tsc_cycles()) {
+		if (count_rx(from, &stray))
+			last_rx = now;
+		else
 			usleep(100);
+	}
 	printf("sent %" PRIu64 "\n", sent);
 	for (i = 0; i < MAX_IDS; i++)
 		if (from[i])
