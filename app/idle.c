@@ -21,8 +21,11 @@
  * never reads the eventfd and a level-triggered epoll on it would then
  * never sleep again; and the PMD has nothing for the Rx ring at all. The
  * kick fds change when a guest reconnects, so they are looked up again
- * before every sleep. Ports without kicks (not a guest's) are never waited
- * on; the timeout bounds how late their frames can be noticed. What is
+ * before every sleep. A kernel-backed port (af_packet, af_xdp) gives its
+ * driver's socket instead, readable while a frame waits in its ring: it is
+ * not read here (the driver takes the frame), only an error on it is
+ * cleared. Ports without either (NICs) are never waited on; the timeout
+ * bounds how late their frames can be noticed. What is
  * vhost's own (the vhost library calls, made safe against a guest that
  * goes away mid-call) is the port kind's kick_fd op, in port_vhost.c.
  */
@@ -30,12 +33,17 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
 
 #include "fwd.h"
 #include "idle.h"
 #include "log.h"
+
+/* epoll data: the fd, and this bit for a socket (not to be read) */
+#define XC_IDLE_SOCK		(1ULL << 32)
 
 /**
  * xc_idle_init() - create the epoll set and the wake eventfd
@@ -45,7 +53,7 @@
  */
 int xc_idle_init(struct xc_idle *s)
 {
-	struct epoll_event ev = { .events = EPOLLIN, .data.fd = -1 };
+	struct epoll_event ev = { .events = EPOLLIN, .data.u64 = 0 };
 
 	memset(s, 0, sizeof(*s));
 	s->epfd = epoll_create1(EPOLL_CLOEXEC);
@@ -53,10 +61,10 @@ int xc_idle_init(struct xc_idle *s)
 	s->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
 	if (s->epfd < 0 || s->wakefd < 0 || s->timerfd < 0)
 		goto fail;
-	ev.data.fd = s->wakefd;
+	ev.data.u64 = (uint32_t)s->wakefd;
 	if (epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->wakefd, &ev) < 0)
 		goto fail;
-	ev.data.fd = s->timerfd;
+	ev.data.u64 = (uint32_t)s->timerfd;
 	if (epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->timerfd, &ev) < 0)
 		goto fail;
 	return 0;
@@ -104,6 +112,7 @@ int xc_idle_watch(struct xc_idle *s, struct xc_dir *d)
 static void follow(struct xc_idle *s, struct xc_idle_q *q, int fd, int gen)
 {
 	struct epoll_event ev = { .events = EPOLLIN };
+	struct stat st;
 
 	if (gen == q->vid && fd == q->kickfd)
 		return;
@@ -113,7 +122,9 @@ static void follow(struct xc_idle *s, struct xc_idle_q *q, int fd, int gen)
 	q->kickfd = -1;
 	if (fd < 0)
 		return;
-	ev.data.fd = fd;
+	ev.data.u64 = (uint32_t)fd;
+	if (fstat(fd, &st) == 0 && S_ISSOCK(st.st_mode))
+		ev.data.u64 |= XC_IDLE_SOCK;
 	if (epoll_ctl(s->epfd, EPOLL_CTL_ADD, fd, &ev) == 0 ||
 	    errno == EEXIST)
 		q->kickfd = fd;
@@ -186,8 +197,9 @@ void xc_idle_wait(struct xc_idle *s, int timeout_ms, uint64_t due_ns)
 	struct epoll_event ev[2 * XC_IDLE_MAX_DIRS + 2];
 	struct itimerspec its = { { 0, 0 }, { 0, 0 } };
 	unsigned int i;
+	socklen_t len = sizeof(int);
 	uint64_t v;
-	int n, k;
+	int n, k, fd;
 
 	s->sleeps += timeout_ms > 0;
 	if (due_ns) {
@@ -201,10 +213,18 @@ void xc_idle_wait(struct xc_idle *s, int timeout_ms, uint64_t due_ns)
 		its.it_value.tv_nsec = 0;
 		timerfd_settime(s->timerfd, 0, &its, NULL);
 	}
-	for (k = 0; k < n; k++)
-		if (read(ev[k].data.fd, &v, sizeof(v)) < 0 && errno != EAGAIN)
-			XC_LOG(fwd, DEBUG, "reading fd %d: %s", ev[k].data.fd,
+	for (k = 0; k < n; k++) {
+		fd = (int)(uint32_t)ev[k].data.u64;
+		if (ev[k].data.u64 & XC_IDLE_SOCK) {
+			/* an error (the interface went down) stays reported
+			 * until taken */
+			if (ev[k].events & EPOLLERR)
+				getsockopt(fd, SOL_SOCKET, SO_ERROR, &v, &len);
+		} else if (read(fd, &v, sizeof(v)) < 0 && errno != EAGAIN) {
+			XC_LOG(fwd, DEBUG, "reading fd %d: %s", fd,
 			       strerror(errno));
+		}
+	}
 	for (i = 0; i < s->n_dirs; i++) {
 		disarm(&s->dirs[i].rx);
 		disarm(&s->dirs[i].tx);

@@ -235,5 +235,7 @@ int xc_port_take_pool(struct xc_port *p, struct rte_mempool *mp, char *err,
 int xc_port_eth_pool(struct xc_port *p, unsigned int framesz, char *err,
 		     size_t errlen);
 uint64_t xc_port_eth_caps(struct xc_port *p);
+/* why a kernel-backed port's device is missing (port_kernel.c) */
+bool xc_port_kernel_absent(const char *devargs, char *why, size_t len);
 
 #endif /* XC_PORT_H */
