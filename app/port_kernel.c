@@ -31,7 +31,9 @@
  * waits in its ring). The drivers keep their sockets to themselves, so
  * xcable finds them once among its own fds: an AF_PACKET socket bound to
  * the interface (getsockname), or an AF_XDP socket on it (the kernel's
- * sock_diag says which interface and queue; AF_XDP has no getsockname).
+ * sock_diag says which interface and queue, as AF_XDP has no
+ * getsockname; a kernel built without XDP socket diagnostics leaves the
+ * order of the fds, trusted only for the process's only af_xdp port).
  * A queue whose socket is not found, and a port waiting for room to send
  * (no event tells), get brief sleeps, as before.
  */
@@ -316,10 +318,13 @@ static void kernel_describe(struct xc_port *p, xc_kv_fn fn, void *arg)
  *		      sockets have no getsockname)
  * @ifindex:	interface
  * @queue:	its queue
+ * @ino:	the inode, if found
  *
- * Return: the inode, 0 if there is none (or the kernel cannot tell)
+ * Return: 1 if found, 0 if not, -1 if the kernel cannot tell (built
+ *	   without CONFIG_XDP_SOCKETS_DIAG)
  */
-static uint64_t xdp_socket_ino(unsigned int ifindex, unsigned int queue)
+static int xdp_socket_ino(unsigned int ifindex, unsigned int queue,
+			  uint64_t *ino)
 {
 	struct {
 		struct nlmsghdr nh;
@@ -331,50 +336,61 @@ static uint64_t xdp_socket_ino(unsigned int ifindex, unsigned int queue)
 		.r = { .sdiag_family = AF_XDP, .xdiag_show = XDP_SHOW_INFO },
 	};
 	long buf[2048];
-	uint64_t ino = 0;
-	bool done = false;
+	int fd, rc = -1;
 	ssize_t n = 0;
-	int fd;
 
 	fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
-	if (fd < 0 || send(fd, &req, sizeof(req), 0) < 0)
-		done = true;
-	while (!done && (n = recv(fd, buf, sizeof(buf), 0)) > 0) {
+	if (fd >= 0 && send(fd, &req, sizeof(req), 0) == sizeof(req))
+		rc = 0;
+	while (rc == 0 && (n = recv(fd, buf, sizeof(buf), 0)) > 0) {
 		const struct nlmsghdr *h = (const void *)buf;
 
-		for (; !done && NLMSG_OK(h, n); h = NLMSG_NEXT(h, n)) {
+		for (; rc == 0 && NLMSG_OK(h, n); h = NLMSG_NEXT(h, n)) {
 			const struct xdp_diag_msg *m = NLMSG_DATA(h);
 			const struct nlattr *a = (const void *)(m + 1);
 			const struct xdp_diag_info *info = (const void *)(a + 1);
 
-			done = h->nlmsg_type == NLMSG_DONE ||
-			       h->nlmsg_type == NLMSG_ERROR;
-			if (done || h->nlmsg_len < NLMSG_LENGTH(sizeof(*m)) +
-			    sizeof(*a) + sizeof(*info) ||
-			    a->nla_type != XDP_DIAG_INFO)
-				continue;
-			if (info->ifindex == ifindex && info->queue_id == queue) {
-				ino = m->xdiag_ino;
-				done = true;
+			if (h->nlmsg_type == NLMSG_ERROR)
+				rc = -1;
+			else if (h->nlmsg_type == NLMSG_DONE)
+				rc = 2;
+			else if (h->nlmsg_len >= NLMSG_LENGTH(sizeof(*m)) +
+				 sizeof(*a) + sizeof(*info) &&
+				 a->nla_type == XDP_DIAG_INFO &&
+				 info->ifindex == ifindex &&
+				 info->queue_id == queue) {
+				*ino = m->xdiag_ino;
+				rc = 1;
 			}
 		}
 	}
 	if (fd >= 0)
 		close(fd);
-	return ino;
+	return rc == 2 ? 0 : rc;
 }
 
 /**
- * own_socket() - one of the process's own sockets: the @nth AF_PACKET
- *		  socket bound to @ifindex, or the socket with inode @ino
- * @ifindex:	interface (AF_PACKET), 0 to look for @ino
- * @nth:	which of the AF_PACKET sockets on it, in the order of their
- *		fds (the driver opens one per queue, in order)
- * @ino:	inode of the socket looked for (AF_XDP)
+ * struct xc_sock_want - which of the process's own sockets is looked for
+ * @family:	AF_PACKET or AF_XDP
+ * @ifindex:	AF_PACKET: the interface it is bound to
+ * @ino:	its inode, 0 if not known
+ * @nth:	without @ino, which of the matching sockets, in the order of
+ *		their fds (a driver opens one per queue, in order)
+ */
+struct xc_sock_want {
+	int family;
+	unsigned int ifindex;
+	uint64_t ino;
+	unsigned int nth;
+};
+
+/**
+ * own_socket() - one of the process's own sockets
+ * @w:		what it is
  *
  * Return: its fd, or -1
  */
-static int own_socket(unsigned int ifindex, unsigned int nth, uint64_t ino)
+static int own_socket(struct xc_sock_want w)
 {
 	DIR *dir = opendir("/proc/self/fd");
 	const struct dirent *de;
@@ -385,26 +401,47 @@ static int own_socket(unsigned int ifindex, unsigned int nth, uint64_t ino)
 
 	while (dir != NULL && found < 0 && (de = readdir(dir)) != NULL) {
 		fd = atoi(de->d_name);
+		len = sizeof(dom);
 		if (de->d_name[0] == '.' || fd == dirfd(dir) ||
-		    fstat(fd, &st) < 0 || !S_ISSOCK(st.st_mode))
+		    fstat(fd, &st) < 0 || !S_ISSOCK(st.st_mode) ||
+		    getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &dom, &len) < 0 ||
+		    dom != w.family)
 			continue;
-		if (ifindex == 0) {
-			if (ino != 0 && st.st_ino == ino)
+		if (w.ino != 0) {
+			if (st.st_ino == w.ino)
 				found = fd;
 			continue;
 		}
-		len = sizeof(dom);
-		if (getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &dom, &len) < 0 ||
-		    dom != AF_PACKET)
-			continue;
 		len = sizeof(sll);
-		if (getsockname(fd, (struct sockaddr *)&sll, &len) == 0 &&
-		    sll.sll_ifindex == (int)ifindex && nth-- == 0)
+		if (w.family == AF_PACKET &&
+		    (getsockname(fd, (struct sockaddr *)&sll, &len) < 0 ||
+		     sll.sll_ifindex != (int)w.ifindex))
+			continue;
+		if (w.nth-- == 0)
 			found = fd;
 	}
 	if (dir != NULL)
 		closedir(dir);
 	return found;
+}
+
+/**
+ * only_xdp_port() - is @p the process's only af_xdp port? (then its
+ *		     AF_XDP sockets are the process's, one per queue in order)
+ * @p:		port
+ *
+ * Return: true if so
+ */
+static bool only_xdp_port(const struct xc_port *p)
+{
+	struct rte_eth_dev_info info;
+	uint16_t id;
+
+	RTE_ETH_FOREACH_DEV(id)
+		if (id != p->id && rte_eth_dev_info_get(id, &info) == 0 &&
+		    strcmp(info.driver_name, "net_af_xdp") == 0)
+			return false;
+	return true;
 }
 
 /**
@@ -417,13 +454,17 @@ static int own_socket(unsigned int ifindex, unsigned int nth, uint64_t ino)
 static int rx_socket(struct xc_port *p, unsigned int q)
 {
 	struct xc_kport *k = kp(p);
-	unsigned int ifindex = if_nametoindex(k->kiface);
-	int fd = -1;
+	struct xc_sock_want w = { .family = k->xdp ? AF_XDP : AF_PACKET,
+				  .ifindex = if_nametoindex(k->kiface),
+				  .nth = q };
+	int fd = -1, rc = 0;
 
-	if (ifindex != 0 && k->xdp)
-		fd = own_socket(0, 0, xdp_socket_ino(ifindex, k->queue0 + q));
-	else if (ifindex != 0)
-		fd = own_socket(ifindex, q, 0);
+	if (k->xdp && w.ifindex != 0)
+		rc = xdp_socket_ino(w.ifindex, k->queue0 + q, &w.ino);
+	/* without the kernel's word, AF_XDP sockets by their order */
+	if (w.ifindex != 0 && (rc == 1 || !k->xdp ||
+			       (rc < 0 && only_xdp_port(p))))
+		fd = own_socket(w);
 	if (fd < 0)
 		XC_LOG(port, WARNING,
 		       "%s: the driver's socket of Rx queue %u on %s was not found: the idle lcore looks at it every millisecond",
