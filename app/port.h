@@ -81,6 +81,7 @@ typedef void (*xc_kv_fn)(void *arg, const char *key, const char *str,
  *		returns 1 instead of 0 if the peer may leave work without a
  *		kick (a guest behind a vIOMMU: a ring stalled on an IOTLB
  *		miss moves again when the IOTLB update comes, unkicked);
+ *		a kernel-backed port gives its driver's socket instead;
  *		NULL for ports without kicks (polled every millisecond)
  * @features:	virtio features the peer negotiated, NULL if none
  * @queue_events: apply the driver's pending queue state changes to
