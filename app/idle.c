@@ -21,11 +21,13 @@
  * never reads the eventfd and a level-triggered epoll on it would then
  * never sleep again; and the PMD has nothing for the Rx ring at all. The
  * kick fds change when a guest reconnects, so they are looked up again
- * before every sleep. An end with a socket of its own (a VXLAN tunnel)
- * gives its fd (the wait_fd end op): it stays in the epoll set, level
- * triggered, and a datagram ends the sleep; it is never read here, the
- * end's receive does that. Ports without kicks (not a guest's) are never
- * waited on; the timeout bounds how late their frames can be noticed. What is
+ * before every sleep. A kernel-backed port (af_packet, af_xdp) gives its
+ * driver's socket instead, and an end with a socket of its own (a VXLAN
+ * tunnel) gives that (the wait_fd end op): readable while a frame waits,
+ * it stays in the epoll set, level triggered, and is never read here (the
+ * driver or the end's receive takes the frame); only an error on it is
+ * cleared. Ports without either (NICs) are never waited on; the timeout
+ * bounds how late their frames can be noticed. What is
  * vhost's own (the vhost library calls, made safe against a guest that
  * goes away mid-call) is the port kind's kick_fd op, in port_vhost.c.
  */
@@ -33,12 +35,18 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
 
 #include "fwd.h"
 #include "idle.h"
 #include "log.h"
+
+/* epoll data: the fd, and this bit for a socket (waited on, never read
+ * here; an error on it is cleared) */
+#define XC_IDLE_SOCK		(1ULL << 32)
 
 /**
  * xc_idle_init() - create the epoll set and the wake eventfd
@@ -48,7 +56,7 @@
  */
 int xc_idle_init(struct xc_idle *s)
 {
-	struct epoll_event ev = { .events = EPOLLIN, .data.fd = -1 };
+	struct epoll_event ev = { .events = EPOLLIN, .data.u64 = 0 };
 
 	memset(s, 0, sizeof(*s));
 	s->epfd = epoll_create1(EPOLL_CLOEXEC);
@@ -56,10 +64,10 @@ int xc_idle_init(struct xc_idle *s)
 	s->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
 	if (s->epfd < 0 || s->wakefd < 0 || s->timerfd < 0)
 		goto fail;
-	ev.data.fd = s->wakefd;
+	ev.data.u64 = (uint32_t)s->wakefd;
 	if (epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->wakefd, &ev) < 0)
 		goto fail;
-	ev.data.fd = s->timerfd;
+	ev.data.u64 = (uint32_t)s->timerfd;
 	if (epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->timerfd, &ev) < 0)
 		goto fail;
 	return 0;
@@ -67,9 +75,6 @@ fail:
 	xc_idle_fini(s);
 	return -errno;
 }
-
-/* an epoll entry's data: the fd is to be waited on, never read here */
-#define XC_IDLE_NOREAD	(1ULL << 32)
 
 /**
  * watch_fd() - wait on an end's own fd in every sleep (level triggered)
@@ -84,7 +89,7 @@ static int watch_fd(struct xc_idle *s, int fd)
 
 	if (fd < 0)
 		return 0;
-	ev.data.u64 = XC_IDLE_NOREAD | (uint32_t)fd;
+	ev.data.u64 = XC_IDLE_SOCK | (uint32_t)fd;
 	if (epoll_ctl(s->epfd, EPOLL_CTL_ADD, fd, &ev) < 0 && errno != EEXIST)
 		return -errno;
 	return 0;
@@ -156,6 +161,7 @@ void xc_idle_unwatch(struct xc_idle *s, const struct xc_dir *d)
 static void follow(struct xc_idle *s, struct xc_idle_q *q, int fd, int gen)
 {
 	struct epoll_event ev = { .events = EPOLLIN };
+	struct stat st;
 
 	if (gen == q->vid && fd == q->kickfd)
 		return;
@@ -165,7 +171,9 @@ static void follow(struct xc_idle *s, struct xc_idle_q *q, int fd, int gen)
 	q->kickfd = -1;
 	if (fd < 0)
 		return;
-	ev.data.fd = fd;
+	ev.data.u64 = (uint32_t)fd;
+	if (fstat(fd, &st) == 0 && S_ISSOCK(st.st_mode))
+		ev.data.u64 |= XC_IDLE_SOCK;
 	if (epoll_ctl(s->epfd, EPOLL_CTL_ADD, fd, &ev) == 0 ||
 	    errno == EEXIST)
 		q->kickfd = fd;
@@ -238,8 +246,9 @@ void xc_idle_wait(struct xc_idle *s, int timeout_ms, uint64_t due_ns)
 	struct epoll_event ev[2 * XC_IDLE_MAX_DIRS + 2];
 	struct itimerspec its = { { 0, 0 }, { 0, 0 } };
 	unsigned int i;
+	socklen_t len = sizeof(int);
 	uint64_t v;
-	int n, k;
+	int n, k, fd;
 
 	s->sleeps += timeout_ms > 0;
 	if (due_ns) {
@@ -253,10 +262,18 @@ void xc_idle_wait(struct xc_idle *s, int timeout_ms, uint64_t due_ns)
 		its.it_value.tv_nsec = 0;
 		timerfd_settime(s->timerfd, 0, &its, NULL);
 	}
-	for (k = 0; k < n; k++)
-		if (!(ev[k].data.u64 & XC_IDLE_NOREAD) && read(ev[k].data.fd, &v, sizeof(v)) < 0 && errno != EAGAIN)
-			XC_LOG(fwd, DEBUG, "reading fd %d: %s", ev[k].data.fd,
+	for (k = 0; k < n; k++) {
+		fd = (int)(uint32_t)ev[k].data.u64;
+		if (ev[k].data.u64 & XC_IDLE_SOCK) {
+			/* an error (the interface went down) stays reported
+			 * until taken */
+			if (ev[k].events & EPOLLERR)
+				getsockopt(fd, SOL_SOCKET, SO_ERROR, &v, &len);
+		} else if (read(fd, &v, sizeof(v)) < 0 && errno != EAGAIN) {
+			XC_LOG(fwd, DEBUG, "reading fd %d: %s", fd,
 			       strerror(errno));
+		}
+	}
 	for (i = 0; i < s->n_dirs; i++) {
 		disarm(&s->dirs[i].rx);
 		disarm(&s->dirs[i].tx);

@@ -81,6 +81,7 @@ typedef void (*xc_kv_fn)(void *arg, const char *key, const char *str,
  *		returns 1 instead of 0 if the peer may leave work without a
  *		kick (a guest behind a vIOMMU: a ring stalled on an IOTLB
  *		miss moves again when the IOTLB update comes, unkicked);
+ *		a kernel-backed port gives its driver's socket instead;
  *		NULL for ports without kicks (polled every millisecond)
  * @features:	virtio features the peer negotiated, NULL if none
  * @queue_events: apply the driver's pending queue state changes to
@@ -238,5 +239,7 @@ int xc_port_take_pool(struct xc_port *p, struct rte_mempool *mp, char *err,
 int xc_port_eth_pool(struct xc_port *p, unsigned int framesz, char *err,
 		     size_t errlen);
 uint64_t xc_port_eth_caps(struct xc_port *p);
+/* why a kernel-backed port's device is missing (port_kernel.c) */
+bool xc_port_kernel_absent(const char *devargs, char *why, size_t len);
 
 #endif /* XC_PORT_H */

@@ -16,13 +16,39 @@
  *   boundaries as pools for DMA do (else the last objects lie outside the
  *   UMEM and the kernel refuses them). Its driver also sends only
  *   single-segment frames.
+ *
+ * An af_packet port is a trunk only: the kernel strips a received frame's
+ * outer VLAN tag into its metadata, and DPDK 22.11's af_packet driver
+ * puts it back as 802.1Q (0x8100) whatever its type was (it ignores the
+ * ring's tp_vlan_tpid, and the ethdev API has no field for it), so a
+ * guest's QinQ frame (outer 0x88a8) would arrive changed through an
+ * untagged end. On a trunk the outer tag is xcable's own, stripped into
+ * the mbuf and checked against the trunk's tag. AF_XDP sees frames before
+ * the kernel untags them: af_xdp may be an untagged end.
+ *
+ * Idle sleep: neither driver offers Rx interrupts in DPDK 22.11, but both
+ * receive through a socket the lcore can wait on (EPOLLIN when a frame
+ * waits in its ring). The drivers keep their sockets to themselves, so
+ * xcable finds them once among its own fds: an AF_PACKET socket bound to
+ * the interface (getsockname), or an AF_XDP socket on it (the kernel's
+ * sock_diag says which interface and queue, as AF_XDP has no
+ * getsockname; a kernel built without XDP socket diagnostics leaves the
+ * order of the fds, trusted only for the process's only af_xdp port).
+ * A queue whose socket is not found, and a port waiting for room to send
+ * (no event tells), get brief sleeps, as before.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <linux/if_packet.h>
+#include <linux/netlink.h>
+#include <linux/sock_diag.h>
+#include <linux/xdp_diag.h>
 #include <net/if.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <rte_errno.h>
@@ -39,6 +65,10 @@
 #define XC_XDP_CACHE		256
 /* the kernel's room in front of each AF_XDP frame (XDP_PACKET_HEADROOM) */
 #define XC_XDP_HEADROOM		256
+#ifndef AF_XDP
+#define AF_XDP			44
+#endif
+#define XC_RXFD_UNSEEN		-2	/* not looked for yet */
 
 /**
  * struct xc_kport - a kernel-backed port's own state
@@ -46,12 +76,18 @@
  * @kfd:	socket to ask the kernel about it, -1 until needed
  * @framesz:	af_packet's frame size (framesz=), 0 if none
  * @xdp:	the driver is af_xdp
+ * @queue0:	the interface's first queue (af_xdp's start_queue=)
+ * @rxfd:	the driver's socket of each Rx queue, to sleep on: -1 if not
+ *		found, XC_RXFD_UNSEEN until looked for (each by the lcore
+ *		that receives from the queue)
  */
 struct xc_kport {
 	char kiface[IF_NAMESIZE];
 	int kfd;
 	unsigned int framesz;
 	bool xdp;
+	unsigned int queue0;
+	int rxfd[XC_MAX_QUEUES];
 };
 
 /* kp() - a kernel-backed port's own state */
@@ -83,6 +119,7 @@ static int kernel_init(struct xc_port *p, const struct rte_eth_dev_info *info,
 	const struct rte_devargs *da = rte_dev_devargs(info->device);
 	struct rte_kvargs *kv = NULL;
 	struct xc_kport *k;
+	unsigned int q;
 	const char *v;
 
 	k = calloc(1, sizeof(*k));
@@ -92,6 +129,8 @@ static int kernel_init(struct xc_port *p, const struct rte_eth_dev_info *info,
 	}
 	p->priv = k;
 	k->kfd = -1;
+	for (q = 0; q < XC_MAX_QUEUES; q++)
+		k->rxfd[q] = XC_RXFD_UNSEEN;
 	k->xdp = strcmp(info->driver_name, "net_af_xdp") == 0;
 	if (da != NULL && da->args != NULL)
 		kv = rte_kvargs_parse(da->args, NULL);
@@ -100,6 +139,9 @@ static int kernel_init(struct xc_port *p, const struct rte_eth_dev_info *info,
 	v = rte_kvargs_get(kv, "iface");
 	if (v != NULL && strlen(v) < sizeof(k->kiface))
 		strcpy(k->kiface, v);
+	v = rte_kvargs_get(kv, "start_queue");
+	if (v != NULL)
+		k->queue0 = (unsigned int)strtoul(v, NULL, 0);
 	v = rte_kvargs_get(kv, "framesz");
 	if (v != NULL)
 		k->framesz = (unsigned int)RTE_MIN(strtoul(v, NULL, 0),
@@ -209,6 +251,12 @@ static int kernel_prepare(struct xc_port *p, bool again, char *err,
 			  size_t errlen)
 {
 	(void)again;
+	if (!kp(p)->xdp && !p->conf.strip_vlan) {
+		snprintf(err, errlen,
+			 "%s: an af_packet end needs a tag: the kernel takes a frame's outer VLAN tag off and DPDK 22.11's driver puts it back as 0x8100, changing QinQ (0x88a8) frames; use af_xdp (net_af_xdp0,iface=%s) or a tag",
+			 p->label, kp(p)->kiface[0] ? kp(p)->kiface : "IFACE");
+		return -EINVAL;
+	}
 	if (p->own_pool != NULL)
 		return 0;
 	if (kp(p)->xdp)
@@ -264,6 +312,236 @@ static void kernel_describe(struct xc_port *p, xc_kv_fn fn, void *arg)
 		fn(arg, "interface", kp(p)->kiface, 0);
 }
 
+/**
+ * xdp_socket_ino() - the inode of the AF_XDP socket on an interface's
+ *		      queue, from the kernel's socket diagnostics (AF_XDP
+ *		      sockets have no getsockname)
+ * @ifindex:	interface
+ * @queue:	its queue
+ * @ino:	the inode, if found
+ *
+ * Return: 1 if found, 0 if not, -1 if the kernel cannot tell (built
+ *	   without CONFIG_XDP_SOCKETS_DIAG)
+ */
+static int xdp_socket_ino(unsigned int ifindex, unsigned int queue,
+			  uint64_t *ino)
+{
+	struct {
+		struct nlmsghdr nh;
+		struct xdp_diag_req r;
+	} req = {
+		.nh = { .nlmsg_len = sizeof(req),
+			.nlmsg_type = SOCK_DIAG_BY_FAMILY,
+			.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP },
+		.r = { .sdiag_family = AF_XDP, .xdiag_show = XDP_SHOW_INFO },
+	};
+	long buf[2048];
+	int fd, rc = -1;
+	ssize_t n = 0;
+
+	fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
+	if (fd >= 0 && send(fd, &req, sizeof(req), 0) == sizeof(req))
+		rc = 0;
+	while (rc == 0 && (n = recv(fd, buf, sizeof(buf), 0)) > 0) {
+		const struct nlmsghdr *h = (const void *)buf;
+
+		for (; rc == 0 && NLMSG_OK(h, n); h = NLMSG_NEXT(h, n)) {
+			const struct xdp_diag_msg *m = NLMSG_DATA(h);
+			const struct nlattr *a = (const void *)(m + 1);
+			const struct xdp_diag_info *info = (const void *)(a + 1);
+
+			if (h->nlmsg_type == NLMSG_ERROR)
+				rc = -1;
+			else if (h->nlmsg_type == NLMSG_DONE)
+				rc = 2;
+			else if (h->nlmsg_len >= NLMSG_LENGTH(sizeof(*m)) +
+				 sizeof(*a) + sizeof(*info) &&
+				 a->nla_type == XDP_DIAG_INFO &&
+				 info->ifindex == ifindex &&
+				 info->queue_id == queue) {
+				*ino = m->xdiag_ino;
+				rc = 1;
+			}
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	return rc == 2 ? 0 : rc;
+}
+
+/**
+ * struct xc_sock_want - which of the process's own sockets is looked for
+ * @family:	AF_PACKET or AF_XDP
+ * @ifindex:	AF_PACKET: the interface it is bound to
+ * @ino:	its inode, 0 if not known
+ * @nth:	without @ino, which of the matching sockets, in the order of
+ *		their fds (a driver opens one per queue, in order)
+ */
+struct xc_sock_want {
+	int family;
+	unsigned int ifindex;
+	uint64_t ino;
+	unsigned int nth;
+};
+
+/**
+ * own_socket() - one of the process's own sockets
+ * @w:		what it is
+ *
+ * Return: its fd, or -1
+ */
+static int own_socket(struct xc_sock_want w)
+{
+	DIR *dir = opendir("/proc/self/fd");
+	const struct dirent *de;
+	int found = -1, fd, dom;
+	struct sockaddr_ll sll;
+	struct stat st;
+	socklen_t len;
+
+	while (dir != NULL && found < 0 && (de = readdir(dir)) != NULL) {
+		fd = atoi(de->d_name);
+		len = sizeof(dom);
+		if (de->d_name[0] == '.' || fd == dirfd(dir) ||
+		    fstat(fd, &st) < 0 || !S_ISSOCK(st.st_mode) ||
+		    getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &dom, &len) < 0 ||
+		    dom != w.family)
+			continue;
+		if (w.ino != 0) {
+			if (st.st_ino == w.ino)
+				found = fd;
+			continue;
+		}
+		len = sizeof(sll);
+		if (w.family == AF_PACKET &&
+		    (getsockname(fd, (struct sockaddr *)&sll, &len) < 0 ||
+		     sll.sll_ifindex != (int)w.ifindex))
+			continue;
+		if (w.nth-- == 0)
+			found = fd;
+	}
+	if (dir != NULL)
+		closedir(dir);
+	return found;
+}
+
+/**
+ * only_xdp_port() - is @p the process's only af_xdp port? (then its
+ *		     AF_XDP sockets are the process's, one per queue in order)
+ * @p:		port
+ *
+ * Return: true if so
+ */
+static bool only_xdp_port(const struct xc_port *p)
+{
+	struct rte_eth_dev_info info;
+	uint16_t id;
+
+	RTE_ETH_FOREACH_DEV(id)
+		if (id != p->id && rte_eth_dev_info_get(id, &info) == 0 &&
+		    strcmp(info.driver_name, "net_af_xdp") == 0)
+			return false;
+	return true;
+}
+
+/**
+ * rx_socket() - find the driver's socket that Rx queue @q receives through
+ * @p:		port
+ * @q:		queue
+ *
+ * Return: its fd, or -1 (logged: the lcore then sleeps briefly)
+ */
+static int rx_socket(struct xc_port *p, unsigned int q)
+{
+	struct xc_kport *k = kp(p);
+	struct xc_sock_want w = { .family = k->xdp ? AF_XDP : AF_PACKET,
+				  .ifindex = if_nametoindex(k->kiface),
+				  .nth = q };
+	int fd = -1, rc = 0;
+
+	if (k->xdp && w.ifindex != 0)
+		rc = xdp_socket_ino(w.ifindex, k->queue0 + q, &w.ino);
+	/* without the kernel's word, AF_XDP sockets by their order */
+	if (w.ifindex != 0 && (rc == 1 || !k->xdp ||
+			       (rc < 0 && only_xdp_port(p))))
+		fd = own_socket(w);
+	if (fd < 0)
+		XC_LOG(port, WARNING,
+		       "%s: the driver's socket of Rx queue %u on %s was not found: the idle lcore looks at it every millisecond",
+		       p->label, q, k->kiface[0] ? k->kiface : "?");
+	else
+		XC_LOG(port, DEBUG,
+		       "%s: an idle lcore sleeps on fd %d (Rx queue %u on %s)",
+		       p->label, fd, q, k->kiface);
+	return fd;
+}
+
+/**
+ * kernel_kick_fd() - the fd an idle lcore sleeps on for a queue: the
+ *		      driver's socket, readable when a frame waits in its
+ *		      ring (forwarding lcore)
+ * @p:		port
+ * @vring:	2q + 1: frames to receive on queue q; 2q: room to send on it
+ * @on:		the lcore is about to sleep (true) or woke (false)
+ * @fd:		the socket, -1 if none (only set when @on)
+ * @gen:	0: a driver's socket stays the same (only set when @on)
+ *
+ * Return: 0, or 1 if nothing tells when the queue can move (room to
+ *	   send, or its socket was not found): the sleep must be brief
+ */
+static int kernel_kick_fd(struct xc_port *p, uint16_t vring, bool on,
+			  int *fd, int *gen)
+{
+	struct xc_kport *k = kp(p);
+	unsigned int q = vring / 2;
+
+	if (!on)
+		return 0;
+	*gen = 0;
+	*fd = -1;
+	if (!(vring & 1) || q >= XC_MAX_QUEUES)
+		return 1;
+	if (k->rxfd[q] == XC_RXFD_UNSEEN)
+		k->rxfd[q] = rx_socket(p, q);
+	*fd = k->rxfd[q];
+	return *fd < 0 ? 1 : 0;
+}
+
+/**
+ * xc_port_kernel_absent() - say why a kernel-backed port's device is not
+ *			     there after the EAL probed its devargs
+ * @devargs:	the port's device arguments
+ * @why:	what is missing, or what refused
+ * @len:	size of @why
+ *
+ * Return: true if @devargs are af_packet's or af_xdp's (@why is set)
+ */
+bool xc_port_kernel_absent(const char *devargs, char *why, size_t len)
+{
+	const char *v = strstr(devargs, ",iface=");
+	char iface[64];
+
+	if (strncmp(devargs, "net_af_packet", 13) != 0 &&
+	    strncmp(devargs, "net_af_xdp", 10) != 0)
+		return false;
+	if (v == NULL) {
+		snprintf(why, len, "%.*s needs iface=, the kernel interface",
+			 (int)strcspn(devargs, ","), devargs);
+		return true;
+	}
+	v += strlen(",iface=");
+	snprintf(iface, sizeof(iface), "%.*s", (int)strcspn(v, ","), v);
+	if (if_nametoindex(iface) == 0)
+		snprintf(why, len,
+			 "no interface %s in this network namespace (%s)",
+			 iface, strerror(errno));
+	else
+		snprintf(why, len,
+			 "the %.*s driver refused interface %s (its reason is logged above)",
+			 (int)strcspn(devargs, "0123456789,"), devargs, iface);
+	return true;
+}
+
 const struct xc_port_ops xc_port_kernel_ops = {
 	.kind = "kernel",
 	.match = kernel_match,
@@ -274,4 +552,5 @@ const struct xc_port_ops xc_port_kernel_ops = {
 	.close = kernel_close,
 	.fini = kernel_fini,
 	.describe = kernel_describe,
+	.kick_fd = kernel_kick_fd,
 };

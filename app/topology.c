@@ -123,8 +123,16 @@ static int port_end(struct xc_topo *t, struct xc_cable *c, unsigned int j,
 	snprintf(name, sizeof(name), "%.*s", (int)strcspn(pd->devargs, ","),
 		 pd->devargs);
 	if (rte_eth_dev_get_port_by_name(name, &id) != 0 || id >= t->n_ports) {
-		snprintf(err, errlen, "port %s: no device %s (write PCI addresses in full, e.g. 0000:03:00.0)",
-			 pd->name, name);
+		char why[XC_ERR_LEN / 2];
+
+		if (xc_port_kernel_absent(pd->devargs, why, sizeof(why)))
+			snprintf(err, errlen, "port %s: %s", pd->name, why);
+		else if (strncmp(name, "net_", 4) == 0)
+			snprintf(err, errlen, "port %s: no device %s: it was not created (the reason, its driver's or the EAL's, is logged above)",
+				 pd->name, name);
+		else
+			snprintf(err, errlen, "port %s: no device %s (write PCI addresses in full, e.g. 0000:03:00.0)",
+				 pd->name, name);
 		return -EINVAL;
 	}
 	p = &t->ports[id];

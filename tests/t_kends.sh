@@ -1,0 +1,131 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# tests/t_kends.sh - kernel-backed ends (af_packet, af_xdp) as a user sees
+# them: what crosses an untagged end, what an idle trunk costs, what a
+# missing interface is called. Two xcable instances play two hosts in
+# network namespaces joined by a veth pair (helpers of t_trunk.sh).
+# (sourced by tests/run; each t_* function is one test)
+
+# kends_ini HOST DEVARGS MTU [TAG] - xcable on HOST: cable c1 from socket
+# HOST1.sock to the port "wire" (DEVARGS, MTU), untagged or under 802.1ad
+# TAG
+kends_ini() {
+	cat <<EOI
+[global]
+stats-interval = 0
+link-propagation = no
+[port wire]
+devargs = $2
+mtu = $3
+${4:+tag-type = 802.1ad}
+[cable c1]
+left = $T/${1}1.sock
+right-port = wire
+${4:+right-tag = $4}
+EOI
+}
+
+# kends_start HOST DEVARGS MTU [TAG] - xcable of HOST in its namespace (log
+# xHOST.log, pid in XPID_HOST)
+kends_start() {
+	kends_ini "$@" >"$1.ini"
+	rm -f "$(stats_json "x$1.log")"
+	ip netns exec "$(ns "$1")" "$XC" --config "$1.ini" \
+		--stats-json "$(stats_json "x$1.log")" >"x$1.log" 2>&1 &
+	XC_PIDS+=("$!")
+	eval "XPID_$1=$!"
+	wait_log "x$1.log" "running;" 1 20 || { tail -n 5 "x$1.log"; fail "xcable of host $1 did not start"; }
+}
+
+# the frame catalogue (sizes, broadcast, STP, LACP, LLDP, 802.1Q, QinQ
+# with outer tag 0x88a8, unknown ethertypes) through an untagged af_xdp
+# end on each host, byte for byte both ways: the kernel's VLAN untagging
+# comes after XDP, so the frames reach the AF_XDP socket as on the wire
+t_kends_untagged_xdp() {
+	hosts_link 3442 || { fail "cannot create namespaces and veth"; return 1; }
+	kends_start a "net_af_xdp0,iface=va" 3442 && kends_start b "net_af_xdp0,iface=vb" 3442 || return 1
+	"$XCPEER" $(peer_eal "$T/a1.sock" "$T/b1.sock") -- frames --rounds 2 --drop-over 3456 --drop-over-back 3456 >peer.log 2>&1
+	local rc=$?
+	grep -E '^FAIL' peer.log | head -n 5 | sed 's/^/  peer: /'
+	say "untagged af_xdp ends: $(grep catalogue peer.log); $(grep -E "^(ok|FAIL) QinQ" peer.log | tr "\n" " ")"
+	host_stop a && host_stop b || return 1
+	[ $rc = 0 ] || { fail "frames altered or lost through untagged af_xdp ends"; return 1; }
+	check_accounted xa.log 2 && check_accounted xb.log 2
+}
+TESTS+=(t_kends_untagged_xdp)
+
+
+# an untagged af_packet end would change QinQ frames (DPDK 22.11's driver
+# gives the outer tag back as 0x8100): it is refused at start, saying why
+# and what to use instead, while the same port as a trunk (the outer tag
+# xcable's own) starts
+t_kends_untagged_packet_refused() {
+	local rc
+	hosts_link 1500 || { fail "cannot create namespaces and veth"; return 1; }
+	kends_ini a "net_af_packet0,iface=va" 1500 >u.ini
+	ip netns exec "$(ns a)" timeout 20 "$XC" --config u.ini >u.log 2>&1
+	rc=$?
+	say "untagged af_packet end: exit $rc, $(grep -o 'right: an af_packet.*' u.log)"
+	[ $rc = 2 ] && grep -q "right: an af_packet end needs a tag: .* puts it back as 0x8100, changing QinQ (0x88a8) frames; use af_xdp (net_af_xdp0,iface=va) or a tag" u.log ||
+		{ fail "an untagged af_packet end is not refused clearly"; return 1; }
+	kends_start a "net_af_packet0,iface=va" 1500 10 || return 1
+	host_stop a
+}
+TESTS+=(t_kends_untagged_packet_refused)
+
+# a port whose kernel interface is missing names the interface (exit 2,
+# as for other mistakes in what the user wrote), for af_packet and af_xdp;
+# an interface that exists but that the driver refuses is called so
+t_kends_missing_iface() {
+	local pmd rc ok=0
+	hosts_link 1500 || { fail "cannot create namespaces and veth"; return 1; }
+	for pmd in af_packet af_xdp; do
+		kends_ini a "net_${pmd}0,iface=eth9" 1500 10 >m.ini
+		ip netns exec "$(ns a)" timeout 20 "$XC" --config m.ini >m.log 2>&1
+		rc=$?
+		say "$pmd on eth9: exit $rc, $(tail -n 1 m.log)"
+		[ $rc = 2 ] && tail -n 1 m.log | grep -qx "xcable: port wire: no interface eth9 in this network namespace (No such device)" || ok=1
+	done
+	# the interface is there, the driver refuses it (more queues than
+	# the veth has)
+	kends_ini a "net_af_xdp0,iface=va,queue_count=4" 1500 10 >r.ini
+	ip netns exec "$(ns a)" timeout 20 "$XC" --config r.ini >r.log 2>&1
+	rc=$?
+	say "af_xdp asked for 4 queues of a 1-queue veth: exit $rc, $(tail -n 1 r.log)"
+	[ $rc = 2 ] && tail -n 1 r.log | grep -qx "xcable: port wire: the net_af_xdp driver refused interface va (its reason is logged above)" || ok=1
+	[ $ok = 0 ] || fail "a missing interface or a refusing driver is not named"
+}
+TESTS+=(t_kends_missing_iface)
+
+# cpu_ticks PID - user + system clock ticks the process has used
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+
+# idle_trunk PMD - two xcables joined by a trunk over PMD (af_packet or
+# af_xdp), idle but for one frame each way every second for 10 s (xcpeer's
+# latency mode): each xcable must stay under 5% of a core, and every frame
+# must cross within 10 ms (an lcore that did not wake for the trunk's
+# frames would notice them only at its longest sleep, 100 ms)
+idle_trunk() {
+	local ta tb hz a b p
+	hosts_link 1500 || { fail "cannot create namespaces and veth"; return 1; }
+	WIRE_PMD=$1 host_start a 802.1ad "" && WIRE_PMD=$1 host_start b 802.1ad "" || return 1
+	"$XCPEER" $(peer_eal "$T/a1.sock" "$T/b1.sock") -- latency --count 5 --gap-us 1000000 \
+		--wait-file "$T/go" >lat.log 2>&1 & p=$!
+	wait_ends_up xa.log 20 left && wait_ends_up xb.log 20 left || { fail "the frontends did not connect"; return 1; }
+	sleep 1
+	ta=$(cpu_ticks "$XPID_a") tb=$(cpu_ticks "$XPID_b")
+	touch "$T/go"
+	wait $p
+	hz=$(getconf CLK_TCK)
+	a=$(( ($(cpu_ticks "$XPID_a") - ta) * 1000 / hz )) b=$(( ($(cpu_ticks "$XPID_b") - tb) * 1000 / hz ))
+	host_stop a && host_stop b || return 1
+	sed 's/^/  peer: /' lat.log | grep latency
+	say "CPU over the 10 s: host a $a ms, host b $b ms (bound: 500 ms, 5% of a core)"
+	[ "$a" -lt 500 ] && [ "$b" -lt 500 ] || { fail "an idle trunk costs more than 5% of a core"; return 1; }
+	[ "$(grep -c ' received 5 ' lat.log)" = 2 ] || { fail "frames lost"; return 1; }
+	awk '/^latency/ { if ($NF + 0 >= 10000) bad = 1 } END { exit bad }' lat.log ||
+		{ fail "a frame took 10 ms or more to cross"; return 1; }
+	check_accounted xa.log && check_accounted xb.log
+}
+t_kends_idle_packet() { idle_trunk af_packet; }
+t_kends_idle_xdp() { idle_trunk af_xdp; }
+TESTS+=(t_kends_idle_packet t_kends_idle_xdp)
