@@ -65,6 +65,7 @@ int xc_pool_create(struct xc_pool *p, const char *name, unsigned int first,
 		.mbuf_data_room_size = room, .mbuf_priv_size = 0 };
 	const struct rte_memzone *mz;
 	struct rte_mempool *mp;
+	uint32_t obj;
 	size_t len;
 	int rc;
 
@@ -81,17 +82,30 @@ int xc_pool_create(struct xc_pool *p, const char *name, unsigned int first,
 	if (rc)
 		goto fail;
 	rte_pktmbuf_pool_init(mp, &priv);
-	len = (size_t)rte_mempool_calc_obj_size(mp->elt_size, mp->flags, NULL) *
-	      first + RTE_CACHE_LINE_SIZE;
+	obj = rte_mempool_calc_obj_size(mp->elt_size, mp->flags, NULL);
+	len = (size_t)obj * first + RTE_CACHE_LINE_SIZE;
 	mz = rte_memzone_reserve_aligned(name, len, socket,
 					 RTE_MEMZONE_IOVA_CONTIG,
 					 RTE_CACHE_LINE_SIZE);
-	if (mz == NULL) {
-		rc = -rte_errno;
-		goto fail;
+	if (mz != NULL) {
+		rc = rte_mempool_populate_iova(mp, mz->addr, mz->iova, mz->len,
+					       free_zone,
+					       (void *)(uintptr_t)mz);
+	} else {
+		/* no IOVA-contiguous run that long (hugepages scattered in
+		 * physical memory, 4 queue pairs' worth): page by page,
+		 * with room for what page ends waste */
+		len += (size_t)obj * (len / RTE_PGSIZE_2M + 2);
+		mz = rte_memzone_reserve_aligned(name, len, socket, 0,
+						 RTE_CACHE_LINE_SIZE);
+		if (mz == NULL) {
+			rc = -rte_errno;
+			goto fail;
+		}
+		rc = rte_mempool_populate_virt(mp, mz->addr, mz->len,
+					       mz->hugepage_sz, free_zone,
+					       (void *)(uintptr_t)mz);
 	}
-	rc = rte_mempool_populate_iova(mp, mz->addr, mz->iova, mz->len,
-				       free_zone, (void *)(uintptr_t)mz);
 	if (rc <= 0) {
 		rte_memzone_free(mz);
 		rc = rc ? rc : -ENOMEM;
