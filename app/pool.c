@@ -11,7 +11,11 @@
  * a busy cable cannot starve another; while its pool is short, a guest's
  * frames wait in its own ring (the vhost library takes no more than it
  * has mbufs for) and software segmentation that finds no mbuf drops the
- * frame, counted as no-mbuf.
+ * frame, counted as no-mbuf. A cable with a delay or rate impairment
+ * grows its pool to the cap: its delay line holds frames on purpose (a
+ * long fat link's window), and a free count sampled between two of the
+ * line's releases does not show how short the pool runs (a 10 ms delay
+ * line cut TCP to 0.57 of the undelayed rate, t_vm_delay_keeps_throughput).
  *
  * DPDK's mempools do not grow, but their ring is sized for the largest
  * count at creation: @mp is created empty for @max mbufs and populated
@@ -147,17 +151,22 @@ static unsigned int hand_over(struct xc_pool *p, struct rte_mempool *ch)
 
 /**
  * xc_pool_grow() - double a pool (up to its cap) once less than a quarter
- *		    of it is free (main thread, housekeeping)
+ *		    of it is free, or whatever is free if @hold (main
+ *		    thread, housekeeping)
  * @p:		pool
+ * @hold:	its cable holds frames on purpose (a delay or rate
+ *		impairment): the free count, sampled every 100 ms between
+ *		two releases of the delay line, says little, and the line
+ *		may hold its whole limit, so the pool grows to its cap
  */
-void xc_pool_grow(struct xc_pool *p)
+void xc_pool_grow(struct xc_pool *p, bool hold)
 {
 	char name[RTE_MEMPOOL_NAMESIZE];
 	struct rte_mempool *ch;
 	unsigned int add;
 
 	if (p->mp == NULL || p->n >= p->max || p->n_chunks == XC_POOL_CHUNKS ||
-	    rte_mempool_avail_count(p->mp) >= p->n / 4)
+	    (!hold && rte_mempool_avail_count(p->mp) >= p->n / 4))
 		return;
 	add = RTE_MIN(p->n, p->max - p->n);
 	snprintf(name, sizeof(name), "%.*s+%u", (int)RTE_MEMPOOL_NAMESIZE - 5,

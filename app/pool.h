@@ -37,7 +37,7 @@ struct xc_pool {
 
 int xc_pool_create(struct xc_pool *p, const char *name, unsigned int first,
 		   unsigned int max, uint16_t room, int socket);
-void xc_pool_grow(struct xc_pool *p);
+void xc_pool_grow(struct xc_pool *p, bool hold);
 void xc_pool_free(struct xc_pool *p);
 
 #endif /* XC_POOL_H */

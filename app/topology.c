@@ -646,6 +646,26 @@ void xc_topo_del_cable(struct xc_topo *t, unsigned int i)
 }
 
 /**
+ * holds_frames() - does a cable hold frames on purpose: a delay or rate
+ *		    impairment on one of its directions, as last published?
+ * @c:		cable (its directions may be NULL: a free slot)
+ *
+ * Return: true if so
+ */
+static bool holds_frames(const struct xc_cable *c)
+{
+	struct xc_impair_cfg ic;
+	unsigned int j;
+
+	for (j = 0; c->dir && j < 2 * c->n_queues; j++) {
+		xc_impair_get(&c->dir[j].im, &ic);
+		if (ic.delay_us || ic.rate_bps)
+			return true;
+	}
+	return false;
+}
+
+/**
  * xc_topo_grow() - grow the pools of the cables that are running short
  *		    (main thread, housekeeping)
  * @t:		topology
@@ -655,7 +675,9 @@ void xc_topo_grow(struct xc_topo *t)
 	unsigned int i;
 
 	for (i = 0; i < t->n_cables; i++) {
-		xc_pool_grow(&t->pools[i][0]);
-		xc_pool_grow(&t->pools[i][1]);
+		bool hold = holds_frames(&t->cables[i]);
+
+		xc_pool_grow(&t->pools[i][0], hold);
+		xc_pool_grow(&t->pools[i][1], hold);
 	}
 }
