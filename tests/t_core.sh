@@ -118,11 +118,13 @@ t_backpressure_no_loss() {
 }
 TESTS+=(t_backpressure_no_loss)
 
-# stream_peer OUT SOCK ID SECONDS [server] - one frontend sending 2000 pps
+# stream_peer OUT SOCK ID SECONDS [server] - one frontend sending 2000 pps;
+# with STREAM_WAIT=FILE it starts only once FILE exists (after its link)
 stream_peer() {
 	local vdev=$2
 	[ "${5:-}" = server ] && vdev="$2,server=1"
-	"$XCPEER" $(peer_eal "$vdev") -- stream --id "$3" --pps 2000 --seconds "$4" >"$1" 2>&1
+	"$XCPEER" $(peer_eal "$vdev") -- stream --id "$3" --pps 2000 --seconds "$4" \
+		${STREAM_WAIT:+--wait-file "$STREAM_WAIT"} >"$1" 2>&1
 }
 
 # received_from OUT ID - frames a stream peer received from stream ID

@@ -54,12 +54,16 @@ t_runtime_change() {
 	runtime_ini lab.ini
 	xc_start xc.log --config lab.ini --control "$T/x.ctl"
 	wait_log xc.log "running;" 1 30 || { cat xc.log; fail "xcable did not start"; return 1; }
-	# alpha and beta carry streams both ways all along
-	stream_peer a-l.out "$T/a-l.sock" 1 16 & p+=($!)
-	stream_peer a-r.out "$T/a-r.sock" 2 16 & p+=($!)
-	stream_peer b-l.out "$T/b-l.sock" 3 16 & p+=($!)
-	stream_peer b-r.out "$T/b-r.sock" 4 16 & p+=($!)
+	# alpha and beta carry streams both ways all along, from the moment
+	# all four frontends are attached (a frame sent before its peer is
+	# there is peer-down, and not what this test is about)
+	rm -f "$T/go"
+	STREAM_WAIT=$T/go stream_peer a-l.out "$T/a-l.sock" 1 16 & p+=($!)
+	STREAM_WAIT=$T/go stream_peer a-r.out "$T/a-r.sock" 2 16 & p+=($!)
+	STREAM_WAIT=$T/go stream_peer b-l.out "$T/b-l.sock" 3 16 & p+=($!)
+	STREAM_WAIT=$T/go stream_peer b-r.out "$T/b-r.sock" 4 16 & p+=($!)
 	wait_log xc.log "link up" 4 30 || { fail "the four frontends did not come up"; return 1; }
+	touch "$T/go"
 	sleep 1
 	# add gamma: same keys as a [cable] section
 	n=$(ups xc.log)
