@@ -28,12 +28,7 @@ EOI
 # xHOST.log, pid in XPID_HOST)
 kends_start() {
 	kends_ini "$@" >"$1.ini"
-	rm -f "$(stats_json "x$1.log")"
-	ip netns exec "$(ns "$1")" "$XC" --config "$1.ini" \
-		--stats-json "$(stats_json "x$1.log")" >"x$1.log" 2>&1 &
-	XC_PIDS+=("$!")
-	eval "XPID_$1=$!"
-	wait_log "x$1.log" "running;" 1 20 || { tail -n 5 "x$1.log"; fail "xcable of host $1 did not start"; }
+	host_run "$1"
 }
 
 # the frame catalogue (sizes, broadcast, STP, LACP, LLDP, 802.1Q, QinQ
