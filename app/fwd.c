@@ -217,7 +217,8 @@ static unsigned int xmit(struct xc_dir *d, struct rte_mbuf **pkts,
  *		    (offload fix-up; a TSO frame may become many segments)
  * @d:		direction
  * @b:		burst, filled up to its room; frames that do not fit this
- *		time stay in the raw queue, in order, for the next round
+ *		time, or find no mbufs to be segmented into, stay in the raw
+ *		queue, in order, for the next round
  */
 static void fix_offloads(struct xc_dir *d, struct xc_burst *b)
 {
@@ -235,7 +236,7 @@ static void fix_offloads(struct xc_dir *d, struct xc_burst *b)
 			n = xc_off_fixup(&d->off, m, caps, b->pkts + b->n,
 					 b->room - b->n, &d->st);
 			if (n < 0)
-				break;	/* no room: next round */
+				break;	/* no room or no mbufs: next round */
 			b->n += (uint16_t)n;
 		}
 		d->raw_head++;
@@ -536,7 +537,8 @@ void xc_dir_flush(struct xc_dir *d, enum xc_drop why)
 /**
  * poll_all() - one round over every direction of an lcore
  * @lc:		lcore
- * @blocked:	set if a direction still holds frames its peer did not take
+ * @blocked:	set if a direction still holds frames its peer did not take,
+ *		or frames that wait for mbufs
  *
  * Return: frames moved or dropped in the round
  */
@@ -551,7 +553,8 @@ static unsigned int poll_all(struct xc_fwd_lcore *lc, bool *blocked,
 		struct xc_impair *im = &lc->dirs[i]->im;
 
 		work += xc_dir_poll(lc->dirs[i]);
-		*blocked |= lc->dirs[i]->hold_n != 0;
+		/* raw frames left: waiting for mbufs to segment into */
+		*blocked |= (lc->dirs[i]->hold_n | lc->dirs[i]->raw_n) != 0;
 		if (unlikely(xc_impair_pending(im)))
 			*due = RTE_MIN(*due, im->rel[im->head]);
 	}

@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include <rte_byteorder.h>
+#include <rte_cycles.h>
 #include <rte_ethdev.h>
 #include <rte_ether.h>
 #include <rte_ip.h>
@@ -517,9 +518,36 @@ static unsigned int segment(struct xc_off *o, struct rte_mbuf *m,
 }
 
 /**
+ * wait_mbufs() - should a frame that found no mbufs to be segmented into
+ *		  wait for its pool to grow, rather than be dropped?
+ * @o:		offload state of the direction
+ *
+ * A cable's pool starts small and the main thread grows it (pool.c): a
+ * busy guest's frames fill it before the first growth. The frame waits
+ * in the raw queue (its guest's ring backs up meanwhile) for at most
+ * XC_SEG_WAIT_MS, then it is dropped, which frees its mbufs: a pool at
+ * its cap, held by frames that all wait for more, cannot stall the
+ * direction.
+ *
+ * Return: true to keep the frame and try again next round
+ */
+static bool wait_mbufs(struct xc_off *o)
+{
+	uint64_t now = rte_get_tsc_cycles();
+
+	if (o->short_since == 0) {
+		o->short_since = now;
+		return true;
+	}
+	return now - o->short_since <
+	       rte_get_tsc_hz() / 1000 * XC_SEG_WAIT_MS;
+}
+
+/**
  * xc_off_fixup() - make one frame fit for the receiving end
  * @o:		offload state of the direction
- * @m:		frame as received; consumed unless -ENOSPC is returned
+ * @m:		frame as received; consumed unless -ENOSPC or -ENOBUFS is
+ *		returned
  * @caps:	packed capabilities of the receiving end
  * @out:	where the frame, or its segments, go
  * @room:	free entries in @out
@@ -527,7 +555,9 @@ static unsigned int segment(struct xc_off *o, struct rte_mbuf *m,
  *
  * Return: number of frames put in @out (0: dropped and counted), or
  *	   -ENOSPC if the frame needs more than @room entries and @room is
- *	   less than XC_SEG_MAX (try again with more room; @m is untouched)
+ *	   less than XC_SEG_MAX (try again with more room; @m is untouched),
+ *	   or -ENOBUFS if no mbufs were left to segment it into (try again
+ *	   later; @m is as received; see wait_mbufs())
  */
 int xc_off_fixup(struct xc_off *o, struct rte_mbuf *m, uint64_t caps,
 		 struct rte_mbuf **out, unsigned int room,
@@ -582,6 +612,11 @@ int xc_off_fixup(struct xc_off *o, struct rte_mbuf *m, uint64_t caps,
 			return -ENOSPC;
 		n = segment(o, m, &h, (flags & XC_CAP_CSUM) != 0, out, room,
 			    &why);
+		if (n == 0 && why == XC_DROP_NO_MBUF && wait_mbufs(o)) {
+			m->ol_flags = ol;	/* as received, for next time */
+			return -ENOBUFS;
+		}
+		o->short_since = 0;
 		if (n == 0)
 			goto drop;
 		rte_pktmbuf_free(m);

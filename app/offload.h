@@ -19,14 +19,23 @@
  * of 64 bytes); a frame that would need more is refused as bad-offload */
 #define XC_SEG_MAX	1024
 
+/* how long a frame waits for mbufs to be segmented into before it is
+ * dropped as no-mbuf: the main thread grows a short pool within one
+ * housekeeping period (pool.c), so a frame waits only while its cable's
+ * pool is at its cap or cannot grow */
+#define XC_SEG_WAIT_MS	300
+
 /**
- * struct xc_off - software offload state of one direction
+ * struct xc_off - software offload state of one direction (its lcore's)
  * @gso:	rte_gso context (TCP and UDP over IPv4)
  * @pool:	mbufs for segments xcable copies itself (TCP over IPv6)
+ * @short_since: TSC at which the frame at the head of the raw queue
+ *		first found no mbufs to be segmented into; 0 if it did not
  */
 struct xc_off {
 	struct rte_gso_ctx gso;
 	struct rte_mempool *pool;
+	uint64_t short_since;
 };
 
 void xc_off_init(struct xc_off *o, struct rte_mempool *direct,

@@ -10,8 +10,10 @@
  * old pools gave: one cable can never take more than its own share, so
  * a busy cable cannot starve another; while its pool is short, a guest's
  * frames wait in its own ring (the vhost library takes no more than it
- * has mbufs for) and software segmentation that finds no mbuf drops the
- * frame, counted as no-mbuf. A cable with a delay or rate impairment
+ * has mbufs for), and a frame that software segmentation finds no mbufs
+ * for waits in the direction's raw queue for the pool to grow; only if it
+ * still finds none after XC_SEG_WAIT_MS (the pool is at its cap) is it
+ * dropped, counted as no-mbuf. A cable with a delay or rate impairment
  * grows its pool to the cap: its delay line holds frames on purpose (a
  * long fat link's window), and a free count sampled between two of the
  * line's releases does not show how short the pool runs (a 10 ms delay
