@@ -17,7 +17,9 @@
  * nothing makes the direction hold what it has, stop receiving and lose
  * nothing; every drop reason that can be provoked in one process
  * (peer-down, cable-down, shutdown, too-big, bad-offload, unsupported,
- * no-mbuf, impair-loss, impair-queue-full); the stages run in their
+ * no-mbuf, impair-loss, impair-queue-full); a frame that finds no mbufs
+ * to be segmented into waits, in order, up to XC_SEG_WAIT_MS before it is
+ * dropped as no-mbuf; the stages run in their
  * order: offload fix-up, then outer tag, then impairment, then making
  * chains whole. After each test the counters must balance:
  * rx - seg_frames + seg_out + duplicated = tx + drops.
@@ -489,6 +491,79 @@ static void test_hold_segments(struct rig *r)
 	rig_done(r);
 }
 
+/**
+ * take_all() - take every free mbuf of a pool, as busy guests would
+ * @mp:		pool
+ * @held:	filled
+ * @room:	size of @held
+ *
+ * Return: mbufs taken
+ */
+static unsigned int take_all(struct rte_mempool *mp, struct rte_mbuf **held,
+			     unsigned int room)
+{
+	unsigned int k = 0;
+
+	while (k < room && (held[k] = rte_pktmbuf_alloc(mp)) != NULL)
+		k++;
+	return k;
+}
+
+static void test_segment_waits(struct rig *r)
+{
+	static const struct spec tso = { .v4 = true, .tcp = true,
+					 .payload = 3000, .mss = 1000,
+					 .tcp_flags = 0x18 };
+	static struct rte_mbuf *held[8192];
+	static struct frame f, g;
+	struct xc_dir *d = rig_dir(r, &(struct rig_opts){ .max_frame = 1514 });
+	struct rte_mbuf *out[8];
+	unsigned int n, k, i;
+	uint64_t end;
+	bool ok;
+
+	rig_in(r, tso_frame(&tso, &f));
+	rig_in(r, unit_frame(pool, 7, 100));
+	k = take_all(ipool, held, RTE_DIM(held));
+	for (i = 0; i < 10; i++)
+		xc_dir_poll(d);
+	CHECK("no mbufs to segment into: the TSO frame and the one behind it "
+	      "wait, nothing is dropped", rig_given(r) == 0 &&
+	      others_zero(d, XC_DROP__MAX));
+	rte_pktmbuf_free_bulk(held, k);
+	xc_dir_poll(d);
+	n = rig_out(r, out, 8);
+	for (i = 0, ok = n == 4; ok && i < 3; i++) {
+		flatten(out[i], &g);
+		ok = check_tcp_segment("wait", &tso, &f, &g, (int)i, 3, false);
+	}
+	CHECK("mbufs back: 3 right segments, then the frame behind, in order",
+	      ok && unit_seq(out[3], 0) == 7 && others_zero(d, XC_DROP__MAX));
+	rte_pktmbuf_free_bulk(out, n);
+	balanced("segment waits", d);
+	rig_done(r);
+
+	d = rig_dir(r, &(struct rig_opts){ .max_frame = 1514 });
+	rig_in(r, tso_frame(&tso, &f));
+	rig_in(r, unit_frame(pool, 8, 100));
+	k = take_all(ipool, held, RTE_DIM(held));
+	end = rte_get_tsc_cycles() +
+	      rte_get_tsc_hz() / 1000 * (XC_SEG_WAIT_MS + 50);
+	while (rte_get_tsc_cycles() < end && rig_given(r) == 0) {
+		xc_dir_poll(d);
+		rte_delay_us_sleep(1000);
+	}
+	n = rig_out(r, out, 8);
+	CHECK("still no mbufs after XC_SEG_WAIT_MS: the TSO frame is no-mbuf, "
+	      "the frame behind it passes", n == 1 && unit_seq(out[0], 0) == 8 &&
+	      drop_of(d, XC_DROP_NO_MBUF) == 1 &&
+	      others_zero(d, XC_DROP_NO_MBUF));
+	rte_pktmbuf_free_bulk(held, k);
+	rte_pktmbuf_free_bulk(out, n);
+	balanced("segment gives up", d);
+	rig_done(r);
+}
+
 static void test_peer_down(struct rig *r)
 {
 	struct xc_dir *d = rig_dir(r, &(struct rig_opts){ 0 });
@@ -802,6 +877,7 @@ int main(int argc, char **argv)
 	test_order(&r);
 	test_backpressure(&r);
 	test_hold_segments(&r);
+	test_segment_waits(&r);
 	test_peer_down(&r);
 	test_cable_down(&r);
 	test_shutdown(&r);
