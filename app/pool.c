@@ -27,9 +27,14 @@
  * on; the chunk pool keeps their memory until the cable goes. No lcore
  * ever sees an mbuf that is not fully initialised, and growing takes no
  * lock on the forwarding path (the ring is multi-producer).
+ *
+ * A pool whose mbufs have all been free for XC_POOL_IDLE_MS (10 s) gives
+ * its growth back, last chunk first (xc_pool_shrink()): a cable that was
+ * busy once and is idle now costs what an idle cable costs.
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_errno.h>
@@ -181,9 +186,94 @@ void xc_pool_grow(struct xc_pool *p, bool hold)
 		p->failed = true;
 		return;
 	}
+	p->chunk_n[p->n_chunks] = hand_over(p, ch);
+	p->n += p->chunk_n[p->n_chunks];
 	p->chunk[p->n_chunks++] = ch;
-	p->n += hand_over(p, ch);
 	XC_LOG(main, DEBUG, "%s: grown to %u mbufs", p->mp->name, p->n);
+}
+
+/**
+ * in_chunk() - is an mbuf one of a chunk pool's?
+ * @ch:		chunk pool
+ * @obj:	mbuf
+ *
+ * Return: true if its memory is the chunk's
+ */
+static bool in_chunk(const struct rte_mempool *ch, const void *obj)
+{
+	const struct rte_mempool_memhdr *hdr;
+
+	STAILQ_FOREACH(hdr, &ch->mem_list, next)
+		if ((const char *)obj >= (const char *)hdr->addr &&
+		    (const char *)obj < (const char *)hdr->addr + hdr->len)
+			return true;
+	return false;
+}
+
+/**
+ * xc_pool_shrink() - give the last growth of a pool back once every mbuf
+ *		      has been free for XC_POOL_IDLE_MS (main thread,
+ *		      housekeeping; one chunk per call)
+ * @p:		pool
+ * @hold:	its cable holds frames on purpose: it keeps its pool
+ *
+ * The mbufs of the last chunk are mixed with the others in @mp's ring:
+ * all free mbufs are taken out, the chunk's are kept aside and the rest
+ * put back. If every one of the chunk's came out, the chunk is freed
+ * (its memory goes back to DPDK's heap, and whole hugepages to the
+ * system); if an lcore took one meanwhile, all go back and the next
+ * idle period tries again. While the mbufs are out, for microseconds,
+ * a guest's frame waits in its ring as when the pool is short.
+ */
+void xc_pool_shrink(struct xc_pool *p, bool hold)
+{
+	unsigned int avail, i, k = 0, want;
+	struct rte_mempool *ch;
+	uint64_t now;
+	void **objs;
+
+	if (p->mp == NULL)
+		return;
+	now = rte_get_tsc_cycles();
+	avail = rte_mempool_avail_count(p->mp);
+	if (hold || avail < p->n) {
+		p->idle_since = 0;
+		return;
+	}
+	if (p->idle_since == 0)
+		p->idle_since = now;
+	if (p->n_chunks == 0 ||
+	    now - p->idle_since < rte_get_tsc_hz() / 1000 * XC_POOL_IDLE_MS)
+		return;
+	ch = p->chunk[p->n_chunks - 1];
+	want = p->chunk_n[p->n_chunks - 1];
+	objs = malloc(sizeof(*objs) * avail);
+	if (objs == NULL)
+		return;
+	if (rte_mempool_get_bulk(p->mp, objs, avail) != 0) {
+		free(objs);	/* an lcore took one: not idle after all */
+		return;
+	}
+	/* the chunk's to the front, the others after them */
+	for (i = 0; i < avail; i++)
+		if (in_chunk(ch, objs[i])) {
+			void *t = objs[k];
+
+			objs[k++] = objs[i];
+			objs[i] = t;
+		}
+	if (k != want) {
+		rte_mempool_put_bulk(p->mp, objs, avail);
+		free(objs);
+		return;
+	}
+	rte_mempool_put_bulk(p->mp, objs + k, avail - k);
+	free(objs);
+	rte_mempool_free(ch);
+	p->chunk[--p->n_chunks] = NULL;
+	p->n -= k;
+	p->failed = false;
+	XC_LOG(main, DEBUG, "%s: idle, shrunk to %u mbufs", p->mp->name, p->n);
 }
 
 /**

@@ -18,26 +18,38 @@
  * @chunk:	pools whose mbufs were handed over to @mp as it grew; they
  *		keep the memory until @mp is freed
  * @n_chunks:	number of @chunk
+ * @chunk_n:	mbufs each of @chunk handed over
  * @n:		mbufs @mp has
  * @max:	most it may have: what bounds one cable's share of memory
  * @room:	data room of each mbuf (0 for indirect mbufs)
  * @socket:	NUMA socket of the memory
  * @failed:	a growth failed (logged once)
+ * @idle_since:	TSC since which every mbuf of @mp has been free, as seen
+ *		by housekeeping; 0 if it was not at the last look
+ *
+ * Only the main thread changes the struct; lcores only take mbufs from
+ * @mp and free them to it.
  */
 struct xc_pool {
 	struct rte_mempool *mp;
 	struct rte_mempool *chunk[XC_POOL_CHUNKS];
 	unsigned int n_chunks;
+	unsigned int chunk_n[XC_POOL_CHUNKS];
 	unsigned int n;
 	unsigned int max;
 	uint16_t room;
 	int socket;
 	bool failed;
+	uint64_t idle_since;
 };
+
+/* a pool whose mbufs have all been free this long gives its growth back */
+#define XC_POOL_IDLE_MS		10000
 
 int xc_pool_create(struct xc_pool *p, const char *name, unsigned int first,
 		   unsigned int max, uint16_t room, int socket);
 void xc_pool_grow(struct xc_pool *p, bool hold);
+void xc_pool_shrink(struct xc_pool *p, bool hold);
 void xc_pool_free(struct xc_pool *p);
 
 #endif /* XC_POOL_H */

@@ -666,8 +666,9 @@ static bool holds_frames(const struct xc_cable *c)
 }
 
 /**
- * xc_topo_grow() - grow the pools of the cables that are running short
- *		    (main thread, housekeeping)
+ * xc_topo_grow() - grow the pools of the cables that are running short,
+ *		    and shrink those of cables idle for a while (main
+ *		    thread, housekeeping)
  * @t:		topology
  */
 void xc_topo_grow(struct xc_topo *t)
@@ -679,5 +680,7 @@ void xc_topo_grow(struct xc_topo *t)
 
 		xc_pool_grow(&t->pools[i][0], hold);
 		xc_pool_grow(&t->pools[i][1], hold);
+		xc_pool_shrink(&t->pools[i][0], hold);
+		xc_pool_shrink(&t->pools[i][1], hold);
 	}
 }
