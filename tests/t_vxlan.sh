@@ -369,7 +369,7 @@ t_vxlan_offload() {
 TESTS+=(t_vxlan_offload)
 
 t_vxlan_df() {
-	local big pp rc
+	local big pp rc d
 	three_hosts 1500 || return 1
 	vx_start a xa.log --left "$T/s/a.sock" --right-vxlan 10.51.2.1 --vni 9 --vxlan-df || return 1
 	vx_start b xb.log --left "$T/s/b.sock" --right-vxlan 10.51.1.1 --vni 9 || return 1
@@ -392,8 +392,17 @@ t_vxlan_df() {
 	grep '^vxlan' xa.log | sed 's/^/  host a: /'
 	[ -n "$big" ] && [ "$big" -gt 0 ] && [ "$(vx_counter xa.log tx-too-big)" = "$big" ] ||
 		{ fail "host a: tx-too-big $(vx_counter xa.log tx-too-big), the frontend sent ${big:-no} frames above 1464 bytes"; return 1; }
-	say "host a refused and counted the $big frames above 1464 bytes (tx-too-big); host b's arrived fragmented"
-	[ "$(vx_counter xb.log tx-too-big)" = 0 ] || fail "host b refused frames"
+	say "host a's socket refused and counted the $big frames above 1464 bytes (tx-too-big); host b's arrived fragmented"
+	# and the cable that sent them counts them as its own drops, not sent
+	d="cable0 left->right"
+	say "host a, $d: rx $(counter xa.log "$d" rx-pkts) tx $(counter xa.log "$d" tx-pkts) too-big $(counter xa.log "$d" too-big) refused $(counter xa.log "$d" refused) dropped $(counter xa.log "$d" dropped)"
+	[ "$(counter xa.log "$d" too-big)" = "$big" ] &&
+	[ "$(counter xa.log "$d" dropped)" = "$big" ] &&
+	[ "$(counter xa.log "$d" tx-pkts)" = $(( $(counter xa.log "$d" rx-pkts) - big )) ] ||
+		{ fail "host a: $d does not count the $big refused frames as too-big"; return 1; }
+	check_accounted xa.log 2 && check_accounted xb.log 2 || { fail "frames not accounted for"; return 1; }
+	[ "$(vx_counter xb.log tx-too-big)" = 0 ] &&
+	[ "$(counter xb.log "$d" dropped)" = 0 ] || fail "host b refused frames"
 }
 TESTS+=(t_vxlan_df)
 
