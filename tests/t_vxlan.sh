@@ -43,15 +43,17 @@ host_addr() {
 	ip -n "$(vns "$1")" addr add "$5" dev "$2" nodad
 }
 
-# vx_start HOST LOG ARGS... - xcable as nobody in HOST's namespace, with a
-# runtime directory of its own (pid in VXPID_HOST); waits until it runs
+# vx_start HOST LOG ARGS... - xcable as nobody (as root if VX_ROOT=1) in
+# HOST's namespace, with a runtime directory of its own (pid in
+# VXPID_HOST); waits until it runs
 vx_start() {
-	local h=$1 log=$2 pid; shift 2
+	local h=$1 log=$2 pid as=(); shift 2
+	[ "${VX_ROOT:-0}" = 1 ] ||
+		as=(setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups)
 	mkdir -p "$T/run-$h" && chown nobody "$T/run-$h" || return 1
 	rm -f "$T/run-$h/x.json"
 	ip netns exec "$(vns "$h")" env XDG_RUNTIME_DIR="$T/run-$h" \
-		setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups \
-		"$XC" "$@" --stats-json "$T/run-$h/x.json" >"$log" 2>&1 &
+		"${as[@]}" "$XC" "$@" --stats-json "$T/run-$h/x.json" >"$log" 2>&1 &
 	pid=$!
 	XC_PIDS+=("$pid")
 	eval "VXPID_$h=$pid"
@@ -83,7 +85,8 @@ PY
 
 # peer_frames OUT SOCK_OR_VDEV... -- LOG... - the frame catalogue both ways
 # between two frontends, once each LOG said "link up"; FRAMES_N: frames
-# each way. A frontend is a socket, or a --vdev argument (in $PEER_NS)
+# each way. A frontend is a socket, or a --vdev argument (in $PEER_NS);
+# with PEER_RECORD=P the frames sent are recorded (xcpeer --record P)
 peer_frames() {
 	local out=$1 eal=() i=0 a pp prc; shift
 	while [ "$1" != -- ]; do
@@ -98,7 +101,7 @@ peer_frames() {
 	${PEER_NS:+ip netns exec "$PEER_NS"} "$XCPEER" -l 0 --no-pci --in-memory \
 		--single-file-segments -m 128 --log-level=lib.eal:warning \
 		--file-prefix="xcpeer$$_$RANDOM" "${eal[@]}" -- frames --rounds 2 \
-		--wait-file "$T/go" >"$out" 2>&1 &
+		${PEER_RECORD:+--record "$PEER_RECORD"} --wait-file "$T/go" >"$out" 2>&1 &
 	pp=$!
 	for a in "$@"; do
 		wait_log "$a" "link up" 1 30 || { kill $pp; fail "no frontend on $a"; return 1; }
@@ -405,6 +408,88 @@ t_vxlan_df() {
 	[ "$(counter xb.log "$d" dropped)" = 0 ] || fail "host b refused frames"
 }
 TESTS+=(t_vxlan_df)
+
+# same_frames PCAPNG SENT_IN SENT_OUT - the capture's frames received by the
+# port (EPB flags: inbound) are those of the pcap file SENT_IN, in order,
+# byte for byte, and its outbound ones those of SENT_OUT
+same_frames() {
+	/usr/bin/python3 - "$@" <<'PY'
+import struct, sys
+
+def pcapng(path):
+    data, off, e, out = open(path, "rb").read(), 0, "<", {1: [], 2: [], 0: []}
+    while off + 12 <= len(data):
+        if struct.unpack_from("<I", data, off)[0] == 0x0A0D0D0A:
+            e = "<" if struct.unpack_from("<I", data, off + 8)[0] == 0x1A2B3C4D else ">"
+        btype, blen = struct.unpack_from(e + "II", data, off)
+        if btype == 6:
+            cap, orig = struct.unpack_from(e + "II", data, off + 20)
+            frame = data[off + 28:off + 28 + cap]
+            opt, d = off + 28 + (cap + 3) // 4 * 4, 0
+            while opt + 4 <= off + blen - 4:
+                code, olen = struct.unpack_from(e + "HH", data, opt)
+                if code == 0:
+                    break
+                if code == 2 and olen == 4:
+                    d = struct.unpack_from(e + "I", data, opt + 4)[0] & 3
+                opt += 4 + (olen + 3) // 4 * 4
+            out[d].append(frame if cap == orig else None)
+        off += blen
+    return out
+
+def pcap(path):
+    data, off, out = open(path, "rb").read(), 24, []
+    while off + 16 <= len(data):
+        incl = struct.unpack_from("<I", data, off + 8)[0]
+        out.append(data[off + 16:off + 16 + incl])
+        off += 16 + incl
+    return out
+
+cap, ok = pcapng(sys.argv[1]), True
+for d, name, path in ((1, "in", sys.argv[2]), (2, "out", sys.argv[3])):
+    sent = pcap(path)
+    same = sum(1 for a, b in zip(cap[d], sent) if a == b)
+    print("  capture %s: %d frames, %d of the %d sent identical, in order (%d bytes)"
+          % (name, len(cap[d]), same, len(sent), sum(map(len, sent))))
+    ok &= len(cap[d]) == len(sent) and same == len(sent) and len(sent) > 0
+if cap[0]:
+    print("  %d frames without a direction" % len(cap[0]))
+sys.exit(0 if ok and not cap[0] else 1)
+PY
+}
+
+t_vxlan_capture() {
+	local prefix dc rc=0
+	ensure_hugepages 512 && with_hugetlbfs || { fail "cannot mount a hugetlbfs"; return 1; }
+	three_hosts 9100 || { drop_hugetlbfs; return 1; }
+	# host a's xcable as root, with shared hugepages: dpdk-dumpcap can
+	# attach to it; its cable's right end is the tunnel to host b
+	VX_ROOT=1 vx_start a xa.log --left "$T/s/a.sock" --right-vxlan 10.51.2.1 \
+		--vni 100 --vxlan-port 14789 &&
+	vx_start b xb.log --left "$T/s/b.sock" --right-vxlan 10.51.1.1 --vni 100 \
+		--vxlan-port 14789 || { drop_hugetlbfs; return 1; }
+	prefix=$(sed -nE 's/.*--file-prefix=([^ ]+) -i net_vhost0.*/\1/p' xa.log)
+	[ -n "$prefix" ] || { cat xa.log; drop_hugetlbfs; fail "host a's xcable offers no capture"; return 1; }
+	say "host a: $(grep -m1 'capture cable0 with' xa.log | sed 's/^xcable: //')"
+	# 2 rounds of the catalogue each way: 84 frames cross the guest end
+	ip netns exec "$(vns a)" timeout 60 dpdk-dumpcap --file-prefix="$prefix" \
+		-i net_vhost0 -s 16384 -w "$T/cap.pcapng" -c 84 >dumpcap.log 2>&1 & dc=$!
+	wait_log dumpcap.log "Packets captured" 1 20 || { cat dumpcap.log; fail "dpdk-dumpcap did not attach"; rc=1; }
+	[ $rc = 0 ] && { PEER_RECORD=$T/sent peer_frames peer.log "$T/s/a.sock" "$T/s/b.sock" -- xa.log xb.log || rc=1; }
+	wait $dc || { [ $rc = 1 ] || fail "dpdk-dumpcap did not capture 84 frames: $(tr '\r' '\n' <dumpcap.log | grep -a 'received/dropped')"; rc=1; }
+	vx_stop a xa.log; vx_stop b xb.log
+	drop_hugetlbfs
+	[ $rc = 0 ] || return 1
+	say "dumpcap: $(tr '\r' '\n' <dumpcap.log | grep -a 'received/dropped')"
+	check_dir_clean xa.log "cable0 left->right" "$FRAMES_N" &&
+	check_dir_clean xa.log "cable0 right->left" "$FRAMES_N" || return 1
+	# what the frontend on host a sent is what the capture shows coming
+	# in; what host b's frontend sent, going out to host a's
+	same_frames "$T/cap.pcapng" "$T/sent-0.pcap" "$T/sent-1.pcap" ||
+		{ fail "the capture on the guest end is not what the frontends sent"; return 1; }
+	say "tcpdump reads $(tcpdump -r "$T/cap.pcapng" -nn -q 2>/dev/null | grep -c '^[0-9]') frames from the capture"
+}
+TESTS+=(t_vxlan_capture)
 
 # vm_pair_over UNDERLAY_MTU GUEST_MTU - a TCG guest on host a and one on
 # host b, joined by xcables across the routed tunnel (IPv4): ping and
