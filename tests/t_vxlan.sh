@@ -491,34 +491,53 @@ t_vxlan_capture() {
 }
 TESTS+=(t_vxlan_capture)
 
-# vm_pair_over UNDERLAY_MTU GUEST_MTU - a TCG guest on host a and one on
-# host b, joined by xcables across the routed tunnel (IPv4): ping and
-# iperf3 both ways
+# vm_pair_over FAM UNDERLAY_MTU GUEST_MTU - a TCG guest on host a and one
+# on host b, joined by xcables across the routed tunnel over IPv4 (FAM 4)
+# or IPv6 (FAM 6): ping and iperf3 both ways
 vm_pair_over() {
-	local u=$1 g=$2
+	local f=$1 u=$2 g=$3 ra=10.51.2.1 rb=10.51.1.1 l k over frags
+	[ "$f" = 6 ] && ra="[fd51:2::1]" rb="[fd51:1::1]"
+	l=$f-$u
 	cleanup_all >/dev/null 2>&1	# the previous pair's hosts and VMs
-	rm -f a.console b.console a.qemu.log b.qemu.log
+	rm -rf "$T/s" "$T"/run-* a.console b.console a.qemu.log b.qemu.log
 	three_hosts "$u" || return 1
-	vx_start a xa$u.log --left "$T/s/a.sock" --right-vxlan 10.51.2.1 --vni 42 --vxlan-port 14789 &&
-	vx_start b xb$u.log --left "$T/s/b.sock" --right-vxlan 10.51.1.1 --vni 42 --vxlan-port 14789 || return 1
+	vx_start a xa$l.log --left "$T/s/a.sock" --right-vxlan "$ra" --vni 42 --vxlan-port 14789 &&
+	vx_start b xb$l.log --left "$T/s/b.sock" --right-vxlan "$rb" --vni 42 --vxlan-port 14789 || return 1
 	boot b "$T/s/b.sock" $B_MAC "xc.role=server xc.ip=10.0.0.2/24 xc.mtu=$g"
 	boot a "$T/s/a.sock" $A_MAC "xc.role=client xc.ip=10.0.0.1/24 xc.peer=10.0.0.2 xc.mtu=$g xc.secs=3"
 	wait_console a XC-DONE 300 || { tail -n 20 a.console; fail "guest A did not finish"; return 1; }
-	say "guests with MTU $g over a $u-byte underlay:"
+	say "IPv$f underlay: guests with MTU $g over a $u-byte underlay (host a: --right-vxlan $ra):"
 	report_traffic || return 1
 	kill "${VM_PID[a]}" "${VM_PID[b]}" 2>/dev/null
-	vx_stop a xa$u.log && vx_stop b xb$u.log || return 1
-	grep '^vxlan' xa$u.log | sed 's/^/  host a: /'
-	vx_clean xa$u.log && vx_clean xb$u.log || return 1
-	[ "$(vx_counter xa$u.log tx-datagrams)" -gt 1000 ] &&
-	[ "$(vx_counter xa$u.log rx-datagrams)" -gt 1000 ] ||
+	vx_stop a xa$l.log && vx_stop b xb$l.log || return 1
+	grep '^vxlan' xa$l.log | sed 's/^/  host a: /'
+	vx_clean xa$l.log && vx_clean xb$l.log || return 1
+	# a full frame and VXLAN's 50 (IPv4) or 70 (IPv6) bytes: fragmented
+	# by host a's kernel exactly when that does not fit the underlay
+	k=IpFragCreates over=50
+	[ "$f" = 6 ] && k=Ip6FragCreates over=70
+	frags=$(ip netns exec "$(vns a)" nstat -asz | awk -v k=$k '$1 == k { print $2 }')
+	say "host a's kernel made ${frags:-no} IPv$f fragments ($k) for $((g + 14 + over))-byte packets over MTU $u"
+	if [ $((g + 14 + over)) -gt "$u" ]; then
+		[ "${frags:-0}" -gt 0 ] || { fail "full frames crossed a $u-byte underlay unfragmented"; return 1; }
+	else
+		[ "${frags:-1}" = 0 ] || { fail "frames were fragmented though they fit the underlay"; return 1; }
+	fi
+	[ "$(vx_counter xa$l.log tx-datagrams)" -gt 1000 ] &&
+	[ "$(vx_counter xa$l.log rx-datagrams)" -gt 1000 ] ||
 		fail "the guests' traffic did not cross the tunnel"
 }
 
 t_vxlan_vm() {
 	vm_prepare || return 1
-	vm_pair_over 1500 1500 || return 1
-	rm -rf "$T/s" "$T"/run-* && vm_pair_over 9100 9000
+	vm_pair_over 4 1500 1500 && vm_pair_over 4 9100 9000
 }
 TESTS+=(t_vxlan_vm)
 SLOW_ONCE+=(t_vxlan_vm)	# two VMs twice; the tunnel's code runs on every build in the other t_vxlan tests
+
+t_vxlan_vm6() {
+	vm_prepare || return 1
+	vm_pair_over 6 1500 1500 && vm_pair_over 6 9100 9000
+}
+TESTS+=(t_vxlan_vm6)
+SLOW_ONCE+=(t_vxlan_vm6)	# as t_vxlan_vm, over an IPv6 underlay
