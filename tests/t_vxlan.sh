@@ -409,6 +409,30 @@ t_vxlan_df() {
 }
 TESTS+=(t_vxlan_df)
 
+t_vxlan_refused() {
+	local sent d="cable0 left->right" n
+	three_hosts 1500 || return 1
+	# host a has no way to 10.77.0.0/16: the kernel refuses every
+	# datagram of a tunnel there (EHOSTUNREACH)
+	ip -n "$(vns a)" route add unreachable 10.77.0.0/16 || return 1
+	vx_start a xa.log --left "$T/s/a.sock" --right-vxlan 10.77.0.1 --vni 7 || return 1
+	"$XCPEER" $(peer_eal "$T/s/a.sock") -- stream --id 1 --pps 100 --seconds 2 >peer.log 2>&1 ||
+		{ tail -n 3 peer.log; fail "the frontend failed"; return 1; }
+	sent=$(sed -nE 's/^sent ([0-9]+)/\1/p' peer.log)
+	vx_stop a xa.log || return 1
+	grep '^vxlan' xa.log | sed 's/^/  host a: /'
+	say "frontend sent ${sent:-no} frames; $d: rx $(counter xa.log "$d" rx-pkts) tx $(counter xa.log "$d" tx-pkts) refused $(counter xa.log "$d" refused) dropped $(counter xa.log "$d" dropped)"
+	n=$(vx_counter xa.log tx-error)
+	[ -n "$sent" ] && [ "$sent" -gt 0 ] && [ "$n" = "$sent" ] &&
+	[ "$(counter xa.log "$d" rx-pkts)" = "$sent" ] &&
+	[ "$(counter xa.log "$d" refused)" = "$sent" ] &&
+	[ "$(counter xa.log "$d" dropped)" = "$sent" ] &&
+	[ "$(counter xa.log "$d" tx-pkts)" = 0 ] ||
+		{ fail "the $sent frames the kernel refused are not counted exactly (socket tx-error $n)"; return 1; }
+	check_accounted xa.log 2
+}
+TESTS+=(t_vxlan_refused)
+
 # same_frames PCAPNG SENT_IN SENT_OUT - the capture's frames received by the
 # port (EPB flags: inbound) are those of the pcap file SENT_IN, in order,
 # byte for byte, and its outbound ones those of SENT_OUT
