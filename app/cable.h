@@ -44,7 +44,11 @@ struct xc_trunk;
  *		       forwarding lcore that owns its directions
  * @kind:	name shown to people ("port", "trunk")
  * @rx:		receive up to @n frames from queue @q
- * @tx:		send frames on queue @q; returns how many the end took
+ * @tx:		send frames on queue @q; returns how many the end took. A
+ *		frame it took but could not send (a tunnel's datagram the
+ *		kernel refused) it frees, counts in @drop (the sending
+ *		direction's drop counters, indexed by enum xc_drop) and
+ *		sets to NULL in @pkts, so that it is not counted as sent
  * @caps:	what the end takes now (0 while it is down)
  * @shared:	the end shares what it receives from with other cables' ends
  *		(a trunk's port, the tunnel socket): one lcore serves every
@@ -64,7 +68,7 @@ struct xc_end_ops {
 	uint16_t (*rx)(struct xc_end *e, uint16_t q, struct rte_mbuf **pkts,
 		       uint16_t n);
 	uint16_t (*tx)(struct xc_end *e, uint16_t q, struct rte_mbuf **pkts,
-		       uint16_t n);
+		       uint16_t n, uint64_t *drop);
 	uint64_t (*caps)(const struct xc_end *e);
 	bool shared;
 	bool (*is_up)(const struct xc_end *e);
@@ -170,15 +174,19 @@ static inline uint16_t xc_end_rx(struct xc_end *e, uint16_t q,
  * @q:		queue
  * @pkts:	frames
  * @n:		how many
+ * @drop:	the sending direction's drop counters (enum xc_drop): where
+ *		the end counts frames it took but could not send (set to
+ *		NULL in @pkts)
  *
  * Return: frames the end took; the rest are still the caller's
  */
 static inline uint16_t xc_end_tx(struct xc_end *e, uint16_t q,
-				 struct rte_mbuf **pkts, uint16_t n)
+				 struct rte_mbuf **pkts, uint16_t n,
+				 uint64_t *drop)
 {
 	if (likely(e->ops == &xc_end_port_ops))
 		return rte_eth_tx_burst(e->port->id, q, pkts, n);
-	return e->ops->tx(e, q, pkts, n);
+	return e->ops->tx(e, q, pkts, n, drop);
 }
 
 /**

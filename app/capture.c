@@ -66,11 +66,16 @@ bool xc_capture_init(const struct xc_cable *cables, unsigned int n_cables)
 		return false;
 	}
 	snprintf(dir, sizeof(dir), "%s", rte_eal_get_runtime_dir());
-	for (i = 0; i < n_cables; i++)
+	for (i = 0; i < n_cables; i++) {
+		const char *p0 = port_name(&cables[i], 0);
+		const char *p1 = port_name(&cables[i], 1);
+		bool one = strcmp(p0, p1) == 0;	/* the other end: a tunnel */
+
 		XC_LOG(capture, INFO,
-		       "capture %s with: dpdk-dumpcap --file-prefix=%s -i %s (or -i %s) -w FILE.pcapng",
-		       cables[i].name, basename(dir), port_name(&cables[i], 0),
-		       port_name(&cables[i], 1));
+		       "capture %s with: dpdk-dumpcap --file-prefix=%s -i %s%s%s%s -w FILE.pcapng",
+		       cables[i].name, basename(dir), p0, one ? "" : " (or -i ",
+		       one ? "" : p1, one ? "" : ")");
+	}
 	return true;
 }
 

@@ -16,8 +16,9 @@ static uint16_t port_rx(struct xc_end *e, uint16_t q, struct rte_mbuf **pkts,
 
 /* port_tx() - offer a burst to queue @q of the end's port */
 static uint16_t port_tx(struct xc_end *e, uint16_t q, struct rte_mbuf **pkts,
-			uint16_t n)
+			uint16_t n, uint64_t *drop)
 {
+	(void)drop;	/* the port sends what it takes */
 	return rte_eth_tx_burst(e->port->id, q, pkts, n);
 }
 

@@ -92,13 +92,15 @@ static void drop_burst(struct xc_dir *d, struct rte_mbuf **pkts,
  * @q:		the peer's queue
  * @pkts:	frames, owned by us
  * @n:		how many
- * @bytes:	the bytes of those it took are added here
+ * @bytes:	the bytes of those it sent are added here
+ * @refused:	the number of those it took but could not send (counted
+ *		as dropped by the end, set to NULL in @pkts) is added here
  *
  * Return: number of frames the peer took (a prefix); the rest are ours
  */
 static unsigned int send_queue(struct xc_dir *d, uint16_t q,
 			       struct rte_mbuf **pkts, unsigned int n,
-			       uint64_t *bytes)
+			       uint64_t *bytes, unsigned int *refused)
 {
 	unsigned int done = 0;
 	uint32_t len[XC_BURST];
@@ -110,9 +112,13 @@ static unsigned int send_queue(struct xc_dir *d, uint16_t q,
 		/* the PMD frees what it takes, so read lengths first */
 		for (i = 0; i < k; i++)
 			len[i] = pkts[done + i]->pkt_len;
-		sent = xc_end_tx(d->tx, q, pkts + done, k);
-		for (i = 0; i < sent; i++)
-			*bytes += len[i];
+		sent = xc_end_tx(d->tx, q, pkts + done, k, d->st.drop);
+		for (i = 0; i < sent; i++) {
+			if (unlikely(pkts[done + i] == NULL))
+				(*refused)++;
+			else
+				*bytes += len[i];
+		}
 		done += sent;
 		if (sent < k)
 			break;
@@ -136,7 +142,8 @@ static inline uint32_t steer_now(void)
  * @d:		direction whose receiver has a flow table
  * @pkts:	frames, owned by us, their flow hash in hash.rss
  * @n:		how many
- * @bytes:	the bytes of those taken are added here
+ * @bytes:	the bytes of those sent are added here
+ * @refused:	as for send_queue()
  *
  * A queue that does not take all its frames keeps the rest, in order;
  * those are moved to the end of @pkts, in their order, so that what was
@@ -147,7 +154,8 @@ static inline uint32_t steer_now(void)
  * Return: number of frames taken
  */
 static unsigned int send_steered(struct xc_dir *d, struct rte_mbuf **pkts,
-				 unsigned int n, uint64_t *bytes)
+				 unsigned int n, uint64_t *bytes,
+				 unsigned int *refused)
 {
 	struct xc_steer *t = d->tx->steer;
 	struct rte_mbuf *mine[XC_HOLD_MAX];
@@ -173,7 +181,7 @@ static unsigned int send_steered(struct xc_dir *d, struct rte_mbuf **pkts,
 			}
 		/* older frames for q wait in another direction: after them */
 		sent = xc_steer_may_send(t, d->rxq, q, d->ticket) ?
-		       send_queue(d, q, mine, m, bytes) : 0;
+		       send_queue(d, q, mine, m, bytes, refused) : 0;
 		for (k = 0; k < sent; k++)
 			pkts[idx[k]] = NULL;
 		if (sent < m)
@@ -188,7 +196,8 @@ static unsigned int send_steered(struct xc_dir *d, struct rte_mbuf **pkts,
 }
 
 /**
- * xmit() - offer frames to the peer and count what it took
+ * xmit() - offer frames to the peer and count what it sent (what it took
+ *	    but could not send, it counted as dropped)
  * @d:		direction
  * @pkts:	frames, owned by us
  * @n:		how many
@@ -200,13 +209,13 @@ static unsigned int xmit(struct xc_dir *d, struct rte_mbuf **pkts,
 			 unsigned int n)
 {
 	uint64_t bytes = 0;
-	unsigned int done;
+	unsigned int done, refused = 0;
 
 	if (d->tx->steer != NULL)
-		done = send_steered(d, pkts, n, &bytes);
+		done = send_steered(d, pkts, n, &bytes, &refused);
 	else
-		done = send_queue(d, d->cur_txq, pkts, n, &bytes);
-	xc_stat_add(&d->st.tx_pkts, done);
+		done = send_queue(d, d->cur_txq, pkts, n, &bytes, &refused);
+	xc_stat_add(&d->st.tx_pkts, done - refused);
 	xc_stat_add(&d->st.tx_bytes, bytes);
 	return done;
 }

@@ -43,6 +43,8 @@ static const struct xc_counter dir_counters[] = {
 		 "the impairment queue (delay, rate) was full"),
 	DROP_CTR("cable-down", XC_DROP_CABLE_DOWN,
 		 "held when the cable was taken down (pulled)"),
+	DROP_CTR("refused", XC_DROP_REFUSED,
+		 "the receiving end could not send them (a tunnel: the kernel refused the datagram, no route...)"),
 	DIR_CTR("segmented", seg_frames,
 		"frames segmented in software (receiver without TSO)"),
 	DIR_CTR("segments-made", seg_out, "segments made of them"),
@@ -92,9 +94,9 @@ static const struct xc_counter vxlan_counters[] = {
 		  "receives put off: no buffer to receive into"),
 	VXLAN_CTR("tx-datagrams", tx_datagrams, "datagrams sent"),
 	VXLAN_CTR("tx-too-big", tx_too_big,
-		  "frames the kernel refused as too big (vxlan-df)"),
+		  "frames the kernel refused as too big (vxlan-df); each cable counts them as too-big"),
 	VXLAN_CTR("tx-error", tx_error,
-		  "frames the kernel refused otherwise (no route...)"),
+		  "frames the kernel refused otherwise (no route...); each cable counts them as refused"),
 };
 
 const struct xc_counter_table xc_vxlan_counters = {

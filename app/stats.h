@@ -30,6 +30,8 @@ struct xc_json;
  * @XC_DROP_IMPAIR_LOSS: lost on purpose (impairment: loss, ge)
  * @XC_DROP_IMPAIR_FULL: the impairment queue (delay, rate) was full
  * @XC_DROP_CABLE_DOWN: held when the cable was taken down (pulled)
+ * @XC_DROP_REFUSED:	the receiving end took them but could not send them
+ *			(a tunnel: the kernel refused the datagram)
  * @XC_DROP__MAX:	number of reasons
  */
 enum xc_drop {
@@ -42,6 +44,7 @@ enum xc_drop {
 	XC_DROP_IMPAIR_LOSS,
 	XC_DROP_IMPAIR_FULL,
 	XC_DROP_CABLE_DOWN,
+	XC_DROP_REFUSED,
 	XC_DROP__MAX,
 };
 

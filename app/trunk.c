@@ -161,12 +161,14 @@ static uint16_t trunk_rx(struct xc_end *e, uint16_t q, struct rte_mbuf **pkts,
  * @q:		queue
  * @pkts:	frames
  * @n:		how many
+ * @drop:	unused: the port sends what it takes
  *
  * Return: frames the port took
  */
 static uint16_t trunk_tx(struct xc_end *e, uint16_t q, struct rte_mbuf **pkts,
-			 uint16_t n)
+			 uint16_t n, uint64_t *drop)
 {
+	(void)drop;
 	return rte_eth_tx_burst(e->port->id, q, pkts, n);
 }
 

@@ -16,7 +16,8 @@
  * is sent as it is). The socket is non-blocking: a full socket buffer
  * (EAGAIN, ENOBUFS) leaves the rest of the burst with the direction,
  * which holds it (backpressure); a frame the kernel refuses (EMSGSIZE
- * with vxlan-df, no route) is dropped and counted under its reason.
+ * with vxlan-df, no route) is dropped and counted under its reason, by
+ * the socket and by the cable's direction (too-big, refused).
  *
  * Outer fragmentation is the kernel's, set as Linux's vxlan device sets
  * it by default: IPv4 packets without DF (IP_PMTUDISC_DONT), IPv6 ones
@@ -412,32 +413,49 @@ static bool set_msg(struct xc_vxlan_tun *t, unsigned int k,
 }
 
 /**
+ * refuse() - count a frame the tunnel took but cannot send: on the socket
+ *	      and on the sending direction
+ * @sock_ctr:	the socket's counter (tx_too_big, tx_error)
+ * @drop:	the direction's drop counters
+ * @why:	the direction's reason (XC_DROP_TOO_BIG, XC_DROP_REFUSED)
+ */
+static void refuse(uint64_t *sock_ctr, uint64_t *drop, enum xc_drop why)
+{
+	xc_stat_add(sock_ctr, 1);
+	xc_stat_add(&drop[why], 1);
+}
+
+/**
  * vxlan_tx() - end op: send frames through the tunnel, one datagram each
  * @e:		tunnel end
  * @q:		queue
- * @pkts:	frames (whole and checksummed: the end takes no offloads)
+ * @pkts:	frames (whole and checksummed: the end takes no offloads);
+ *		those refused are set to NULL once freed
  * @n:		how many
+ * @drop:	the sending direction's drop counters, for those refused
  *
  * Return: frames taken: sent, or refused by the kernel and counted; the
  *	   rest (the socket's buffer is full) stay the caller's
  */
 static uint16_t vxlan_tx(struct xc_end *e, uint16_t q, struct rte_mbuf **pkts,
-			 uint16_t n)
+			 uint16_t n, uint64_t *drop)
 {
 	struct xc_vxlan_tun *t = e->priv;
 	struct xc_vxlan *vx = t->vx;
 	unsigned int k, done = 0, run;
-	bool ok[XC_BURST];
+	bool ok[XC_BURST], refused[XC_BURST];
 	int sent;
 
 	(void)q;
 	n = RTE_MIN(n, XC_BURST);
-	for (k = 0; k < n; k++)
+	for (k = 0; k < n; k++) {
 		ok[k] = set_msg(t, k, pkts[k]);
+		refused[k] = false;
+	}
 	while (done < n) {
 		if (!ok[done]) {
-			xc_stat_add(&vx->st.tx_error, 1);
-			done++;
+			refuse(&vx->st.tx_error, drop, XC_DROP_REFUSED);
+			refused[done++] = true;
 			continue;
 		}
 		for (run = 1; done + run < n && ok[done + run]; run++)
@@ -451,11 +469,16 @@ static uint16_t vxlan_tx(struct xc_end *e, uint16_t q, struct rte_mbuf **pkts,
 		if (errno == EAGAIN || errno == EWOULDBLOCK ||
 		    errno == ENOBUFS || errno == EINTR)
 			break;	/* the socket's buffer is full: hold the rest */
-		xc_stat_add(errno == EMSGSIZE ? &vx->st.tx_too_big :
-						&vx->st.tx_error, 1);
-		done++;
+		if (errno == EMSGSIZE)
+			refuse(&vx->st.tx_too_big, drop, XC_DROP_TOO_BIG);
+		else
+			refuse(&vx->st.tx_error, drop, XC_DROP_REFUSED);
+		refused[done++] = true;
 	}
 	rte_pktmbuf_free_bulk(pkts, done);
+	for (k = 0; k < done; k++)
+		if (refused[k])
+			pkts[k] = NULL;
 	return (uint16_t)done;
 }
 

@@ -43,15 +43,17 @@ host_addr() {
 	ip -n "$(vns "$1")" addr add "$5" dev "$2" nodad
 }
 
-# vx_start HOST LOG ARGS... - xcable as nobody in HOST's namespace, with a
-# runtime directory of its own (pid in VXPID_HOST); waits until it runs
+# vx_start HOST LOG ARGS... - xcable as nobody (as root if VX_ROOT=1) in
+# HOST's namespace, with a runtime directory of its own (pid in
+# VXPID_HOST); waits until it runs
 vx_start() {
-	local h=$1 log=$2 pid; shift 2
+	local h=$1 log=$2 pid as=(); shift 2
+	[ "${VX_ROOT:-0}" = 1 ] ||
+		as=(setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups)
 	mkdir -p "$T/run-$h" && chown nobody "$T/run-$h" || return 1
 	rm -f "$T/run-$h/x.json"
 	ip netns exec "$(vns "$h")" env XDG_RUNTIME_DIR="$T/run-$h" \
-		setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups \
-		"$XC" "$@" --stats-json "$T/run-$h/x.json" >"$log" 2>&1 &
+		"${as[@]}" "$XC" "$@" --stats-json "$T/run-$h/x.json" >"$log" 2>&1 &
 	pid=$!
 	XC_PIDS+=("$pid")
 	eval "VXPID_$h=$pid"
@@ -83,7 +85,8 @@ PY
 
 # peer_frames OUT SOCK_OR_VDEV... -- LOG... - the frame catalogue both ways
 # between two frontends, once each LOG said "link up"; FRAMES_N: frames
-# each way. A frontend is a socket, or a --vdev argument (in $PEER_NS)
+# each way. A frontend is a socket, or a --vdev argument (in $PEER_NS);
+# with PEER_RECORD=P the frames sent are recorded (xcpeer --record P)
 peer_frames() {
 	local out=$1 eal=() i=0 a pp prc; shift
 	while [ "$1" != -- ]; do
@@ -98,7 +101,7 @@ peer_frames() {
 	${PEER_NS:+ip netns exec "$PEER_NS"} "$XCPEER" -l 0 --no-pci --in-memory \
 		--single-file-segments -m 128 --log-level=lib.eal:warning \
 		--file-prefix="xcpeer$$_$RANDOM" "${eal[@]}" -- frames --rounds 2 \
-		--wait-file "$T/go" >"$out" 2>&1 &
+		${PEER_RECORD:+--record "$PEER_RECORD"} --wait-file "$T/go" >"$out" 2>&1 &
 	pp=$!
 	for a in "$@"; do
 		wait_log "$a" "link up" 1 30 || { kill $pp; fail "no frontend on $a"; return 1; }
@@ -369,7 +372,7 @@ t_vxlan_offload() {
 TESTS+=(t_vxlan_offload)
 
 t_vxlan_df() {
-	local big pp rc
+	local big pp rc d
 	three_hosts 1500 || return 1
 	vx_start a xa.log --left "$T/s/a.sock" --right-vxlan 10.51.2.1 --vni 9 --vxlan-df || return 1
 	vx_start b xb.log --left "$T/s/b.sock" --right-vxlan 10.51.1.1 --vni 9 || return 1
@@ -392,39 +395,173 @@ t_vxlan_df() {
 	grep '^vxlan' xa.log | sed 's/^/  host a: /'
 	[ -n "$big" ] && [ "$big" -gt 0 ] && [ "$(vx_counter xa.log tx-too-big)" = "$big" ] ||
 		{ fail "host a: tx-too-big $(vx_counter xa.log tx-too-big), the frontend sent ${big:-no} frames above 1464 bytes"; return 1; }
-	say "host a refused and counted the $big frames above 1464 bytes (tx-too-big); host b's arrived fragmented"
-	[ "$(vx_counter xb.log tx-too-big)" = 0 ] || fail "host b refused frames"
+	say "host a's socket refused and counted the $big frames above 1464 bytes (tx-too-big); host b's arrived fragmented"
+	# and the cable that sent them counts them as its own drops, not sent
+	d="cable0 left->right"
+	say "host a, $d: rx $(counter xa.log "$d" rx-pkts) tx $(counter xa.log "$d" tx-pkts) too-big $(counter xa.log "$d" too-big) refused $(counter xa.log "$d" refused) dropped $(counter xa.log "$d" dropped)"
+	[ "$(counter xa.log "$d" too-big)" = "$big" ] &&
+	[ "$(counter xa.log "$d" dropped)" = "$big" ] &&
+	[ "$(counter xa.log "$d" tx-pkts)" = $(( $(counter xa.log "$d" rx-pkts) - big )) ] ||
+		{ fail "host a: $d does not count the $big refused frames as too-big"; return 1; }
+	check_accounted xa.log 2 && check_accounted xb.log 2 || { fail "frames not accounted for"; return 1; }
+	[ "$(vx_counter xb.log tx-too-big)" = 0 ] &&
+	[ "$(counter xb.log "$d" dropped)" = 0 ] || fail "host b refused frames"
 }
 TESTS+=(t_vxlan_df)
 
-# vm_pair_over UNDERLAY_MTU GUEST_MTU - a TCG guest on host a and one on
-# host b, joined by xcables across the routed tunnel (IPv4): ping and
-# iperf3 both ways
+t_vxlan_refused() {
+	local sent d="cable0 left->right" n
+	three_hosts 1500 || return 1
+	# host a has no way to 10.77.0.0/16: the kernel refuses every
+	# datagram of a tunnel there (EHOSTUNREACH)
+	ip -n "$(vns a)" route add unreachable 10.77.0.0/16 || return 1
+	vx_start a xa.log --left "$T/s/a.sock" --right-vxlan 10.77.0.1 --vni 7 || return 1
+	"$XCPEER" $(peer_eal "$T/s/a.sock") -- stream --id 1 --pps 100 --seconds 2 >peer.log 2>&1 ||
+		{ tail -n 3 peer.log; fail "the frontend failed"; return 1; }
+	sent=$(sed -nE 's/^sent ([0-9]+)/\1/p' peer.log)
+	vx_stop a xa.log || return 1
+	grep '^vxlan' xa.log | sed 's/^/  host a: /'
+	say "frontend sent ${sent:-no} frames; $d: rx $(counter xa.log "$d" rx-pkts) tx $(counter xa.log "$d" tx-pkts) refused $(counter xa.log "$d" refused) dropped $(counter xa.log "$d" dropped)"
+	n=$(vx_counter xa.log tx-error)
+	[ -n "$sent" ] && [ "$sent" -gt 0 ] && [ "$n" = "$sent" ] &&
+	[ "$(counter xa.log "$d" rx-pkts)" = "$sent" ] &&
+	[ "$(counter xa.log "$d" refused)" = "$sent" ] &&
+	[ "$(counter xa.log "$d" dropped)" = "$sent" ] &&
+	[ "$(counter xa.log "$d" tx-pkts)" = 0 ] ||
+		{ fail "the $sent frames the kernel refused are not counted exactly (socket tx-error $n)"; return 1; }
+	check_accounted xa.log 2
+}
+TESTS+=(t_vxlan_refused)
+
+# same_frames PCAPNG SENT_IN SENT_OUT - the capture's frames received by the
+# port (EPB flags: inbound) are those of the pcap file SENT_IN, in order,
+# byte for byte, and its outbound ones those of SENT_OUT
+same_frames() {
+	/usr/bin/python3 - "$@" <<'PY'
+import struct, sys
+
+def pcapng(path):
+    data, off, e, out = open(path, "rb").read(), 0, "<", {1: [], 2: [], 0: []}
+    while off + 12 <= len(data):
+        if struct.unpack_from("<I", data, off)[0] == 0x0A0D0D0A:
+            e = "<" if struct.unpack_from("<I", data, off + 8)[0] == 0x1A2B3C4D else ">"
+        btype, blen = struct.unpack_from(e + "II", data, off)
+        if btype == 6:
+            cap, orig = struct.unpack_from(e + "II", data, off + 20)
+            frame = data[off + 28:off + 28 + cap]
+            opt, d = off + 28 + (cap + 3) // 4 * 4, 0
+            while opt + 4 <= off + blen - 4:
+                code, olen = struct.unpack_from(e + "HH", data, opt)
+                if code == 0:
+                    break
+                if code == 2 and olen == 4:
+                    d = struct.unpack_from(e + "I", data, opt + 4)[0] & 3
+                opt += 4 + (olen + 3) // 4 * 4
+            out[d].append(frame if cap == orig else None)
+        off += blen
+    return out
+
+def pcap(path):
+    data, off, out = open(path, "rb").read(), 24, []
+    while off + 16 <= len(data):
+        incl = struct.unpack_from("<I", data, off + 8)[0]
+        out.append(data[off + 16:off + 16 + incl])
+        off += 16 + incl
+    return out
+
+cap, ok = pcapng(sys.argv[1]), True
+for d, name, path in ((1, "in", sys.argv[2]), (2, "out", sys.argv[3])):
+    sent = pcap(path)
+    same = sum(1 for a, b in zip(cap[d], sent) if a == b)
+    print("  capture %s: %d frames, %d of the %d sent identical, in order (%d bytes)"
+          % (name, len(cap[d]), same, len(sent), sum(map(len, sent))))
+    ok &= len(cap[d]) == len(sent) and same == len(sent) and len(sent) > 0
+if cap[0]:
+    print("  %d frames without a direction" % len(cap[0]))
+sys.exit(0 if ok and not cap[0] else 1)
+PY
+}
+
+t_vxlan_capture() {
+	local prefix dc rc=0
+	ensure_hugepages 512 && with_hugetlbfs || { fail "cannot mount a hugetlbfs"; return 1; }
+	three_hosts 9100 || { drop_hugetlbfs; return 1; }
+	# host a's xcable as root, with shared hugepages: dpdk-dumpcap can
+	# attach to it; its cable's right end is the tunnel to host b
+	VX_ROOT=1 vx_start a xa.log --left "$T/s/a.sock" --right-vxlan 10.51.2.1 \
+		--vni 100 --vxlan-port 14789 &&
+	vx_start b xb.log --left "$T/s/b.sock" --right-vxlan 10.51.1.1 --vni 100 \
+		--vxlan-port 14789 || { drop_hugetlbfs; return 1; }
+	prefix=$(sed -nE 's/.*--file-prefix=([^ ]+) -i net_vhost0.*/\1/p' xa.log)
+	[ -n "$prefix" ] || { cat xa.log; drop_hugetlbfs; fail "host a's xcable offers no capture"; return 1; }
+	say "host a: $(grep -m1 'capture cable0 with' xa.log | sed 's/^xcable: //')"
+	# 2 rounds of the catalogue each way: 84 frames cross the guest end
+	ip netns exec "$(vns a)" timeout 60 dpdk-dumpcap --file-prefix="$prefix" \
+		-i net_vhost0 -s 16384 -w "$T/cap.pcapng" -c 84 >dumpcap.log 2>&1 & dc=$!
+	wait_log dumpcap.log "Packets captured" 1 20 || { cat dumpcap.log; fail "dpdk-dumpcap did not attach"; rc=1; }
+	[ $rc = 0 ] && { PEER_RECORD=$T/sent peer_frames peer.log "$T/s/a.sock" "$T/s/b.sock" -- xa.log xb.log || rc=1; }
+	wait $dc || { [ $rc = 1 ] || fail "dpdk-dumpcap did not capture 84 frames: $(tr '\r' '\n' <dumpcap.log | grep -a 'received/dropped')"; rc=1; }
+	vx_stop a xa.log; vx_stop b xb.log
+	drop_hugetlbfs
+	[ $rc = 0 ] || return 1
+	say "dumpcap: $(tr '\r' '\n' <dumpcap.log | grep -a 'received/dropped')"
+	check_dir_clean xa.log "cable0 left->right" "$FRAMES_N" &&
+	check_dir_clean xa.log "cable0 right->left" "$FRAMES_N" || return 1
+	# what the frontend on host a sent is what the capture shows coming
+	# in; what host b's frontend sent, going out to host a's
+	same_frames "$T/cap.pcapng" "$T/sent-0.pcap" "$T/sent-1.pcap" ||
+		{ fail "the capture on the guest end is not what the frontends sent"; return 1; }
+	say "tcpdump reads $(tcpdump -r "$T/cap.pcapng" -nn -q 2>/dev/null | grep -c '^[0-9]') frames from the capture"
+}
+TESTS+=(t_vxlan_capture)
+
+# vm_pair_over FAM UNDERLAY_MTU GUEST_MTU - a TCG guest on host a and one
+# on host b, joined by xcables across the routed tunnel over IPv4 (FAM 4)
+# or IPv6 (FAM 6): ping and iperf3 both ways
 vm_pair_over() {
-	local u=$1 g=$2
+	local f=$1 u=$2 g=$3 ra=10.51.2.1 rb=10.51.1.1 l k over frags
+	[ "$f" = 6 ] && ra="[fd51:2::1]" rb="[fd51:1::1]"
+	l=$f-$u
 	cleanup_all >/dev/null 2>&1	# the previous pair's hosts and VMs
-	rm -f a.console b.console a.qemu.log b.qemu.log
+	rm -rf "$T/s" "$T"/run-* a.console b.console a.qemu.log b.qemu.log
 	three_hosts "$u" || return 1
-	vx_start a xa$u.log --left "$T/s/a.sock" --right-vxlan 10.51.2.1 --vni 42 --vxlan-port 14789 &&
-	vx_start b xb$u.log --left "$T/s/b.sock" --right-vxlan 10.51.1.1 --vni 42 --vxlan-port 14789 || return 1
+	vx_start a xa$l.log --left "$T/s/a.sock" --right-vxlan "$ra" --vni 42 --vxlan-port 14789 &&
+	vx_start b xb$l.log --left "$T/s/b.sock" --right-vxlan "$rb" --vni 42 --vxlan-port 14789 || return 1
 	boot b "$T/s/b.sock" $B_MAC "xc.role=server xc.ip=10.0.0.2/24 xc.mtu=$g"
 	boot a "$T/s/a.sock" $A_MAC "xc.role=client xc.ip=10.0.0.1/24 xc.peer=10.0.0.2 xc.mtu=$g xc.secs=3"
 	wait_console a XC-DONE 300 || { tail -n 20 a.console; fail "guest A did not finish"; return 1; }
-	say "guests with MTU $g over a $u-byte underlay:"
+	say "IPv$f underlay: guests with MTU $g over a $u-byte underlay (host a: --right-vxlan $ra):"
 	report_traffic || return 1
 	kill "${VM_PID[a]}" "${VM_PID[b]}" 2>/dev/null
-	vx_stop a xa$u.log && vx_stop b xb$u.log || return 1
-	grep '^vxlan' xa$u.log | sed 's/^/  host a: /'
-	vx_clean xa$u.log && vx_clean xb$u.log || return 1
-	[ "$(vx_counter xa$u.log tx-datagrams)" -gt 1000 ] &&
-	[ "$(vx_counter xa$u.log rx-datagrams)" -gt 1000 ] ||
+	vx_stop a xa$l.log && vx_stop b xb$l.log || return 1
+	grep '^vxlan' xa$l.log | sed 's/^/  host a: /'
+	vx_clean xa$l.log && vx_clean xb$l.log || return 1
+	# a full frame and VXLAN's 50 (IPv4) or 70 (IPv6) bytes: fragmented
+	# by host a's kernel exactly when that does not fit the underlay
+	k=IpFragCreates over=50
+	[ "$f" = 6 ] && k=Ip6FragCreates over=70
+	frags=$(ip netns exec "$(vns a)" nstat -asz | awk -v k=$k '$1 == k { print $2 }')
+	say "host a's kernel made ${frags:-no} IPv$f fragments ($k) for $((g + 14 + over))-byte packets over MTU $u"
+	if [ $((g + 14 + over)) -gt "$u" ]; then
+		[ "${frags:-0}" -gt 0 ] || { fail "full frames crossed a $u-byte underlay unfragmented"; return 1; }
+	else
+		[ "${frags:-1}" = 0 ] || { fail "frames were fragmented though they fit the underlay"; return 1; }
+	fi
+	[ "$(vx_counter xa$l.log tx-datagrams)" -gt 1000 ] &&
+	[ "$(vx_counter xa$l.log rx-datagrams)" -gt 1000 ] ||
 		fail "the guests' traffic did not cross the tunnel"
 }
 
 t_vxlan_vm() {
 	vm_prepare || return 1
-	vm_pair_over 1500 1500 || return 1
-	rm -rf "$T/s" "$T"/run-* && vm_pair_over 9100 9000
+	vm_pair_over 4 1500 1500 && vm_pair_over 4 9100 9000
 }
 TESTS+=(t_vxlan_vm)
 SLOW_ONCE+=(t_vxlan_vm)	# two VMs twice; the tunnel's code runs on every build in the other t_vxlan tests
+
+t_vxlan_vm6() {
+	vm_prepare || return 1
+	vm_pair_over 6 1500 1500 && vm_pair_over 6 9100 9000
+}
+TESTS+=(t_vxlan_vm6)
+SLOW_ONCE+=(t_vxlan_vm6)	# as t_vxlan_vm, over an IPv6 underlay

@@ -24,7 +24,9 @@
  *                 goes from 0 to 1 (--load 1)
  *
  * With --wait-file F it starts sending only once F exists, so that a test
- * harness can first see xcable report both ends up.
+ * harness can first see xcable report both ends up. In frames mode,
+ * --record P writes the frames sent from port 0 to P-0.pcap and those sent
+ * from port 1 to P-1.pcap, in order (to compare a capture with).
  *
  * Output is one line per check, "ok ..." or "FAIL ...", and the exit
  * status is 0 only if every check passed.
@@ -283,6 +285,47 @@ static bool wait_links(struct peer *pr, unsigned int ms)
 }
 
 /**
+ * pcap_open() - start a pcap file of Ethernet frames
+ * @prefix:	the file is PREFIX-@port.pcap
+ * @port:	the port whose frames it holds
+ *
+ * Return: the file, or NULL (said on stderr)
+ */
+static FILE *pcap_open(const char *prefix, unsigned int port)
+{
+	/* magic, version 2.4, zone, sigfigs, snaplen, Ethernet */
+	const uint32_t hdr[6] = { 0xa1b2c3d4, 0x00040002, 0, 0, 65535, 1 };
+	char path[PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s-%u.pcap", prefix, port);
+	f = fopen(path, "wb");
+	if (f == NULL || fwrite(hdr, sizeof(hdr), 1, f) != 1) {
+		fprintf(stderr, "xcpeer: %s: %s\n", path, strerror(errno));
+		if (f)
+			fclose(f);
+		return NULL;
+	}
+	return f;
+}
+
+/**
+ * pcap_put() - append one frame to a pcap file (timestamp 0)
+ * @f:		file, or NULL for none
+ * @buf:	frame
+ * @len:	its length
+ */
+static void pcap_put(FILE *f, const uint8_t *buf, uint32_t len)
+{
+	const uint32_t rec[4] = { 0, 0, len, len };
+
+	if (f == NULL)
+		return;
+	fwrite(rec, sizeof(rec), 1, f);
+	fwrite(buf, 1, len, f);
+}
+
+/**
  * mode_frames() - send the catalogue both ways and compare byte for byte
  * @pr:		peer with two ports
  * @rounds:	how many times to send the catalogue each way
@@ -290,18 +333,28 @@ static bool wait_links(struct peer *pr, unsigned int ms)
  * @drop_over:	frames longer than this, sent from port 0, must not arrive
  *		(the receiver cannot take them); 0: all must arrive
  * @drop_back:	the same for frames sent from port 1
+ * @record:	NULL, or where to record the frames sent (see pcap_open())
  *
  * Return: number of failed checks
  */
 static int mode_frames(struct peer *pr, unsigned int rounds,
 		       unsigned int gap_us, unsigned int drop_over,
-		       unsigned int drop_back)
+		       unsigned int drop_back, const char *record)
 {
 	static uint8_t want[MAX_FRAME], got[MAX_FRAME];
 	unsigned int dir, r, i, fails = 0, total = 0, too_big = 0;
 	uint64_t worst = 0, hz = rte_get_tsc_hz();
+	FILE *rec[2] = { NULL, NULL };
 	uint32_t seq = 1;
 
+	for (dir = 0; record && dir < 2; dir++) {
+		rec[dir] = pcap_open(record, dir);
+		if (rec[dir] == NULL) {
+			if (rec[0])
+				fclose(rec[0]);
+			return 1;
+		}
+	}
 	for (dir = 0; dir < 2; dir++) {
 		uint16_t from = (uint16_t)dir, to = (uint16_t)(1 - dir);
 		unsigned int bad_kind[N_KINDS] = { 0 };
@@ -324,6 +377,7 @@ static int mode_frames(struct peer *pr, unsigned int rounds,
 					bad_kind[i]++;
 					continue;
 				}
+				pcap_put(rec[dir], want, k->len);
 				if (limit && k->len > limit) {
 					/* too big for the receiver: dropped */
 					too_big++;
@@ -359,6 +413,12 @@ static int mode_frames(struct peer *pr, unsigned int rounds,
 			       to, rounds);
 		}
 	}
+	for (dir = 0; dir < 2; dir++)
+		if (rec[dir] && fclose(rec[dir])) {
+			printf("FAIL cannot write the record of port %u\n",
+			       dir);
+			fails++;
+		}
 	/* nothing extra may arrive: no duplicates, no strays */
 	usleep(100000);
 	for (i = 0; i < 2; i++) {
@@ -1277,7 +1337,7 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: xcpeer [EAL options] -- MODE [--wait-file F] ...\n"
 		"       xcpeer [EAL options] -- frames [--rounds N] [--gap-us US] [--drop-over LEN]\n"
-		"              [--drop-over-back LEN]\n"
+		"              [--drop-over-back LEN] [--record PREFIX]\n"
 		"       xcpeer [EAL options] -- backpressure --count N --stall-ms MS\n"
 		"       xcpeer [EAL options] -- stream --id ID --pps N --seconds S\n"
 		"       xcpeer [EAL options] -- loop --size B --inflight N --warmup S --seconds S\n"
@@ -1296,7 +1356,7 @@ int main(int argc, char **argv)
 	unsigned long pps = 1000, seconds = 5, size = 64, inflight = 256;
 	unsigned long warmup = 1, gap_us = 0, drop_over = 0, drop_back = 0;
 	unsigned long load = 0;
-	const char *wait_file = NULL;
+	const char *wait_file = NULL, *record = NULL;
 	char rundir[PATH_MAX];
 	struct peer pr = { .mtu = 9200 };
 	const char *mode;
@@ -1328,6 +1388,8 @@ int main(int argc, char **argv)
 				pr.tx_offl = ol;
 		} else if (!strcmp(argv[i], "--wait-file"))
 			wait_file = argv[i + 1];
+		else if (!strcmp(argv[i], "--record"))
+			record = argv[i + 1];
 		else if (!strcmp(argv[i], "--count"))
 			count = v;
 		else if (!strcmp(argv[i], "--stall-ms"))
@@ -1398,7 +1460,7 @@ int main(int argc, char **argv)
 	if (!strcmp(mode, "frames") && pr.n_ports >= 2)
 		fails = mode_frames(&pr, (unsigned int)rounds,
 				    (unsigned int)gap_us, (unsigned int)drop_over,
-				    (unsigned int)drop_back);
+				    (unsigned int)drop_back, record);
 	else if (!strcmp(mode, "backpressure") && pr.n_ports >= 2)
 		fails = mode_backpressure(&pr, (uint32_t)count,
 					  (unsigned int)stall);
