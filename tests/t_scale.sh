@@ -138,7 +138,7 @@ TESTS+=(t_sighup_simple_mode)
 # end, and set IDLE_KB to xcable's resident memory plus the hugepages it
 # took itself (Private_Hugetlb: the guests' memory it maps is shared)
 idle_cost() {
-	local n=$1 i s p=() rss huge
+	local n=$1 i s p=()
 	scale_ini "idle$n.ini" "$n" "i${n}c"
 	xc_start "idle$n.log" --config "idle$n.ini"
 	wait_log "idle$n.log" "running;" 1 30 || { fail "$n cables did not start"; return 1; }
@@ -149,10 +149,8 @@ idle_cost() {
 	done
 	wait_log "idle$n.log" "link up" $((2 * n)) 60 || { fail "not every frontend came up"; kill "${p[@]}"; return 1; }
 	sleep 2
-	rss=$(awk '/^VmRSS/ {print $2}' /proc/"$XC_PID"/status)
-	huge=$(awk '/^Private_Hugetlb/ {s += $2} END {print s + 0}' /proc/"$XC_PID"/smaps)
-	IDLE_KB=$((rss + huge))
-	say "$n idle cables, frontends attached: resident $rss kB + own hugepages $huge kB = $IDLE_KB kB"
+	IDLE_KB=$(tree_kb "$XC_PID")
+	say "$n idle cables, frontends attached: resident + own hugepages $IDLE_KB kB"
 	xc_stop
 	kill "${p[@]}" 2>/dev/null; wait "${p[@]}" 2>/dev/null
 	[ "$XC_RC" = 0 ] || { fail "xcable exited with $XC_RC"; return 1; }
@@ -172,3 +170,113 @@ t_idle_memory() {
 	[ "$per" -le 2048 ] || fail "an idle cable costs more than 2 MB"
 }
 TESTS+=(t_idle_memory)
+
+XCFRONT=${XCFRONT:-$BUILD/tests/xcfront}
+
+# ms - the time now, in milliseconds
+ms() { date +%s%3N; }
+
+# tree_pids PID - PID and every process below it
+tree_pids() {
+	local c
+	echo "$1"
+	for c in $(cat /proc/"$1"/task/*/children 2>/dev/null); do tree_pids "$c"; done
+}
+
+# tree_kb PID - resident memory plus the hugepages it took itself
+# (Private_Hugetlb: guest memory it maps is the guests') of PID's tree, kB
+tree_kb() {
+	local p s=0 r h
+	for p in $(tree_pids "$1"); do
+		r=$(awk '/^VmRSS/ {print $2}' /proc/"$p"/status 2>/dev/null)
+		h=$(awk '/^Private_Hugetlb/ {s += $2} END {print s + 0}' /proc/"$p"/smaps 2>/dev/null)
+		s=$((s + ${r:-0} + ${h:-0}))
+	done
+	echo "$s"
+}
+
+# tree_ticks PID - CPU time (user + system) of PID's tree so far, in ticks
+tree_ticks() {
+	local p
+	for p in $(tree_pids "$1"); do
+		sed 's/.*) //' /proc/"$p"/stat 2>/dev/null
+	done | awk '{s += $12 + $13} END {print s + 0}'
+}
+
+# scale_run N CTL CMD... - start CMD, an xcable (or several behind one
+# command) serving the N cables of $T/scaleN.ini, which scale_run writes
+# first (scale_ini: sockets $T/sNcI-l.sock and -r.sock), with its control
+# socket at CTL; then attach tests/xcfront to every socket, check that
+# every cable carries frames byte for byte, and measure and check against
+# issue 16's limits: start (every socket listening, 10 s), memory of the
+# process tree with the guests connected and idle (in SCALE_KB; the
+# caller checks it per cable), idle CPU over SCALE_IDLE_S seconds (10; 0
+# skips it; 2% of a core), `xcablectl list` (1 s, every cable listed up),
+# stop (10 s, exit 0, sockets gone, every guest's connection closed)
+scale_run() {
+	local n=$1 ctl=$2 p="s$1c" t0 t pid fp rc=0 c0 c1 f0 f1 secs=${SCALE_IDLE_S:-10} k code
+	shift 2
+	scale_ini "$T/scale$n.ini" "$n" "$p"
+	t0=$(ms)
+	"$@" >"scale$n.log" 2>&1 & pid=$!
+	XC_PIDS+=("$pid")
+	until [ "$(find "$T" -maxdepth 1 -name "$p*-[lr].sock" | wc -l)" -ge $((2 * n)) ]; do
+		kill -0 "$pid" 2>/dev/null || { tail -5 "scale$n.log"; fail "$n cables: it exited before its sockets listened"; return 1; }
+		[ $(($(ms) - t0)) -lt 60000 ] || { fail "$n cables: not every socket listens after 60 s"; return 1; }
+		sleep 0.05
+	done
+	t=$(($(ms) - t0))
+	say "$n cables: all $((2 * n)) sockets listen $t ms after start (limit 10000)"
+	[ "$t" -le 10000 ] || { fail "$n cables are not ready within 10 s"; rc=1; }
+	"$XCFRONT" --pairs "$T/$p%d-l.sock,$T/$p%d-r.sock" --count "$n" --hold forever >"front$n.out" 2>&1 & fp=$!
+	XC_PIDS+=("$fp")
+	wait_log "front$n.out" "frames sent" 1 $((60 + n / 5)) || { cat "front$n.out"; fail "xcfront did not finish its check"; return 1; }
+	sed 's/^/  /' "front$n.out"
+	grep -q "cables $n: ok $n, failed 0; .* mismatched 0" "front$n.out" || { fail "not every cable carried its frames intact"; rc=1; }
+	sleep 2
+	SCALE_KB=$(tree_kb "$pid")
+	say "$n cables connected and idle: the process tree takes $SCALE_KB kB (resident + own hugepages), $((SCALE_KB / n)) kB a cable, fixed part included"
+	if [ "$secs" -gt 0 ]; then
+		c0=$(tree_ticks "$pid"); f0=$(tree_ticks "$fp")
+		sleep "$secs"
+		c1=$(tree_ticks "$pid"); f1=$(tree_ticks "$fp")
+		# per mille of a core: ticks * 1000 / (ticks a second * seconds)
+		k=$(( (c1 - c0) * 1000 / ($(getconf CLK_TCK) * secs) ))
+		say "idle CPU over $secs s: $((k / 10)).$((k % 10))% of a core (limit 2%); xcfront itself $((f1 - f0)) tick(s)"
+		[ "$k" -le 20 ] || { fail "$n idle cables take more than 2% of a core"; rc=1; }
+	fi
+	t0=$(ms)
+	"$XCTL" -s "$ctl" list >"list$n.out" 2>&1
+	t=$(($(ms) - t0))
+	k=$(grep -cE "^$p[0-9]+: .* up, .* up$" "list$n.out")
+	say "xcablectl list answered in $t ms, $k of $n cables up at both ends (limit 1000 ms)"
+	[ "$t" -le 1000 ] && [ "$k" = "$n" ] || { head -3 "list$n.out"; fail "list was slow or incomplete"; rc=1; }
+	t0=$(ms)
+	kill -TERM "$pid"
+	while kill -0 "$pid" 2>/dev/null && [ $(($(ms) - t0)) -lt 30000 ]; do sleep 0.02; done
+	t=$(($(ms) - t0))
+	kill -0 "$pid" 2>/dev/null && kill -KILL "$pid"
+	wait "$pid"; code=$?
+	k=$(find "$T" -maxdepth 1 -name "$p*-[lr].sock" | wc -l)
+	say "stopped in $t ms (limit 10000), exit $code, $k socket(s) left"
+	[ "$t" -le 10000 ] && [ "$code" = 0 ] && [ "$k" = 0 ] || { fail "$n cables did not stop cleanly within 10 s"; rc=1; }
+	wait_log "front$n.out" "closed the" $((2 * n)) 10
+	kill -TERM "$fp"; wait "$fp"
+	say "$(grep "held:" "front$n.out" | sed 's/^xcfront: //')"
+	grep -q "held: $((2 * n)) connection" "front$n.out" || { fail "not every guest saw its connection close"; rc=1; }
+	return $rc
+}
+
+# t_scale_16: the most cables one process holds, each checked, measured
+# against issue 16's limits; a run with one cable first gives the fixed
+# cost, so that what each further idle cable costs can be checked
+t_scale_16() {
+	local one per
+	SCALE_IDLE_S=0 scale_run 1 "$T/x1.ctl" "$XC" --config "$T/scale1.ini" --control "$T/x1.ctl" || return 1
+	one=$SCALE_KB
+	scale_run 16 "$T/x16.ctl" "$XC" --config "$T/scale16.ini" --control "$T/x16.ctl" || return 1
+	per=$(( (SCALE_KB - one) / 15 ))
+	say "memory: $one kB with 1 cable, $SCALE_KB kB with 16: each connected idle cable costs $per kB (limit 2048) beyond a fixed $((one - per)) kB"
+	[ "$per" -le 2048 ] || fail "a connected idle cable costs more than 2 MB"
+}
+TESTS+=(t_scale_16)
