@@ -3,16 +3,7 @@
 # added and removed at runtime
 # (sourced by tests/run; each t_* function is one test)
 
-# scale_ini FILE N [PREFIX] - a config of N socket-to-socket cables
-# PREFIX0..PREFIX(N-1), sockets $T/PREFIXi-l.sock and -r.sock
-scale_ini() {
-	local f=$1 n=$2 p=${3:-c} i
-	printf '[global]\nstats-interval = 0\n' >"$f"
-	for ((i = 0; i < n; i++)); do
-		printf '[cable %s%d]\nleft = %s/%s%d-l.sock\nright = %s/%s%d-r.sock\n' \
-			"$p" "$i" "$T" "$p" "$i" "$T" "$p" "$i" >>"$f"
-	done
-}
+. "$TOP/scripts/scale-lib.sh"
 
 t_port_limit() {
 	local n
@@ -173,36 +164,6 @@ TESTS+=(t_idle_memory)
 
 XCFRONT=${XCFRONT:-$BUILD/tests/xcfront}
 
-# ms - the time now, in milliseconds
-ms() { date +%s%3N; }
-
-# tree_pids PID - PID and every process below it
-tree_pids() {
-	local c
-	echo "$1"
-	for c in $(cat /proc/"$1"/task/*/children 2>/dev/null); do tree_pids "$c"; done
-}
-
-# tree_kb PID - resident memory plus the hugepages it took itself
-# (Private_Hugetlb: guest memory it maps is the guests') of PID's tree, kB
-tree_kb() {
-	local p s=0 r h
-	for p in $(tree_pids "$1"); do
-		r=$(awk '/^VmRSS/ {print $2}' /proc/"$p"/status 2>/dev/null)
-		h=$(awk '/^Private_Hugetlb/ {s += $2} END {print s + 0}' /proc/"$p"/smaps 2>/dev/null)
-		s=$((s + ${r:-0} + ${h:-0}))
-	done
-	echo "$s"
-}
-
-# tree_ticks PID - CPU time (user + system) of PID's tree so far, in ticks
-tree_ticks() {
-	local p
-	for p in $(tree_pids "$1"); do
-		sed 's/.*) //' /proc/"$p"/stat 2>/dev/null
-	done | awk '{s += $12 + $13} END {print s + 0}'
-}
-
 # scale_run N CTL CMD... - start CMD, an xcable (or several behind one
 # command) serving the N cables of $T/scaleN.ini, which scale_run writes
 # first (scale_ini: sockets $T/sNcI-l.sock and -r.sock), with its control
@@ -214,35 +175,25 @@ tree_ticks() {
 # skips it; 2% of a core), `xcablectl list` (1 s, every cable listed up),
 # stop (10 s, exit 0, sockets gone, every guest's connection closed)
 scale_run() {
-	local n=$1 ctl=$2 p="s$1c" t0 t pid fp rc=0 c0 c1 f0 f1 secs=${SCALE_IDLE_S:-10} k code
+	local n=$1 ctl=$2 p="s$1c" t0 t fp rc=0 f0 secs=${SCALE_IDLE_S:-10} k
 	shift 2
 	scale_ini "$T/scale$n.ini" "$n" "$p"
-	t0=$(ms)
-	"$@" >"scale$n.log" 2>&1 & pid=$!
-	XC_PIDS+=("$pid")
-	until [ "$(find "$T" -maxdepth 1 -name "$p*-[lr].sock" | wc -l)" -ge $((2 * n)) ]; do
-		kill -0 "$pid" 2>/dev/null || { tail -5 "scale$n.log"; fail "$n cables: it exited before its sockets listened"; return 1; }
-		[ $(($(ms) - t0)) -lt 60000 ] || { fail "$n cables: not every socket listens after 60 s"; return 1; }
-		sleep 0.05
-	done
-	t=$(($(ms) - t0))
-	say "$n cables: all $((2 * n)) sockets listen $t ms after start (limit 10000)"
-	[ "$t" -le 10000 ] || { fail "$n cables are not ready within 10 s"; rc=1; }
+	scale_start "scale$n.log" "$n" "$p" "$@" 2>start.err || { fail "$n cables: $(cat start.err)"; return 1; }
+	XC_PIDS+=("$SCALE_PID")
 	"$XCFRONT" --pairs "$T/$p%d-l.sock,$T/$p%d-r.sock" --count "$n" --hold forever >"front$n.out" 2>&1 & fp=$!
 	XC_PIDS+=("$fp")
 	wait_log "front$n.out" "frames sent" 1 $((60 + n / 5)) || { cat "front$n.out"; fail "xcfront did not finish its check"; return 1; }
-	sed 's/^/  /' "front$n.out"
-	grep -q "cables $n: ok $n, failed 0; .* mismatched 0" "front$n.out" || { fail "not every cable carried its frames intact"; rc=1; }
+	say "$n cables: all $((2 * n)) sockets listen $SCALE_LISTEN_MS ms after start (limit 10000), every handshake is answered after $((SCALE_LISTEN_MS + $(attached_ms "front$n.out"))) ms"
+	[ "$SCALE_LISTEN_MS" -le 10000 ] || { fail "$n cables are not ready within 10 s"; rc=1; }
+	say "$(grep "frames sent" "front$n.out")"
+	grep -q "cables $n: ok $n, failed 0; .* mismatched 0" "front$n.out" || { cat "front$n.out"; fail "not every cable carried its frames intact"; rc=1; }
 	sleep 2
-	SCALE_KB=$(tree_kb "$pid")
+	SCALE_KB=$(tree_kb "$SCALE_PID")
 	say "$n cables connected and idle: the process tree takes $SCALE_KB kB (resident + own hugepages), $((SCALE_KB / n)) kB a cable, fixed part included"
 	if [ "$secs" -gt 0 ]; then
-		c0=$(tree_ticks "$pid"); f0=$(tree_ticks "$fp")
-		sleep "$secs"
-		c1=$(tree_ticks "$pid"); f1=$(tree_ticks "$fp")
-		# per mille of a core: ticks * 1000 / (ticks a second * seconds)
-		k=$(( (c1 - c0) * 1000 / ($(getconf CLK_TCK) * secs) ))
-		say "idle CPU over $secs s: $((k / 10)).$((k % 10))% of a core (limit 2%); xcfront itself $((f1 - f0)) tick(s)"
+		f0=$(tree_ticks "$fp")
+		k=$(idle_permille "$SCALE_PID" "$secs")
+		say "idle CPU over $secs s: $((k / 10)).$((k % 10))% of a core (limit 2%); xcfront itself $(($(tree_ticks "$fp") - f0)) tick(s)"
 		[ "$k" -le 20 ] || { fail "$n idle cables take more than 2% of a core"; rc=1; }
 	fi
 	t0=$(ms)
@@ -251,18 +202,12 @@ scale_run() {
 	k=$(grep -cE "^$p[0-9]+: .* up, .* up$" "list$n.out")
 	say "xcablectl list answered in $t ms, $k of $n cables up at both ends (limit 1000 ms)"
 	[ "$t" -le 1000 ] && [ "$k" = "$n" ] || { head -3 "list$n.out"; fail "list was slow or incomplete"; rc=1; }
-	t0=$(ms)
-	kill -TERM "$pid"
-	while kill -0 "$pid" 2>/dev/null && [ $(($(ms) - t0)) -lt 30000 ]; do sleep 0.02; done
-	t=$(($(ms) - t0))
-	kill -0 "$pid" 2>/dev/null && kill -KILL "$pid"
-	wait "$pid"; code=$?
-	k=$(find "$T" -maxdepth 1 -name "$p*-[lr].sock" | wc -l)
-	say "stopped in $t ms (limit 10000), exit $code, $k socket(s) left"
-	[ "$t" -le 10000 ] && [ "$code" = 0 ] && [ "$k" = 0 ] || { fail "$n cables did not stop cleanly within 10 s"; rc=1; }
+	scale_stop "$SCALE_PID"
+	k=$(socks_up "$T" "$p")
 	wait_log "front$n.out" "closed the" $((2 * n)) 10
 	kill -TERM "$fp"; wait "$fp"
-	say "$(grep "held:" "front$n.out" | sed 's/^xcfront: //')"
+	say "stopped in $STOP_MS ms (limit 10000), exit $STOP_CODE, $k socket(s) left; xcfront $(grep -o "held: .*" "front$n.out")"
+	[ "$STOP_MS" -le 10000 ] && [ "$STOP_CODE" = 0 ] && [ "$k" = 0 ] || { fail "$n cables did not stop cleanly within 10 s"; rc=1; }
 	grep -q "held: $((2 * n)) connection" "front$n.out" || { fail "not every guest saw its connection close"; rc=1; }
 	return $rc
 }

@@ -230,7 +230,7 @@ int guest_open_for(struct guest *g, const char *path,
 	int rc = -ENOENT, q;
 
 	guest_init(g);
-	g->memfd = memfd_create("vhostile", MFD_CLOEXEC);
+	g->memfd = memfd_create("vu-guest", MFD_CLOEXEC);
 	if (g->memfd < 0 || ftruncate(g->memfd, MEM_SIZE) < 0)
 		return -errno;
 	g->mem = mmap(NULL, MEM_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED,

@@ -241,8 +241,12 @@ static int attach(struct front *fr)
 		for (s = 0; s < 2; s++) {
 			struct guest *g = &fr->c[i].g[s];
 
-			snprintf(path, sizeof(path), fr->pat[s],
-				 (int)(fr->first + i));
+			if (snprintf(path, sizeof(path), fr->pat[s],
+				     (int)(fr->first + i)) >= (int)sizeof(path)) {
+				say("%s: longer than a socket path may be",
+				    path);
+				return -ENAMETOOLONG;
+			}
 			rc = guest_open(g, path);
 			if (!rc)
 				rc = guest_setup(g, &SETUP_DEFAULT, 0);
@@ -514,6 +518,18 @@ static bool pattern_ok(const char *p)
 	return d == 1;
 }
 
+/* release() - close every guest (guest_init()ed or open) and free them */
+static void release(struct front *fr)
+{
+	unsigned int i, s;
+
+	for (i = 0; i < fr->n; i++)
+		for (s = 0; s < 2; s++)
+			if (fr->c[i].g[s].mem)
+				guest_close(&fr->c[i].g[s]);
+	free(fr->c);
+}
+
 static int usage(const char *why)
 {
 	fprintf(stderr, "xcfront: %s\n"
@@ -627,8 +643,10 @@ int main(int argc, char **argv)
 	if (!fr.c)
 		return 1;
 	t0 = now_ms();
-	if (attach(&fr))
+	if (attach(&fr)) {
+		release(&fr);
 		return 1;
+	}
 	say("attached %u cable(s) (%u sockets) in %llu ms", fr.n, 2 * fr.n,
 	    (unsigned long long)(now_ms() - t0));
 	t0 = now_ms();
@@ -641,5 +659,6 @@ int main(int argc, char **argv)
 		failed++;
 	if (fr.hold_s)
 		held = hold(&fr);
+	release(&fr);
 	return failed || held ? 1 : 0;
 }
