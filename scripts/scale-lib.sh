@@ -86,8 +86,8 @@ scale_stop() {
 	while kill -0 "$1" 2>/dev/null && [ $(($(ms) - t0)) -lt 30000 ]; do sleep 0.02; done
 	STOP_MS=$(($(ms) - t0))
 	kill -0 "$1" 2>/dev/null && kill -KILL "$1"
-	wait "$1"
-	STOP_CODE=$?
+	STOP_CODE=0
+	wait "$1" || STOP_CODE=$?
 }
 
 # attached_ms FILE - how long xcfront (its output in FILE) took to attach
