@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # SPDX-License-Identifier: BSD-3-Clause
 # scripts/scale-lib.sh - what the scale test (tests/t_scale.sh) and the
 # scale benchmark (scripts/bench-scale) both measure with (sourced)
