@@ -3,16 +3,7 @@
 # added and removed at runtime
 # (sourced by tests/run; each t_* function is one test)
 
-# scale_ini FILE N [PREFIX] - a config of N socket-to-socket cables
-# PREFIX0..PREFIX(N-1), sockets $T/PREFIXi-l.sock and -r.sock
-scale_ini() {
-	local f=$1 n=$2 p=${3:-c} i
-	printf '[global]\nstats-interval = 0\n' >"$f"
-	for ((i = 0; i < n; i++)); do
-		printf '[cable %s%d]\nleft = %s/%s%d-l.sock\nright = %s/%s%d-r.sock\n' \
-			"$p" "$i" "$T" "$p" "$i" "$T" "$p" "$i" >>"$f"
-	done
-}
+. "$TOP/scripts/scale-lib.sh"
 
 t_port_limit() {
 	local n
@@ -138,7 +129,7 @@ TESTS+=(t_sighup_simple_mode)
 # end, and set IDLE_KB to xcable's resident memory plus the hugepages it
 # took itself (Private_Hugetlb: the guests' memory it maps is shared)
 idle_cost() {
-	local n=$1 i s p=() rss huge
+	local n=$1 i s p=()
 	scale_ini "idle$n.ini" "$n" "i${n}c"
 	xc_start "idle$n.log" --config "idle$n.ini"
 	wait_log "idle$n.log" "running;" 1 30 || { fail "$n cables did not start"; return 1; }
@@ -149,10 +140,8 @@ idle_cost() {
 	done
 	wait_log "idle$n.log" "link up" $((2 * n)) 60 || { fail "not every frontend came up"; kill "${p[@]}"; return 1; }
 	sleep 2
-	rss=$(awk '/^VmRSS/ {print $2}' /proc/"$XC_PID"/status)
-	huge=$(awk '/^Private_Hugetlb/ {s += $2} END {print s + 0}' /proc/"$XC_PID"/smaps)
-	IDLE_KB=$((rss + huge))
-	say "$n idle cables, frontends attached: resident $rss kB + own hugepages $huge kB = $IDLE_KB kB"
+	IDLE_KB=$(tree_kb "$XC_PID")
+	say "$n idle cables, frontends attached: resident + own hugepages $IDLE_KB kB"
 	xc_stop
 	kill "${p[@]}" 2>/dev/null; wait "${p[@]}" 2>/dev/null
 	[ "$XC_RC" = 0 ] || { fail "xcable exited with $XC_RC"; return 1; }
@@ -203,3 +192,67 @@ t_pool_shrinks() {
 	[ "$XC_RC" = 0 ] || { fail "xcable exited with $XC_RC"; return 1; }
 }
 TESTS+=(t_pool_shrinks)
+
+XCFRONT=${XCFRONT:-$BUILD/tests/xcfront}
+
+# scale_run N CTL CMD... - start CMD, an xcable (or several behind one
+# command) serving the N cables of $T/scaleN.ini, which scale_run writes
+# first (scale_ini: sockets $T/sNcI-l.sock and -r.sock), with its control
+# socket at CTL; then attach tests/xcfront to every socket, check that
+# every cable carries frames byte for byte, and measure and check against
+# issue 16's limits: start (every socket listening, 10 s), memory of the
+# process tree with the guests connected and idle (in SCALE_KB; the
+# caller checks it per cable), idle CPU over SCALE_IDLE_S seconds (10; 0
+# skips it; 2% of a core), `xcablectl list` (1 s, every cable listed up),
+# stop (10 s, exit 0, sockets gone, every guest's connection closed)
+scale_run() {
+	local n=$1 ctl=$2 p="s$1c" t0 t fp rc=0 f0 secs=${SCALE_IDLE_S:-10} k
+	shift 2
+	scale_ini "$T/scale$n.ini" "$n" "$p"
+	scale_start "scale$n.log" "$n" "$p" "$@" 2>start.err || { fail "$n cables: $(cat start.err)"; return 1; }
+	XC_PIDS+=("$SCALE_PID")
+	"$XCFRONT" --pairs "$T/$p%d-l.sock,$T/$p%d-r.sock" --count "$n" --hold forever >"front$n.out" 2>&1 & fp=$!
+	XC_PIDS+=("$fp")
+	wait_log "front$n.out" "frames sent" 1 $((60 + n / 5)) || { cat "front$n.out"; fail "xcfront did not finish its check"; return 1; }
+	say "$n cables: all $((2 * n)) sockets listen $SCALE_LISTEN_MS ms after start (limit 10000), every handshake is answered after $((SCALE_LISTEN_MS + $(attached_ms "front$n.out"))) ms"
+	[ "$SCALE_LISTEN_MS" -le 10000 ] || { fail "$n cables are not ready within 10 s"; rc=1; }
+	say "$(grep "frames sent" "front$n.out")"
+	grep -q "cables $n: ok $n, failed 0; .* mismatched 0" "front$n.out" || { cat "front$n.out"; fail "not every cable carried its frames intact"; rc=1; }
+	sleep 2
+	SCALE_KB=$(tree_kb "$SCALE_PID")
+	say "$n cables connected and idle: the process tree takes $SCALE_KB kB (resident + own hugepages), $((SCALE_KB / n)) kB a cable, fixed part included"
+	if [ "$secs" -gt 0 ]; then
+		f0=$(tree_ticks "$fp")
+		k=$(idle_permille "$SCALE_PID" "$secs")
+		say "idle CPU over $secs s: $((k / 10)).$((k % 10))% of a core (limit 2%); xcfront itself $(($(tree_ticks "$fp") - f0)) tick(s)"
+		[ "$k" -le 20 ] || { fail "$n idle cables take more than 2% of a core"; rc=1; }
+	fi
+	t0=$(ms)
+	"$XCTL" -s "$ctl" list >"list$n.out" 2>&1
+	t=$(($(ms) - t0))
+	k=$(grep -cE "^$p[0-9]+: .* up, .* up$" "list$n.out")
+	say "xcablectl list answered in $t ms, $k of $n cables up at both ends (limit 1000 ms)"
+	[ "$t" -le 1000 ] && [ "$k" = "$n" ] || { head -3 "list$n.out"; fail "list was slow or incomplete"; rc=1; }
+	scale_stop "$SCALE_PID"
+	k=$(socks_up "$T" "$p")
+	wait_log "front$n.out" "closed the" $((2 * n)) 10
+	kill -TERM "$fp"; wait "$fp"
+	say "stopped in $STOP_MS ms (limit 10000), exit $STOP_CODE, $k socket(s) left; xcfront $(grep -o "held: .*" "front$n.out")"
+	[ "$STOP_MS" -le 10000 ] && [ "$STOP_CODE" = 0 ] && [ "$k" = 0 ] || { fail "$n cables did not stop cleanly within 10 s"; rc=1; }
+	grep -q "held: $((2 * n)) connection" "front$n.out" || { fail "not every guest saw its connection close"; rc=1; }
+	return $rc
+}
+
+# t_scale_16: the most cables one process holds, each checked, measured
+# against issue 16's limits; a run with one cable first gives the fixed
+# cost, so that what each further idle cable costs can be checked
+t_scale_16() {
+	local one per
+	SCALE_IDLE_S=0 scale_run 1 "$T/x1.ctl" "$XC" --config "$T/scale1.ini" --control "$T/x1.ctl" || return 1
+	one=$SCALE_KB
+	scale_run 16 "$T/x16.ctl" "$XC" --config "$T/scale16.ini" --control "$T/x16.ctl" || return 1
+	per=$(( (SCALE_KB - one) / 15 ))
+	say "memory: $one kB with 1 cable, $SCALE_KB kB with 16: each connected idle cable costs $per kB (limit 2048) beyond a fixed $((one - per)) kB"
+	[ "$per" -le 2048 ] || fail "a connected idle cable costs more than 2 MB"
+}
+TESTS+=(t_scale_16)

@@ -1,0 +1,95 @@
+# shellcheck shell=bash
+# SPDX-License-Identifier: BSD-3-Clause
+# scripts/scale-lib.sh - what the scale test (tests/t_scale.sh) and the
+# scale benchmark (scripts/bench-scale) both measure with (sourced)
+
+# scale_ini FILE N [PREFIX] - a config of N socket-to-socket cables
+# PREFIX0..PREFIX(N-1), sockets $T/PREFIXi-l.sock and -r.sock
+scale_ini() {
+	local f=$1 n=$2 p=${3:-c} i
+	printf '[global]\nstats-interval = 0\n' >"$f"
+	for ((i = 0; i < n; i++)); do
+		printf '[cable %s%d]\nleft = %s/%s%d-l.sock\nright = %s/%s%d-r.sock\n' \
+			"$p" "$i" "$T" "$p" "$i" "$T" "$p" "$i" >>"$f"
+	done
+}
+
+# ms - the time now, in milliseconds
+ms() { date +%s%3N; }
+
+# socks_up DIR PREFIX - how many sockets DIR/PREFIX*-l.sock, -r.sock exist
+socks_up() { find "$1" -maxdepth 1 -name "$2*-[lr].sock" | wc -l; }
+
+# tree_pids PID - PID and every process below it
+tree_pids() {
+	local c
+	echo "$1"
+	for c in $(cat /proc/"$1"/task/*/children 2>/dev/null); do tree_pids "$c"; done
+}
+
+# tree_kb PID - resident memory plus the hugepages it took itself
+# (Private_Hugetlb: guest memory it maps is the guests') of PID's tree, kB
+tree_kb() {
+	local p s=0 r h
+	for p in $(tree_pids "$1"); do
+		r=$(awk '/^VmRSS/ {print $2}' /proc/"$p"/status 2>/dev/null)
+		h=$(awk '/^Private_Hugetlb/ {s += $2} END {print s + 0}' /proc/"$p"/smaps 2>/dev/null)
+		s=$((s + ${r:-0} + ${h:-0}))
+	done
+	echo "$s"
+}
+
+# tree_ticks PID - CPU time (user + system) of PID's tree so far, in ticks
+tree_ticks() {
+	local p
+	for p in $(tree_pids "$1"); do
+		sed 's/.*) //' /proc/"$p"/stat 2>/dev/null
+	done | awk '{s += $12 + $13} END {print s + 0}'
+}
+
+# idle_permille PID SECONDS - CPU of PID's tree over SECONDS, in 1/1000
+# of a core
+idle_permille() {
+	local c0 c1
+	c0=$(tree_ticks "$1")
+	sleep "$2"
+	c1=$(tree_ticks "$1")
+	echo $(( (c1 - c0) * 1000 / ($(getconf CLK_TCK) * $2) ))
+}
+
+# scale_start LOG N PREFIX CMD... - start CMD (output to LOG), which
+# serves N cables on sockets $T/PREFIX*-l.sock and -r.sock, and wait until
+# every socket exists: its pid in SCALE_PID, the wait in SCALE_LISTEN_MS.
+# Returns 1 (said on stderr) if CMD exits first or 60 s pass.
+scale_start() {
+	local log=$1 n=$2 p=$3 t0
+	shift 3
+	t0=$(ms)
+	"$@" >"$log" 2>&1 &
+	SCALE_PID=$!
+	until [ "$(socks_up "$T" "$p")" -ge $((2 * n)) ]; do
+		if ! kill -0 "$SCALE_PID" 2>/dev/null; then
+			echo "it exited before its sockets listened: $(tail -1 "$log")" >&2
+			return 1
+		fi
+		[ $(($(ms) - t0)) -lt 60000 ] || { echo "not every socket listens after 60 s" >&2; return 1; }
+		sleep 0.05
+	done
+	SCALE_LISTEN_MS=$(($(ms) - t0))
+}
+
+# scale_stop PID - SIGTERM PID (a child of this shell) and wait for it,
+# SIGKILL after 30 s: the time it took in STOP_MS, its status in STOP_CODE
+scale_stop() {
+	local t0
+	t0=$(ms)
+	kill -TERM "$1"
+	while kill -0 "$1" 2>/dev/null && [ $(($(ms) - t0)) -lt 30000 ]; do sleep 0.02; done
+	STOP_MS=$(($(ms) - t0))
+	kill -0 "$1" 2>/dev/null && kill -KILL "$1"
+	STOP_CODE=0
+	wait "$1" || STOP_CODE=$?
+}
+
+# attached_ms FILE - how long xcfront (its output in FILE) took to attach
+attached_ms() { sed -nE 's/^xcfront: attached .* in ([0-9]+) ms$/\1/p' "$1"; }
