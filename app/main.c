@@ -35,6 +35,7 @@
 #include "pull.h"
 #include "reconf.h"
 #include "runfiles.h"
+#include "supervise.h"
 #include "telemetry.h"
 #include "topology.h"
 
@@ -311,6 +312,12 @@ int main(int argc, char **argv)
 	 * telemetry client) must cost a failed write, not the process: the
 	 * default action of SIGPIPE would end xcable and every cable in it */
 	signal(SIGPIPE, SIG_IGN);
+	if (ctx->cl.supervise) {
+		int rc = xc_sup_run(&ctx->cl, argc, argv);
+
+		free(ctx);
+		return rc;
+	}
 	start(ctx, &ea);
 	XC_LOG(main, INFO, "running; stop with Ctrl-C or SIGTERM");
 	ctx->next_stats = rte_rdtsc() +
