@@ -9,8 +9,8 @@
  * ends), plus one per [port NAME] the worker holds. Cables that share a
  * [port NAME] (trunk members) must be in the worker that opened it, and
  * all tunnel cables in one worker (one UDP socket serves them); such a
- * group is placed as a whole, and a worker's ports are fixed once it
- * runs (its config's [port NAME] sections cannot change). Cables are
+ * group is placed as a whole (with its room counted at once), and a
+ * worker's ports are fixed once it runs (its config's [port NAME] sections cannot change). Cables are
  * placed first-fit in config order, so a lab fills worker 0, then 1...
  */
 #include <errno.h>
@@ -267,8 +267,13 @@ int xc_sup_place(struct xc_sup_cable *c, unsigned int n,
 				 c[i].def.name, XC_SUP_MAX_WORKERS);
 			goto undo;
 		}
-		c[i].worker = t;
-		placed[i] = true;
+		/* the whole group at once: its room was counted */
+		for (k = i; k < n; k++) {
+			if (!in[k])
+				continue;
+			c[k].worker = t;
+			placed[k] = true;
+		}
 		if (made[t])
 			w[t].ports |= mask;
 	}
