@@ -157,6 +157,8 @@ static void start_control(struct xc_ctx *ctx)
 	c->change_arg = &ctx->reconf;
 	if (xc_control_start(c, err, sizeof(err)))
 		XC_LOG(main, WARNING, "no runtime control: %s", err);
+	else if (ctx->cl.opts.control)
+		XC_LOG(main, INFO, "control: xcablectl -s %s", c->path);
 	else
 		XC_LOG(main, INFO, "control: xcablectl -s %s (or -p %s)",
 		       c->path, ctx->rf.prefix);
