@@ -34,8 +34,6 @@
 #include "sockpath.h"
 #include "supervise.h"
 
-extern int xc_logtype_super;
-
 #define XC_SUP_ASK_S		5	/* a worker's answer to list, show... */
 #define XC_SUP_CHANGE_S		35	/* ... to add, del, reload (it waits 30) */
 

@@ -28,8 +28,6 @@
 #include "runfiles.h"
 #include "supervise.h"
 
-extern int xc_logtype_super;
-
 /**
  * xc_sup_rundir() - the runtime directory DPDK's EAL gives a file prefix
  *		     (eal_create_runtime_dir(): /var/run/dpdk/PREFIX for
