@@ -339,6 +339,11 @@ t_supervise_change() {
 	"$XCTL" -s "$T/x.ctl" reload >bad.out 2>&1 && { fail "a bad config was accepted"; rc=1; }
 	say "bad reload: $(cat bad.out)"
 	grep -q "left-clinet: unknown key" bad.out || { fail "xcablectl was not told why"; rc=1; }
+	# SIGHUP to the supervisor is the same reload, its answer in the log
+	kill -HUP "$XC_PID"
+	wait_log xc.log "SIGHUP: reload refused, nothing changed: .*left-clinet: unknown key" 1 10 ||
+		{ fail "SIGHUP with a bad config: not refused in the log"; rc=1; }
+	say "$(grep -m1 'SIGHUP: reload' xc.log | sed 's/^xcable: //')"
 	n=$("$XCTL" -s "$T/x.ctl" list | grep '^c[0-9]*: ' | grep -vc 'not running')
 	say "list: $n cables"
 	[ "$n" = 36 ] || { fail "expected 36 cables"; rc=1; }
