@@ -42,17 +42,20 @@ void xc_die_usage(const char *fmt, ...)
 }
 
 /**
- * check_ports() - stop, before anything exists, a config that needs more
- *		   ports than this DPDK gives one process (every vhost end is
- *		   an ethdev), saying the limit and what to do
- * @cl:		parsed command line with its cable definitions
+ * check_ports() - a config that needs more ports than this DPDK gives one
+ *		   process (every vhost end is an ethdev) is run by a
+ *		   supervisor and its workers (supervise.c); the simple mode
+ *		   cannot need more
+ * @cl:		parsed command line with its cable definitions;
+ *		cl->supervise is set
  */
-static void check_ports(const struct xc_cmdline *cl)
+static void check_ports(struct xc_cmdline *cl)
 {
 	unsigned int need;
 	int i = xc_simple_over_ports(&cl->opts, cl->defs, cl->n_defs, &need);
 
-	if (i >= 0)
+	cl->supervise = i >= 0 && cl->opts.config;
+	if (i >= 0 && !cl->supervise)
 		xc_die_usage("cable %s: the cables need %u DPDK ports (one per socket end, one per [port]), but this DPDK gives one process at most %d (RTE_MAX_ETHPORTS), that is %d socket-to-socket cables: split the cables over several config files and run one xcable for each",
 			     cl->defs[i].name, need, RTE_MAX_ETHPORTS,
 			     RTE_MAX_ETHPORTS / 2);
@@ -132,6 +135,8 @@ void xc_cmdline_parse(struct xc_cmdline *cl, int argc, char **argv,
 				xc_die_usage("%s", err);
 		}
 	}
+	if (cl->supervise)
+		return;	/* each worker builds its own EAL arguments */
 	xc_host_probe(&host);
 	if (xc_simple_eal_args(ea, argv[0], s.eal_argc - 1, argv + 1,
 			       &cl->opts, cl->defs, cl->n_defs, &host))

@@ -18,6 +18,8 @@
  * struct xc_cmdline - what the command line (and config file) said
  * @opts:	parsed options
  * @simple:	xcable builds the EAL arguments (simple mode or --config)
+ * @supervise:	the config needs more DPDK ports than one process has:
+ *		a supervisor runs it in several (supervise.c)
  * @n_defs:	number of cable definitions (0 in DPDK mode)
  * @defs:	cables declared by --left/--right or the config file
  * @sock_gid:	group of the sockets xcable creates, -1 to leave it
@@ -28,6 +30,7 @@
 struct xc_cmdline {
 	struct xc_opts opts;
 	bool simple;
+	bool supervise;
 	unsigned int n_defs;
 	struct xc_cable_def defs[XC_MAX_CABLES];
 	int sock_gid;

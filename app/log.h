@@ -19,6 +19,7 @@ extern int xc_logtype_capture;
 extern int xc_logtype_guard;
 extern int xc_logtype_control;
 extern int xc_logtype_memguard;
+extern int xc_logtype_super;
 
 #define XC_LOG(type, level, fmt, ...)                                        \
 	rte_log(RTE_LOG_##level, xc_logtype_##type, "xcable: " fmt "\n",     \

@@ -35,6 +35,7 @@
 #include "pull.h"
 #include "reconf.h"
 #include "runfiles.h"
+#include "supervise.h"
 #include "telemetry.h"
 #include "topology.h"
 
@@ -156,6 +157,8 @@ static void start_control(struct xc_ctx *ctx)
 	c->change_arg = &ctx->reconf;
 	if (xc_control_start(c, err, sizeof(err)))
 		XC_LOG(main, WARNING, "no runtime control: %s", err);
+	else if (ctx->cl.opts.control)
+		XC_LOG(main, INFO, "control: xcablectl -s %s", c->path);
 	else
 		XC_LOG(main, INFO, "control: xcablectl -s %s (or -p %s)",
 		       c->path, ctx->rf.prefix);
@@ -311,6 +314,12 @@ int main(int argc, char **argv)
 	 * telemetry client) must cost a failed write, not the process: the
 	 * default action of SIGPIPE would end xcable and every cable in it */
 	signal(SIGPIPE, SIG_IGN);
+	if (ctx->cl.supervise) {
+		int rc = xc_sup_run(&ctx->cl, argc, argv);
+
+		free(ctx);
+		return rc;
+	}
 	start(ctx, &ea);
 	XC_LOG(main, INFO, "running; stop with Ctrl-C or SIGTERM");
 	ctx->next_stats = rte_rdtsc() +

@@ -14,6 +14,9 @@
  *		   cable (the keys of a [cable NAME] section)
  *   xcablectl ... del NAME | reload   remove a cable; read the config
  *		   file again and apply the difference
+ *   xcablectl ... workers   an xcable that supervises workers (more cables
+ *		   than one process holds): each worker's pid, EAL prefix,
+ *		   state, cables and restarts
  *
  * The socket is xcable.ctl in xcable's EAL runtime directory
  * (/var/run/dpdk/PREFIX, or $XDG_RUNTIME_DIR/dpdk/PREFIX for other users);
@@ -44,7 +47,7 @@ static void usage(void)
 		"       impair CABLE [to-right|to-left] SPEC | clear CABLE |\n"
 		"       down CABLE | up CABLE |\n"
 		"       add NAME left=SOCKET right=SOCKET [KEY=VALUE]... | del NAME |\n"
-		"       reload\n"
+		"       reload | workers\n"
 		"SPEC: none, or delay=10ms,jitter=1ms,loss=1%%,ge=1%%/30%%[/100%%],\n"
 		"      rate=100mbit,dup=0.1%%,corrupt=0.1%%,limit=1000\n");
 	exit(XC_USAGE);

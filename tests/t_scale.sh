@@ -1,19 +1,21 @@
 # SPDX-License-Identifier: BSD-3-Clause
-# tests/t_scale.sh - many cables in one process: the port limit, cables
-# added and removed at runtime
+# tests/t_scale.sh - many cables: the port limit of one process and the
+# supervisor past it, cables added and removed at runtime
 # (sourced by tests/run; each t_* function is one test)
 
 . "$TOP/scripts/scale-lib.sh"
 
 t_port_limit() {
 	local n
-	# 17 socket-to-socket cables need 34 ports: more than DPDK's 32
+	# a config error is still found before anything starts, however many
+	# cables there are (17 need 34 ports: a supervisor would run them)
 	scale_ini over.ini 17
-	expect_usage "17 cables" "cable c16: the cables need 34 DPDK ports.*at most 32 (RTE_MAX_ETHPORTS).*run one xcable for each" \
+	echo "left-clinet = yes" >>over.ini
+	expect_usage "17 cables, one key misspelt" "over.ini: \[cable c16\] left-clinet: unknown key" \
 		--config over.ini || return 1
-	ls "$T"/*.sock >/dev/null 2>&1 && { fail "sockets were created before the limit was checked"; return 1; }
+	ls "$T"/*.sock >/dev/null 2>&1 && { fail "sockets were created before the config was checked"; return 1; }
 	say "no socket was created"
-	# 16 fit: every socket listens
+	# 16 fit one process: every socket listens, no supervisor
 	scale_ini fit.ini 16
 	xc_start xc.log --config fit.ini
 	wait_log xc.log "running;" 1 30 || { cat xc.log; fail "16 cables did not start"; return 1; }
@@ -21,6 +23,7 @@ t_port_limit() {
 	xc_stop
 	say "16 cables: $n sockets, exit $XC_RC"
 	[ "$n" = 32 ] && [ "$XC_RC" = 0 ] || { fail "expected 32 sockets and exit 0"; return 1; }
+	! grep -q "supervis" xc.log || { fail "16 cables started a supervisor"; return 1; }
 }
 TESTS+=(t_port_limit)
 
@@ -256,3 +259,190 @@ t_scale_16() {
 	[ "$per" -le 2048 ] || fail "a connected idle cable costs more than 2 MB"
 }
 TESTS+=(t_scale_16)
+
+# sup_start N - start xcable on a config of N socket-to-socket cables
+# c0..c(N-1), control socket $T/x.ctl; waits until the supervisor and
+# its WORKERS workers (ceil(N / 16)) run
+sup_start() {
+	local n=$1 w=$(( ($1 + 15) / 16 ))
+	scale_ini lab.ini "$n"
+	xc_start xc.log --config lab.ini --control "$T/x.ctl"
+	wait_log xc.log "supervisor running" 1 30 && wait_log xc.log "running;" "$w" 30 ||
+		{ tail -n 20 xc.log; fail "the supervisor and its $w workers did not start"; return 1; }
+	say "$(grep -m1 "supervising" xc.log | sed 's/^xcable: //')"
+}
+
+# worker_pid N - the pid of worker N, as xcablectl workers says
+worker_pid() { "$XCTL" -s "$T/x.ctl" workers | sed -nE "s/^worker $1: pid ([0-9]+),.*/\1/p"; }
+
+t_supervise() {
+	local names want i
+	# 20 socket-to-socket cables need 40 ports: more than one process has
+	sup_start 20 || return 1
+	"$XCTL" -s "$T/x.ctl" workers >workers.out || { cat workers.out; fail "xcablectl workers failed"; return 1; }
+	sed 's/^/  /' workers.out
+	[ "$(grep -c 'running, ' workers.out)" = 2 ] || { fail "expected 2 running workers"; return 1; }
+	grep -q "^worker 0: .*16 cable(s)" workers.out && grep -q "^worker 1: .*4 cable(s)" workers.out ||
+		{ fail "expected 16 cables in worker 0, 4 in worker 1"; return 1; }
+	# one list, every cable, in config order
+	"$XCTL" -s "$T/x.ctl" list >list.out || { cat list.out; fail "xcablectl list failed"; return 1; }
+	names=$(grep -oE '^c[0-9]+:' list.out | tr -d ':' | tr '\n' ' ')
+	want=$(for ((i = 0; i < 20; i++)); do echo -n "c$i "; done)
+	say "list: $names"
+	[ "$names" = "$want" ] || { fail "list does not show the 20 cables in config order"; return 1; }
+	"$XCTL" -s "$T/x.ctl" list --json >list.json || { fail "list --json failed"; return 1; }
+	names=$(python3 -c 'import json,sys; print(" ".join(json.load(open(sys.argv[1]))["cables"]), end=" ")' list.json) ||
+		{ head -c 300 list.json; fail "list --json is not one JSON document"; return 1; }
+	[ "$names" = "$want" ] || { fail "list --json does not have the 20 cables in order: $names"; return 1; }
+	say "list --json: one document, 20 cables in config order"
+	# xcablectl without -s finds the supervisor's socket (in its run dir)
+	# only if no other xcable runs; with -s, a request about a cable goes
+	# to its worker
+	"$XCTL" -s "$T/x.ctl" impair c18 delay=1ms >imp.out 2>&1 || { cat imp.out; fail "impair c18 failed"; return 1; }
+	"$XCTL" -s "$T/x.ctl" show c18 | grep -q "impair delay=1.000ms" ||
+		{ "$XCTL" -s "$T/x.ctl" show c18; fail "c18's impairment did not reach its worker"; return 1; }
+	"$XCTL" -s "$T/x.ctl" clear c18 >/dev/null || { fail "clear c18 failed"; return 1; }
+	"$XCTL" -s "$T/x.ctl" show c99 >nope.out 2>&1 && { fail "a cable that does not exist was shown"; return 1; }
+	say "impair/show/clear reach c18's worker; show c99: $(cat nope.out)"
+	# frames cross a cable of each worker
+	run_frames xc.log "$T/c3-l.sock" "$T/c3-r.sock" 2 1 || return 1
+	say "c3 (worker 0) carries the catalogue both ways, byte for byte"
+	run_frames xc.log "$T/c18-l.sock" "$T/c18-r.sock" 4 1 || return 1
+	say "c18 (worker 1) carries the catalogue both ways, byte for byte"
+	xc_stop
+	[ "$XC_RC" = 0 ] || { fail "xcable exited with $XC_RC"; return 1; }
+	check_dir_clean xc.log "c3 left->right" "$FRAMES_N" || return 1
+	check_dir_clean xc.log "c18 right->left" "$FRAMES_N" || return 1
+}
+TESTS+=(t_supervise)
+
+t_supervise_worker_crash() {
+	local p=() w1 w1b sa sb ra rb n rc=0
+	sup_start 20 || return 1
+	w1=$(worker_pid 1)
+	[ -n "$w1" ] || { fail "no worker 1"; return 1; }
+	# c0 (worker 0) carries a stream both ways while worker 1 is killed
+	rm -f "$T/go"
+	STREAM_WAIT=$T/go stream_peer a-l.out "$T/c0-l.sock" 1 8 & p+=($!)
+	STREAM_WAIT=$T/go stream_peer a-r.out "$T/c0-r.sock" 2 8 & p+=($!)
+	wait_log xc.log "link up" 2 30 || { fail "c0's frontends did not come up"; return 1; }
+	touch "$T/go"
+	sleep 2
+	kill -KILL "$w1"
+	say "killed worker 1 (pid $w1) with SIGKILL"
+	wait_log xc.log "worker 1 .*was killed by signal 9.*restarting it in" 1 10 ||
+		{ fail "the supervisor did not notice"; rc=1; }
+	say "$(grep -m1 "worker 1 .*was killed" xc.log | sed 's/^xcable: //')"
+	wait_log xc.log "running;" 3 30 || { fail "worker 1 did not come back"; rc=1; }
+	w1b=$(worker_pid 1)
+	say "worker 1 is back as pid $w1b: $("$XCTL" -s "$T/x.ctl" workers | grep '^worker 1' | grep -oE '[0-9]+ restart\(s\)')"
+	[ -n "$w1b" ] && [ "$w1b" != "$w1" ] || { fail "worker 1 has no new pid"; rc=1; }
+	wait "${p[0]}" "${p[1]}"
+	sa=$(sed -nE 's/^sent ([0-9]+)/\1/p' a-l.out); sb=$(sed -nE 's/^sent ([0-9]+)/\1/p' a-r.out)
+	ra=$(received_from a-r.out 1); rb=$(received_from a-l.out 2)
+	say "c0 meanwhile: left sent $sa, right received $ra; right sent $sb, left received $rb; link-downs $(sed -nE 's/^link-downs //p' a-l.out)/$(sed -nE 's/^link-downs //p' a-r.out)"
+	[ "${sa:-0}" -gt 5000 ] && [ "$sa" = "$ra" ] && [ "$sb" = "$rb" ] || { fail "c0 lost frames"; rc=1; }
+	grep -q "^link-downs 0" a-l.out && grep -q "^link-downs 0" a-r.out || { fail "c0's carrier dropped"; rc=1; }
+	# the killed worker's cables are back: new frontends on c17 carry frames
+	n=$(grep -c "link up" xc.log)
+	[ $rc = 0 ] && { run_frames xc.log "$T/c17-l.sock" "$T/c17-r.sock" $((n + 2)) 1 || rc=1; }
+	[ $rc = 0 ] && say "c17 (worker 1, restarted) carries the catalogue both ways"
+	"$XCTL" -s "$T/x.ctl" list | grep -c '^c[0-9]*: ' >n.out
+	say "list after the restart: $(cat n.out) cables"
+	[ "$(cat n.out)" = 20 ] || { fail "list does not show the 20 cables"; rc=1; }
+	xc_stop
+	[ "$XC_RC" = 0 ] || { fail "xcable exited with $XC_RC"; return 1; }
+	return $rc
+}
+TESTS+=(t_supervise_worker_crash)
+
+t_supervise_stop() {
+	local wp=() pid t0 t1 left
+	sup_start 20 || return 1
+	wp=($(worker_pid 0) $(worker_pid 1))
+	[ ${#wp[@]} = 2 ] || { fail "expected 2 worker pids"; return 1; }
+	# a frontend attached to each worker when the supervisor is stopped
+	stream_peer s0.out "$T/c0-l.sock" 1 30 & local p0=$!
+	stream_peer s1.out "$T/c19-l.sock" 2 30 & local p1=$!
+	wait_log xc.log "link up" 2 30 || { fail "frontends did not come up"; kill $p0 $p1; return 1; }
+	pid=$XC_PID
+	t0=$(date +%s%N)
+	xc_stop
+	t1=$(date +%s%N)
+	kill $p0 $p1 2>/dev/null; wait $p0 $p1 2>/dev/null
+	say "SIGTERM to the supervisor: exit $XC_RC after $(( (t1 - t0) / 1000000 )) ms"
+	[ "$XC_RC" = 0 ] || { fail "exit status $XC_RC"; return 1; }
+	[ $(( (t1 - t0) / 1000000 )) -le 10000 ] || { fail "took more than 10 s"; return 1; }
+	grep -E "worker [01] \(pid [0-9]+\) exited with status 0" xc.log | sed 's/^xcable: /  /'
+	[ "$(grep -cE "worker [01] \(pid [0-9]+\) exited with status 0" xc.log)" = 2 ] ||
+		{ fail "the workers did not both stop cleanly"; return 1; }
+	left=""
+	for p in "${wp[@]}"; do kill -0 "$p" 2>/dev/null && left="$left $p"; done
+	[ -z "$left" ] || { fail "workers still running:$left"; return 1; }
+	left=$(ls "$T"/*.sock "$T/x.ctl" 2>/dev/null; ls -d /var/run/dpdk/xcable-$pid* 2>/dev/null)
+	[ -z "$left" ] || { fail "left behind: $left"; return 1; }
+	say "no worker process, no socket, no run directory left"
+}
+TESTS+=(t_supervise_stop)
+
+t_supervise_change() {
+	local p=() rc=0 sa sb ra rb n
+	sup_start 20 || return 1
+	# c0 (worker 0) carries streams both ways through every change
+	rm -f "$T/go"
+	STREAM_WAIT=$T/go stream_peer a-l.out "$T/c0-l.sock" 1 14 & p+=($!)
+	STREAM_WAIT=$T/go stream_peer a-r.out "$T/c0-r.sock" 2 14 & p+=($!)
+	wait_log xc.log "link up" 2 30 || { fail "c0's frontends did not come up"; return 1; }
+	touch "$T/go"
+	# add: worker 1 has room
+	"$XCTL" -s "$T/x.ctl" add c20 left="$T/c20-l.sock" right="$T/c20-r.sock" >add.out 2>&1 ||
+		{ cat add.out; fail "add c20 failed"; rc=1; }
+	say "add c20: $(head -n 1 add.out)"
+	grep -q "in worker 1" add.out || { fail "c20 did not go to worker 1"; rc=1; }
+	"$XCTL" -s "$T/x.ctl" add c21 left="$T/c0-l.sock" right="$T/c21-r.sock" >dup.out 2>&1 &&
+		{ fail "a socket in use was accepted"; rc=1; }
+	say "add on c0's socket: $(cat dup.out)"
+	# del: its worker removes it
+	"$XCTL" -s "$T/x.ctl" del c19 >del.out 2>&1 || { cat del.out; fail "del c19 failed"; rc=1; }
+	[ -e "$T/c19-l.sock" ] && { fail "c19's socket is still there"; rc=1; }
+	say "del c19: $(head -n 1 del.out)"
+	# reload a config of 36 cables: c19 comes back, c21..c35 are new;
+	# worker 1 takes 12 of them, a new worker 2 the other 4; worker 0 is
+	# not touched
+	scale_ini lab.ini 36
+	"$XCTL" -s "$T/x.ctl" reload >reload.out 2>&1 || { cat reload.out; fail "reload failed"; rc=1; }
+	say "reload: $(head -n 1 reload.out)"
+	grep -q "36 cable(s), 16 new, 0 removed" reload.out || { fail "unexpected reload summary"; rc=1; }
+	"$XCTL" -s "$T/x.ctl" workers >workers.out
+	sed 's/^/  /' workers.out
+	grep -q "^worker 0: .*16 cable(s), 0 restart" workers.out && grep -q "^worker 1: .*16 cable(s)" workers.out &&
+		grep -q "^worker 2: .*4 cable(s)" workers.out || { fail "expected 16, 16 and 4 cables in workers 0, 1, 2"; rc=1; }
+	grep -q "reload: worker 0" xc.log && { fail "worker 0 was reloaded, though its cables did not change"; rc=1; }
+	# a bad config changes nothing and says why
+	echo "left-clinet = yes" >>lab.ini
+	"$XCTL" -s "$T/x.ctl" reload >bad.out 2>&1 && { fail "a bad config was accepted"; rc=1; }
+	say "bad reload: $(cat bad.out)"
+	grep -q "left-clinet: unknown key" bad.out || { fail "xcablectl was not told why"; rc=1; }
+	# SIGHUP to the supervisor is the same reload, its answer in the log
+	kill -HUP "$XC_PID"
+	wait_log xc.log "SIGHUP: reload refused, nothing changed: .*left-clinet: unknown key" 1 10 ||
+		{ fail "SIGHUP with a bad config: not refused in the log"; rc=1; }
+	say "$(grep -m1 'SIGHUP: reload' xc.log | sed 's/^xcable: //')"
+	n=$("$XCTL" -s "$T/x.ctl" list | grep '^c[0-9]*: ' | grep -vc 'not running')
+	say "list: $n cables"
+	[ "$n" = 36 ] || { fail "expected 36 cables"; rc=1; }
+	# the new worker's cables work
+	n=$(grep -c "link up" xc.log)
+	[ $rc = 0 ] && { run_frames xc.log "$T/c35-l.sock" "$T/c35-r.sock" $((n + 2)) 1 || rc=1; }
+	[ $rc = 0 ] && say "c35 (new worker 2) carries the catalogue both ways"
+	wait "${p[0]}" "${p[1]}"
+	xc_stop
+	[ "$XC_RC" = 0 ] || { fail "xcable exited with $XC_RC"; rc=1; }
+	sa=$(sed -nE 's/^sent ([0-9]+)/\1/p' a-l.out); sb=$(sed -nE 's/^sent ([0-9]+)/\1/p' a-r.out)
+	ra=$(received_from a-r.out 1); rb=$(received_from a-l.out 2)
+	say "c0 all along: left sent $sa, right received $ra; right sent $sb, left received $rb; link-downs $(sed -nE 's/^link-downs //p' a-l.out)/$(sed -nE 's/^link-downs //p' a-r.out)"
+	[ "${sa:-0}" -gt 5000 ] && [ "$sa" = "$ra" ] && [ "$sb" = "$rb" ] || { fail "c0 lost frames"; rc=1; }
+	grep -q "^link-downs 0" a-l.out && grep -q "^link-downs 0" a-r.out || { fail "c0's carrier dropped"; rc=1; }
+	return $rc
+}
+TESTS+=(t_supervise_change)

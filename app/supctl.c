@@ -1,0 +1,581 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * supctl.c - the supervisor's control socket: one for the whole lab
+ *
+ * Theory of operation: xcablectl talks to the supervisor as to any
+ * xcable (one request line; lines of answer, the last "ok" or "error:
+ * WHY"). The supervisor answers from its workers' control sockets:
+ *
+ *   list [--json]	asks every worker, and gives every cable in config
+ *			order (--json: one document, the workers' merged);
+ *			a cable whose worker is restarting says so
+ *   show, impair, clear, down, up CABLE ...   go to the cable's worker,
+ *			and its answer comes back as it is
+ *   add, del, reload	change the lab (supervise.c): the supervisor picks
+ *			the worker, or starts one
+ *   workers		the workers: pid, EAL prefix (for dpdk-telemetry.py
+ *			-f PREFIX), state, cables, restarts
+ *
+ * The supervisor is one thread: a request is served from its main loop,
+ * and a worker's answer is waited for there (a worker answers within its
+ * own timeouts; a worker that does not is given up after them).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "control.h"
+#include "log.h"
+#include "sockpath.h"
+#include "supervise.h"
+
+#define XC_SUP_ASK_S		5	/* a worker's answer to list, show... */
+#define XC_SUP_CHANGE_S		35	/* ... to add, del, reload (it waits 30) */
+
+/**
+ * find_cable() - a cable of the lab by name
+ * @s:		supervisor
+ * @name:	its name
+ *
+ * Return: its index, or -1
+ */
+static int find_cable(const struct xc_sup *s, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; name && i < s->n_cables; i++)
+		if (strcmp(s->cables[i].def.name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+/**
+ * skip_ws() - past JSON white space
+ * @p:		text
+ *
+ * Return: the first other character
+ */
+static const char *skip_ws(const char *p)
+{
+	while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r')
+		p++;
+	return p;
+}
+
+/**
+ * skip_value() - past one JSON value (a string, an object or array with
+ *		  all it holds, or a literal)
+ * @p:		its first character
+ *
+ * Return: the character after it, or NULL if the text ends first
+ */
+static const char *skip_value(const char *p)
+{
+	int depth = 0;
+	bool str = false;
+
+	for (; *p; p++) {
+		if (str) {
+			if (*p == '\\' && p[1])
+				p++;
+			else if (*p == '"')
+				str = false;
+			if (!str && depth == 0)
+				return p + 1;
+			continue;
+		}
+		if (*p == '"') {
+			str = true;
+		} else if (*p == '{' || *p == '[') {
+			depth++;
+		} else if (*p == '}' || *p == ']') {
+			if (depth == 0)
+				return p;	/* a literal before it */
+			if (--depth == 0)
+				return p + 1;
+		} else if (*p == ',' && depth == 0) {
+			return p;
+		}
+	}
+	return NULL;
+}
+
+/**
+ * struct jmember - one member of a JSON object
+ * @key:	its key, quotes included
+ * @klen:	its length
+ * @val:	its value
+ * @vlen:	its length
+ */
+struct jmember {
+	const char *key;
+	size_t klen;
+	const char *val;
+	size_t vlen;
+};
+
+/**
+ * next_member() - the next member of an object
+ * @p:		in: at '{' or past the previous member; out: past this one
+ * @m:		filled
+ *
+ * Return: true if there was one
+ */
+static bool next_member(const char **p, struct jmember *m)
+{
+	const char *q = skip_ws(*p), *e;
+
+	if (*q == '{' || *q == ',')
+		q = skip_ws(q + 1);
+	if (*q != '"')
+		return false;
+	e = skip_value(q);
+	if (e == NULL)
+		return false;
+	m->key = q;
+	m->klen = (size_t)(e - q);
+	q = skip_ws(e);
+	if (*q != ':')
+		return false;
+	q = skip_ws(q + 1);
+	e = skip_value(q);
+	if (e == NULL)
+		return false;
+	m->val = q;
+	m->vlen = (size_t)(e - q);
+	*p = e;
+	return true;
+}
+
+/**
+ * key_is() - does a member's key say @name?
+ * @m:		the member
+ * @name:	a name without quotes or escapes
+ *
+ * Return: true if so
+ */
+static bool key_is(const struct jmember *m, const char *name)
+{
+	size_t n = strlen(name);
+
+	return m->klen == n + 2 && memcmp(m->key + 1, name, n) == 0;
+}
+
+/**
+ * put_members() - append the members of a document's object @part whose
+ *		   key is @only (or all of them, @only NULL)
+ * @doc:	a worker's document
+ * @part:	"cables" or "trunks"
+ * @only:	a cable name, or NULL
+ * @out:	appended to
+ * @comma:	a member was written before: write a comma first; updated
+ */
+static void put_members(const char *doc, const char *part, const char *only,
+			struct xc_sbuf *out, bool *comma)
+{
+	const char *p = doc, *q;
+	struct jmember m, c;
+
+	while (next_member(&p, &m)) {
+		if (!key_is(&m, part) || m.val[0] != '{')
+			continue;
+		q = m.val;
+		while (next_member(&q, &c)) {
+			if (only && !key_is(&c, only))
+				continue;
+			if (*comma)
+				xc_sbuf_put(out, ",", 1);
+			xc_sbuf_put(out, c.key,
+				    (size_t)(c.val + c.vlen - c.key));
+			*comma = true;
+		}
+	}
+}
+
+/**
+ * xc_sup_json_merge() - one JSON document from the workers': every cable
+ *			 in config order, every trunk, the tunnel socket
+ * @s:		supervisor
+ * @docs:	each worker's document (NULL for none)
+ * @n:		how many
+ * @out:	the document is appended
+ *
+ * Return: 0, or -ENOMEM
+ */
+int xc_sup_json_merge(const struct xc_sup *s, const char *const *docs,
+		      unsigned int n, struct xc_sbuf *out)
+{
+	struct jmember m;
+	const char *p;
+	bool comma = false, vx = false;
+	unsigned int i, k;
+
+	xc_sbuf_put(out, "{\"cables\":{", 11);
+	for (i = 0; i < s->n_cables; i++)
+		for (k = 0; k < n; k++)
+			if (docs[k])
+				put_members(docs[k], "cables",
+					    s->cables[i].def.name, out, &comma);
+	xc_sbuf_put(out, "},\"trunks\":{", 12);
+	comma = false;
+	for (k = 0; k < n; k++)
+		if (docs[k])
+			put_members(docs[k], "trunks", NULL, out, &comma);
+	xc_sbuf_put(out, "}", 1);
+	for (k = 0; k < n && !vx; k++) {
+		p = docs[k];
+		while (p && !vx && next_member(&p, &m)) {
+			if (!key_is(&m, "vxlan"))
+				continue;
+			xc_sbuf_put(out, ",\"vxlan\":", 9);
+			xc_sbuf_put(out, m.val, m.vlen);
+			vx = true;
+		}
+	}
+	xc_sbuf_put(out, "}\n", 2);
+	return out->failed ? -ENOMEM : 0;
+}
+
+/**
+ * cable_block() - the lines a worker's text list gives one cable: its
+ *		   "NAME: ..." line and the indented ones after it
+ * @list:	the worker's answer
+ * @name:	the cable
+ * @len:	set to the block's length
+ *
+ * Return: its start, or NULL
+ */
+static const char *cable_block(const char *list, const char *name,
+			       size_t *len)
+{
+	size_t n = strlen(name);
+	const char *p = list, *e, *nl;
+
+	while (p && *p) {
+		if (strncmp(p, name, n) == 0 && p[n] == ':') {
+			e = p;
+			do {
+				nl = strchr(e, '\n');
+				e = nl ? nl + 1 : e + strlen(e);
+			} while (*e == ' ');
+			*len = (size_t)(e - p);
+			return p;
+		}
+		p = strchr(p, '\n');
+		p = p ? p + 1 : NULL;
+	}
+	return NULL;
+}
+
+/**
+ * cmd_list() - list [--json]: every worker's cables, in config order
+ * @s:		supervisor
+ * @json:	one JSON document
+ * @out:	the answer
+ *
+ * Return: 0, or -errno with the reason in @out
+ */
+static int cmd_list(struct xc_sup *s, bool json, struct xc_sbuf *out)
+{
+	struct xc_sbuf ans[XC_SUP_MAX_WORKERS] = { 0 };
+	const char *docs[XC_SUP_MAX_WORKERS] = { NULL }, *blk;
+	unsigned int i, k;
+	size_t len;
+	int rc = 0;
+
+	for (k = 0; k < s->n_w; k++) {
+		if (!xc_worker_ready(&s->w[k]))
+			continue;
+		if (xc_worker_ask(&s->w[k], json ? "list --json" : "list",
+				  &ans[k], XC_SUP_ASK_S) == 0)
+			docs[k] = ans[k].b;
+		else
+			XC_LOG(super, WARNING, "worker %u did not answer list: %s",
+			       k, xc_sbuf_str(&ans[k]));
+	}
+	if (json) {
+		/* each document stops at its "ok" line */
+		for (k = 0; k < s->n_w; k++) {
+			char *ok = docs[k] ? strstr(ans[k].b, "\nok\n") : NULL;
+
+			if (ok)
+				ok[1] = '\0';
+		}
+		rc = xc_sup_json_merge(s, docs, s->n_w, out);
+	} else {
+		for (i = 0; i < s->n_cables; i++) {
+			k = (unsigned int)s->cables[i].worker;
+			blk = docs[k] ? cable_block(docs[k],
+						    s->cables[i].def.name, &len) :
+			      NULL;
+			if (blk)
+				xc_sbuf_put(out, blk, len);
+			else
+				xc_sbuf_printf(out, "%s: not running: worker %u is %s\n",
+					       s->cables[i].def.name, k,
+					       s->w[k].state == XC_W_RUNNING ?
+					       "starting" : "restarting");
+		}
+	}
+	for (k = 0; k < s->n_w; k++)
+		xc_sbuf_free(&ans[k]);
+	return rc;
+}
+
+/**
+ * cmd_workers() - workers: one line each
+ * @s:		supervisor
+ * @out:	the answer
+ */
+static void cmd_workers(const struct xc_sup *s, struct xc_sbuf *out)
+{
+	static const char *const state[] = {
+		[XC_W_FREE] = "free", [XC_W_RUNNING] = "running",
+		[XC_W_WAITING] = "restarting", [XC_W_STOPPING] = "stopping",
+	};
+	unsigned int k;
+
+	for (k = 0; k < s->n_w; k++) {
+		const struct xc_worker *w = &s->w[k];
+
+		if (w->state == XC_W_FREE)
+			continue;
+		xc_sbuf_printf(out, "worker %u: pid %d, %s%s, %u cable(s), %u restart(s), EAL prefix %s, control %s\n",
+			       k, (int)w->pid, state[w->state],
+			       w->state == XC_W_RUNNING && !xc_worker_ready(w) ?
+			       " (not answering yet)" : "",
+			       xc_worker_cables(s, k), w->restarts, w->prefix,
+			       w->ctl);
+	}
+}
+
+/**
+ * forward() - a request about one cable goes to its worker; its answer
+ *	       comes back as it is
+ * @s:		supervisor
+ * @line:	the request as xcablectl sent it
+ * @name:	the cable
+ * @out:	the answer, its last line included
+ *
+ * Return: 0 if @out holds the worker's whole answer, else -errno with
+ *	   the reason in @out
+ */
+static int forward(struct xc_sup *s, const char *line, const char *name,
+		   struct xc_sbuf *out)
+{
+	int c = find_cable(s, name), rc;
+	unsigned int k;
+
+	if (c < 0) {
+		xc_sbuf_printf(out, "no cable '%.40s'", name);
+		return -ENOENT;
+	}
+	k = (unsigned int)s->cables[c].worker;
+	if (!xc_worker_ready(&s->w[k])) {
+		xc_sbuf_printf(out, "cable %s: its worker %u is %s: try again",
+			       name, k, s->w[k].state == XC_W_RUNNING ?
+			       "starting" : "restarting");
+		return -EAGAIN;
+	}
+	rc = xc_worker_ask(&s->w[k], line, out, XC_SUP_CHANGE_S);
+	if (rc == 0 || rc == -EINVAL)
+		return 0;
+	xc_sbuf_free(out);
+	xc_sbuf_printf(out, "cable %s: worker %u did not answer: %s", name, k,
+		       strerror(-rc));
+	return rc;
+}
+
+/**
+ * usage() - say what the requests are
+ * @word:	the request's first word
+ * @why:	filled
+ * @whylen:	size of @why
+ *
+ * Return: -EINVAL
+ */
+static int usage(const char *word, char *why, size_t whylen)
+{
+	snprintf(why, whylen,
+		 "bad request '%.40s' (list [--json], show CABLE [--json], impair CABLE [to-right|to-left] SPEC, clear CABLE, down CABLE, up CABLE, add NAME left=SOCKET right=SOCKET [KEY=VALUE]..., del NAME, reload, workers)",
+		 word);
+	return -EINVAL;
+}
+
+/**
+ * handle() - carry out one request
+ * @s:		supervisor
+ * @req:	the request line (split in place)
+ * @out:	the answer, its last line included
+ */
+static void handle(struct xc_sup *s, char *req, struct xc_sbuf *out)
+{
+	char line[1024], *argv[XC_CTL_WORDS], *save = NULL, *t, why[XC_ERR_LEN];
+	bool json = false;
+	int argc = 0, rc;
+
+	why[0] = '\0';
+	snprintf(line, sizeof(line), "%s", req);
+	line[strcspn(line, "\r\n")] = '\0';
+	for (t = strtok_r(req, " \t\r\n", &save); t && argc < XC_CTL_WORDS;
+	     t = strtok_r(NULL, " \t\r\n", &save)) {
+		if (strcmp(t, "--json") == 0)
+			json = true;
+		else
+			argv[argc++] = t;
+	}
+	if (argc == 0) {
+		xc_sbuf_printf(out, "error: empty request\n");
+		return;
+	}
+	if (strcmp(argv[0], "list") == 0 && argc == 1) {
+		rc = cmd_list(s, json, out);
+		xc_sbuf_printf(out, rc ? "error: out of memory\n" : "ok\n");
+		return;
+	}
+	if (json && strcmp(argv[0], "show") != 0) {
+		xc_sbuf_printf(out, "error: --json: only list and show answer in JSON\n");
+		return;
+	}
+	if (strcmp(argv[0], "workers") == 0 && argc == 1) {
+		cmd_workers(s, out);
+		xc_sbuf_printf(out, "ok\n");
+		return;
+	}
+	if ((strcmp(argv[0], "show") == 0 || strcmp(argv[0], "impair") == 0 ||
+	     strcmp(argv[0], "clear") == 0 || strcmp(argv[0], "down") == 0 ||
+	     strcmp(argv[0], "up") == 0) && argc >= 2) {
+		if (forward(s, line, argv[1], out))
+			goto refused;
+		return;
+	}
+	if (strcmp(argv[0], "add") == 0 && argc >= 2)
+		rc = xc_sup_add(s, argc, argv, why, sizeof(why));
+	else if (strcmp(argv[0], "del") == 0 && argc == 2)
+		rc = xc_sup_del(s, argv[1], why, sizeof(why));
+	else if (strcmp(argv[0], "reload") == 0 && argc == 1)
+		rc = xc_sup_reload(s, why, sizeof(why));
+	else
+		rc = usage(argv[0], why, sizeof(why));
+	XC_LOG(super, INFO, "xcablectl %s: %s%s", line, rc ? "failed: " : "done: ",
+	       why);
+	if (rc == 0) {
+		if (why[0])
+			xc_sbuf_printf(out, "%s\n", why);
+		xc_sbuf_printf(out, "ok\n");
+	} else {
+		xc_sbuf_printf(out, "error: %s\n", why);
+	}
+	return;
+refused:
+	/* the reason alone, as the last line */
+	snprintf(why, sizeof(why), "%s", xc_sbuf_str(out));
+	xc_sbuf_free(out);
+	xc_sbuf_printf(out, "error: %s\n", why);
+}
+
+/**
+ * xc_supctl_serve() - answer one client of the control socket
+ * @s:		supervisor, its socket ready to accept
+ */
+void xc_supctl_serve(struct xc_sup *s)
+{
+	struct timeval tv = { .tv_sec = 1 };
+	struct xc_sbuf out = { 0 };
+	char req[1024];
+	size_t got = 0;
+	ssize_t n;
+	int fd;
+
+	fd = accept4(s->ctl_fd, NULL, NULL, SOCK_CLOEXEC);
+	if (fd < 0)
+		return;
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	while (got < sizeof(req) - 1 &&
+	       (n = read(fd, req + got, sizeof(req) - 1 - got)) > 0) {
+		got += (size_t)n;
+		if (memchr(req, '\n', got))
+			break;
+	}
+	req[got] = '\0';
+	if (got == sizeof(req) - 1 && !memchr(req, '\n', got))
+		xc_sbuf_printf(&out, "error: request too long\n");
+	else
+		handle(s, req, &out);
+	if (out.failed) {
+		xc_sbuf_free(&out);
+		xc_sbuf_printf(&out, "error: out of memory\n");
+	}
+	if (out.len && send(fd, out.b, out.len, MSG_NOSIGNAL) < 0)
+		XC_LOG(super, DEBUG, "answer not sent: %s", strerror(errno));
+	xc_sbuf_free(&out);
+	close(fd);
+}
+
+/**
+ * xc_supctl_start() - create the control socket (s->ctl_path), with the
+ *		       mode, owner and group of the vhost sockets
+ * @s:		supervisor
+ * @err:	one-line message on error
+ * @errlen:	size of @err
+ *
+ * Return: 0, or -errno
+ */
+int xc_supctl_start(struct xc_sup *s, char *err, size_t errlen)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	mode_t old;
+	int rc;
+
+	s->ctl_fd = -1;
+	if (strlen(s->ctl_path) >= sizeof(sa.sun_path)) {
+		snprintf(err, errlen, "control socket path '%s' is too long",
+			 s->ctl_path);
+		return -ENAMETOOLONG;
+	}
+	rc = xc_sock_prepare(s->ctl_path, false, err, errlen);
+	if (rc)
+		return rc;
+	strcpy(sa.sun_path, s->ctl_path);
+	s->ctl_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
+			   0);
+	if (s->ctl_fd < 0)
+		goto fail;
+	old = umask(0177);
+	rc = bind(s->ctl_fd, (struct sockaddr *)&sa, sizeof(sa));
+	umask(old);
+	if (rc < 0 || listen(s->ctl_fd, 16) < 0)
+		goto fail;
+	rc = xc_sock_secure(s->ctl_path, s->cl->opts.sock_mode,
+			    s->cl->sock_uid, s->cl->sock_gid, err, errlen);
+	if (rc) {
+		xc_supctl_stop(s);
+		return rc;
+	}
+	return 0;
+fail:
+	rc = -errno;
+	snprintf(err, errlen, "control socket '%s': %s", s->ctl_path,
+		 strerror(errno));
+	xc_supctl_stop(s);
+	return rc;
+}
+
+/**
+ * xc_supctl_stop() - close and remove the control socket
+ * @s:		supervisor
+ */
+void xc_supctl_stop(struct xc_sup *s)
+{
+	if (s->ctl_fd < 0)
+		return;
+	close(s->ctl_fd);
+	unlink(s->ctl_path);
+	s->ctl_fd = -1;
+}

@@ -1,0 +1,1011 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * supervise.c - one xcable for more cables than one EAL process holds
+ *
+ * Theory of operation: Debian's DPDK gives a process RTE_MAX_ETHPORTS (32)
+ * ethdevs, and every vhost end is one. When a config's cables need more
+ * (xc_simple_over_ports()), `xcable --config lab.ini` becomes a supervisor
+ * instead of an EAL process: it has read and checked the whole config (a
+ * usage error still exits 2 before anything starts), places the cables
+ * on workers (supplace.c), writes each worker's config into its run
+ * directory and starts one worker per share (supworker.c), each an
+ * ordinary xcable with its own EAL prefix, lcores and control socket.
+ *
+ * The supervisor is one thread around poll(): a signalfd (SIGCHLD,
+ * SIGTERM, SIGINT, SIGHUP) and its control socket (supctl.c). A worker
+ * that exits unexpectedly is logged with its exit status and started
+ * again after a backoff (200 ms, doubling to 10 s while it keeps dying
+ * within 10 s of its start); the other workers' cables are not touched.
+ * SIGTERM or SIGINT stops every worker (SIGTERM, then SIGKILL for those
+ * still there after XC_SUP_STOP_MS), removes the run directory, sockets
+ * and files, and exits 0. Workers get PR_SET_PDEATHSIG, so a supervisor
+ * killed outright takes them with it.
+ *
+ * Changes go through the supervisor: add picks a worker with room (or
+ * starts one) and forwards the request to it; del forwards to the cable's
+ * worker; reload (and SIGHUP) reads the config again, keeps every cable
+ * that stays in its worker, places new ones, rewrites the config of each
+ * worker whose share changed and has it reload, which applies only the
+ * difference (reconf.c). Each worker's config always says what it runs,
+ * so a restarted worker brings back its cables, added ones included.
+ *
+ * Lcores: every worker gets the same ones (the main lcore on the first
+ * CPU this process may use, one forwarding lcore on the last, or those
+ * the user gave with -l): forwarding lcores sleep when idle (unless
+ * --poll), so workers share cores without costing each other when idle.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <rte_cfgfile.h>
+
+#include "config.h"
+#include "log.h"
+#include "sockpath.h"
+#include "supervise.h"
+
+#define XC_SUP_STOP_MS		5000	/* SIGTERM to SIGKILL */
+#define XC_SUP_BACKOFF_MS	200	/* first wait before a restart */
+#define XC_SUP_BACKOFF_MAX_MS	10000
+#define XC_SUP_STABLE_MS	10000	/* up this long: backoff starts over */
+#define XC_SUP_READY_S		20	/* a new worker's start, at most */
+
+RTE_LOG_REGISTER(xc_logtype_super, xcable.super, INFO);
+
+/**
+ * section_text() - a section's lines, "key = value\n" each
+ * @cfg:	the file
+ * @sec:	the section
+ *
+ * Return: malloc'd text, or NULL
+ */
+static char *section_text(struct rte_cfgfile *cfg, const char *sec)
+{
+	struct rte_cfgfile_entry *e = calloc(64, sizeof(*e));
+	struct xc_sbuf t = { 0 };
+	int n, i;
+
+	if (e == NULL)
+		return NULL;
+	n = rte_cfgfile_section_entries(cfg, sec, e, 64);
+	for (i = 0; i < n; i++)
+		xc_sbuf_printf(&t, "%s = %s\n", e[i].name, e[i].value);
+	free(e);
+	if (t.failed) {
+		xc_sbuf_free(&t);
+		return NULL;
+	}
+	return t.b ? t.b : strdup("");
+}
+
+/**
+ * read_text() - the lines of the config's sections, to write the workers'
+ *		 configs with (the file was checked by config.c already)
+ * @file:	the config
+ * @o:		its options, with the [port NAME] sections
+ * @global:	set to [global]'s lines
+ * @ports:	set to each [port NAME]'s lines
+ * @c:		cables: each one's text is set
+ * @n:		how many
+ *
+ * Return: 0, or -ENOMEM / -EINVAL (the file changed meanwhile)
+ */
+static int read_text(const char *file, const struct xc_opts *o, char **global,
+		     char **ports, struct xc_sup_cable *c, unsigned int n)
+{
+	char sec[CFG_NAME_LEN + 8];
+	struct rte_cfgfile *cfg = rte_cfgfile_load(file, 0);
+	unsigned int i;
+	int rc = 0;
+
+	if (cfg == NULL)
+		return -EINVAL;
+	*global = section_text(cfg, "global");
+	rc |= *global == NULL;
+	for (i = 0; i < o->n_port_defs; i++) {
+		snprintf(sec, sizeof(sec), "port %s", o->port_defs[i].name);
+		ports[i] = section_text(cfg, sec);
+		rc |= ports[i] == NULL;
+	}
+	for (i = 0; i < n; i++) {
+		snprintf(sec, sizeof(sec), "cable %s", c[i].def.name);
+		c[i].text = section_text(cfg, sec);
+		rc |= c[i].text == NULL;
+	}
+	rte_cfgfile_close(cfg);
+	return rc ? -ENOMEM : 0;
+}
+
+/**
+ * split_args() - the EAL options and xcable options the workers are given:
+ *		  the user's, without what each worker has of its own
+ * @s:		supervisor; eal_argv, app_argv and prefix are set
+ * @argc:	argument count
+ * @argv:	argument vector
+ *
+ * Return: 0, or -E2BIG
+ */
+static int split_args(struct xc_sup *s, int argc, char **argv)
+{
+	const struct xc_opt_desc *d;
+	struct xc_argsplit sp;
+	char err[XC_ERR_LEN];
+	int i;
+
+	if (xc_args_split(argc, argv, &sp, err, sizeof(err)))
+		return -EINVAL;	/* xc_cmdline_parse() let it through */
+	snprintf(s->prefix, sizeof(s->prefix), "xcable-%d", (int)getpid());
+	for (i = 1; i < sp.eal_argc; i++) {
+		if (strncmp(argv[i], "--file-prefix=", 14) == 0) {
+			snprintf(s->prefix, sizeof(s->prefix), "%s", argv[i] + 14);
+			continue;
+		}
+		if (strcmp(argv[i], "--file-prefix") == 0 && i + 1 < sp.eal_argc) {
+			snprintf(s->prefix, sizeof(s->prefix), "%s", argv[++i]);
+			continue;
+		}
+		if (s->eal_argc == XC_SUP_MAX_ARGS)
+			return -E2BIG;
+		s->eal_argv[s->eal_argc++] = argv[i];
+	}
+	for (i = 0; i < sp.app_argc; i++) {
+		const char *a = sp.app_argv[i];
+
+		d = xc_opt_find(a);
+		if (d && (strcmp(d->name, "config") == 0 ||
+			  strcmp(d->name, "control") == 0 ||
+			  strcmp(d->name, "stats-json") == 0)) {
+			if (xc_opt_takes_value(d) && !strchr(a, '='))
+				i++;
+			continue;
+		}
+		if (s->app_argc == XC_SUP_MAX_ARGS)
+			return -E2BIG;
+		s->app_argv[s->app_argc++] = sp.app_argv[i];
+	}
+	return 0;
+}
+
+/**
+ * make_dir() - create the run directory (and its parents, mode 0700)
+ * @s:		supervisor, prefix set; dir is set
+ *
+ * Return: 0, or -errno
+ */
+static int make_dir(struct xc_sup *s)
+{
+	char *p;
+
+	xc_sup_rundir(s->prefix, s->dir, sizeof(s->dir));
+	for (p = strchr(s->dir + 1, '/'); p; p = strchr(p + 1, '/')) {
+		*p = '\0';
+		if (mkdir(s->dir, 0700) && errno != EEXIST) {
+			*p = '/';
+			return -errno;
+		}
+		*p = '/';
+	}
+	if (mkdir(s->dir, 0700) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+/**
+ * status_text() - how a process ended, in words
+ * @st:		its wait status
+ * @buf:	filled
+ * @len:	size of @buf
+ *
+ * Return: @buf
+ */
+static const char *status_text(int st, char *buf, size_t len)
+{
+	if (WIFEXITED(st))
+		snprintf(buf, len, "exited with status %d", WEXITSTATUS(st));
+	else if (WIFSIGNALED(st))
+		snprintf(buf, len, "was killed by signal %d (%s)", WTERMSIG(st),
+			 strsignal(WTERMSIG(st)));
+	else
+		snprintf(buf, len, "ended (wait status 0x%x)", st);
+	return buf;
+}
+
+/**
+ * worker_exited() - a worker process ended: free its slot if it was asked
+ *		     to stop, else plan its restart
+ * @s:		supervisor
+ * @k:		its slot
+ * @st:		its wait status
+ */
+static void worker_exited(struct xc_sup *s, unsigned int k, int st)
+{
+	struct xc_worker *w = &s->w[k];
+	uint64_t now = xc_sup_now_ms();
+	bool killed = !WIFEXITED(st);
+	char how[96];
+
+	status_text(st, how, sizeof(how));
+	if (w->state == XC_W_STOPPING || s->quit) {
+		XC_LOG(super, INFO, "worker %u (pid %d) %s", k, (int)w->pid, how);
+		xc_worker_cleanup(s, k, true, killed);
+		return;
+	}
+	if (now - w->started_ms >= XC_SUP_STABLE_MS || w->backoff_ms == 0)
+		w->backoff_ms = XC_SUP_BACKOFF_MS;
+	else if (w->backoff_ms < XC_SUP_BACKOFF_MAX_MS)
+		w->backoff_ms *= 2;
+	XC_LOG(super, WARNING, "worker %u (pid %d, %u cable(s)) %s: restarting it in %u ms",
+	       k, (int)w->pid, xc_worker_cables(s, k), how, w->backoff_ms);
+	xc_worker_cleanup(s, k, false, false);
+	w->state = XC_W_WAITING;
+	w->restart_ms = now + w->backoff_ms;
+}
+
+/**
+ * reap() - collect every worker that ended
+ * @s:		supervisor
+ */
+static void reap(struct xc_sup *s)
+{
+	unsigned int k;
+	pid_t pid;
+	int st;
+
+	while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
+		for (k = 0; k < s->n_w; k++) {
+			if (s->w[k].pid == pid && s->w[k].state != XC_W_FREE) {
+				worker_exited(s, k, st);
+				break;
+			}
+		}
+	}
+}
+
+/**
+ * restart_due() - start again the workers whose backoff is over
+ * @s:		supervisor
+ *
+ * Return: ms until the next one is due, -1 if none waits
+ */
+static int restart_due(struct xc_sup *s)
+{
+	uint64_t now = xc_sup_now_ms(), next = UINT64_MAX;
+	unsigned int k;
+
+	for (k = 0; k < s->n_w; k++) {
+		struct xc_worker *w = &s->w[k];
+
+		if (w->state != XC_W_WAITING)
+			continue;
+		if (w->restart_ms > now) {
+			next = RTE_MIN(next, w->restart_ms);
+			continue;
+		}
+		w->restarts++;
+		if (xc_worker_start(s, k)) {
+			w->restart_ms = now + XC_SUP_BACKOFF_MAX_MS;
+			next = RTE_MIN(next, w->restart_ms);
+		}
+	}
+	return next == UINT64_MAX ? -1 : (int)(next - now);
+}
+
+/**
+ * start_new() - write the config of each worker made by xc_sup_place()
+ *		 (state XC_W_WAITING, pid 0, never started) and start it
+ * @s:		supervisor
+ * @wait:	wait until each answers on its control socket
+ * @why:	the reason of a failure
+ * @whylen:	size of @why
+ *
+ * Return: 0, or -errno: a worker could not be started, or exited first
+ */
+static int start_new(struct xc_sup *s, bool wait, char *why, size_t whylen)
+{
+	unsigned int k, i;
+	char how[96];
+	int rc, st;
+
+	for (k = 0; k < s->n_w; k++) {
+		struct xc_worker *w = &s->w[k];
+
+		if (w->state != XC_W_WAITING || w->pid || w->restart_ms)
+			continue;
+		xc_worker_paths(s, k);
+		rc = xc_worker_write(s, k);
+		if (rc == 0)
+			rc = xc_worker_start(s, k);
+		if (rc) {
+			snprintf(why, whylen, "worker %u cannot be started: %s",
+				 k, strerror(-rc));
+			return rc;
+		}
+		for (i = 0; wait && i < XC_SUP_READY_S * 10; i++) {
+			if (xc_worker_ready(w))
+				break;
+			if (waitpid(w->pid, &st, WNOHANG) == w->pid) {
+				snprintf(why, whylen, "worker %u %s: see xcable's log",
+					 k, status_text(st, how, sizeof(how)));
+				w->state = XC_W_STOPPING;
+				xc_worker_cleanup(s, k, true, !WIFEXITED(st));
+				return -ECHILD;
+			}
+			usleep(100000);
+		}
+		if (wait && !xc_worker_ready(w)) {
+			snprintf(why, whylen, "worker %u did not start within %d s",
+				 k, XC_SUP_READY_S);
+			return -ETIMEDOUT;
+		}
+	}
+	return 0;
+}
+
+/**
+ * drop_cable() - forget cable @i of the lab
+ * @s:		supervisor
+ * @i:		its index
+ */
+static void drop_cable(struct xc_sup *s, unsigned int i)
+{
+	free(s->cables[i].text);
+	memmove(&s->cables[i], &s->cables[i + 1],
+		(s->n_cables - i - 1) * sizeof(s->cables[0]));
+	s->n_cables--;
+}
+
+/**
+ * check_socks() - the checks of start-up for the sockets of new cables: a
+ *		   stale socket is removed, one in use refused
+ * @defs:	the new cables
+ * @n:		how many
+ * @old:	the lab's cables (their sockets are in use by their workers)
+ * @n_old:	how many
+ * @why:	the reason of a failure
+ * @whylen:	size of @why
+ *
+ * Return: 0, or -errno
+ */
+static int check_socks(const struct xc_sup_cable *defs, unsigned int n,
+		       const struct xc_sup_cable *old, unsigned int n_old,
+		       char *why, size_t whylen)
+{
+	unsigned int i, j, k, m;
+	int rc;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < 2; j++) {
+			const struct xc_end_def *e = &defs[i].def.end[j];
+			bool ours = false;
+
+			if (e->port >= 0 || xc_end_def_vxlan(e) || !e->path[0])
+				continue;
+			for (k = 0; k < n_old && !ours; k++)
+				for (m = 0; m < 2; m++)
+					ours |= strcmp(old[k].def.end[m].path,
+						       e->path) == 0;
+			if (ours)
+				continue;
+			rc = xc_sock_prepare(e->path, e->client, why, whylen);
+			if (rc)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+/**
+ * xc_sup_add() - add NAME KEY=VALUE...: a worker with room runs it (or a
+ *		  new worker)
+ * @s:		supervisor
+ * @argc:	words, "add" first
+ * @argv:	the words
+ * @why:	the reason of a failure
+ * @whylen:	size of @why
+ *
+ * Return: 0, or -errno; on failure nothing changed
+ */
+int xc_sup_add(struct xc_sup *s, int argc, char **argv, char *why,
+	       size_t whylen)
+{
+	struct xc_cable_def *all = NULL;
+	struct xc_sup_cable *c;
+	struct xc_sbuf line = { 0 }, t = { 0 }, ans = { 0 };
+	unsigned int i, k;
+	int rc, a;
+
+	if (s->n_cables == XC_SUP_MAX_CABLES) {
+		snprintf(why, whylen, "add: too many cables (at most %d)",
+			 XC_SUP_MAX_CABLES);
+		return -ENOSPC;
+	}
+	c = &s->cables[s->n_cables];
+	memset(c, 0, sizeof(*c));
+	c->worker = -1;
+	rc = xc_config_cable(argc - 1, argv + 1, &s->cl->opts, &c->def, why,
+			     whylen);
+	if (rc)
+		return rc;
+	all = calloc(s->n_cables + 1, sizeof(*all));
+	if (all == NULL) {
+		snprintf(why, whylen, "out of memory");
+		return -ENOMEM;
+	}
+	for (i = 0; i <= s->n_cables; i++)
+		all[i] = s->cables[i].def;
+	rc = xc_config_check(&s->cl->opts, all, s->n_cables + 1, why, whylen);
+	free(all);
+	if (rc == 0)
+		rc = check_socks(c, 1, s->cables, s->n_cables, why, whylen);
+	if (rc)
+		return rc;
+	for (a = 2; a < argc; a++) {
+		const char *eq = strchr(argv[a], '=');
+
+		xc_sbuf_printf(&t, "%.*s = %s\n", (int)(eq - argv[a]), argv[a],
+			       eq + 1);
+		xc_sbuf_printf(&line, " %s", argv[a]);
+	}
+	if (t.failed || line.failed) {
+		snprintf(why, whylen, "out of memory");
+		rc = -ENOMEM;
+		goto out;
+	}
+	c->text = t.b ? t.b : strdup("");
+	t.b = NULL;
+	s->n_cables++;
+	rc = xc_sup_place(s->cables, s->n_cables, s->w, &s->n_w, why, whylen);
+	if (rc)
+		goto undo;
+	k = (unsigned int)c->worker;
+	if (s->w[k].pid == 0 && s->w[k].state == XC_W_WAITING &&
+	    s->w[k].restart_ms == 0) {
+		rc = start_new(s, true, why, whylen);
+		if (rc)
+			goto undo;
+		snprintf(why, whylen, "%s: added, in new worker %u",
+			 c->def.name, k);
+		goto out;
+	}
+	if (!xc_worker_ready(&s->w[k])) {
+		snprintf(why, whylen, "%s: its worker %u is restarting: try again",
+			 c->def.name, k);
+		rc = -EAGAIN;
+		goto undo;
+	}
+	xc_sbuf_printf(&ans, "add %s%s", argv[1], xc_sbuf_str(&line));
+	snprintf(why, whylen, "%s", ans.b);
+	xc_sbuf_free(&ans);
+	rc = xc_worker_ask(&s->w[k], why, &ans, 35);
+	if (rc) {
+		const char *e = strstr(xc_sbuf_str(&ans), "error: ");
+
+		snprintf(why, whylen, "worker %u: %s", k,
+			 e ? e + 7 : strerror(-rc));
+		why[strcspn(why, "\n")] = '\0';
+		goto undo;
+	}
+	xc_worker_write(s, k);
+	snprintf(why, whylen, "%s: added, in worker %u", c->def.name, k);
+	goto out;
+undo:
+	c = NULL;
+	for (i = 0; i < s->n_cables; i++)
+		if (strcmp(s->cables[i].def.name, argv[1]) == 0)
+			drop_cable(s, i);
+out:
+	xc_sbuf_free(&t);
+	xc_sbuf_free(&line);
+	xc_sbuf_free(&ans);
+	return rc;
+}
+
+/**
+ * xc_sup_del() - del NAME: its worker removes it; a worker left with no
+ *		  cable is stopped
+ * @s:		supervisor
+ * @name:	the cable
+ * @why:	the reason of a failure
+ * @whylen:	size of @why
+ *
+ * Return: 0, or -errno; on failure nothing changed
+ */
+int xc_sup_del(struct xc_sup *s, const char *name, char *why, size_t whylen)
+{
+	struct xc_sbuf ans = { 0 };
+	char req[XC_NAME_MAX + 8];
+	unsigned int i, k;
+	int rc;
+
+	for (i = 0; i < s->n_cables && strcmp(s->cables[i].def.name, name); i++)
+		;
+	if (i == s->n_cables) {
+		snprintf(why, whylen, "no cable '%.40s'", name);
+		return -ENOENT;
+	}
+	k = (unsigned int)s->cables[i].worker;
+	if (xc_worker_ready(&s->w[k])) {
+		snprintf(req, sizeof(req), "del %s", s->cables[i].def.name);
+		rc = xc_worker_ask(&s->w[k], req, &ans, 35);
+		if (rc) {
+			const char *e = strstr(xc_sbuf_str(&ans), "error: ");
+
+			snprintf(why, whylen, "worker %u: %s", k,
+				 e ? e + 7 : strerror(-rc));
+			why[strcspn(why, "\n")] = '\0';
+			xc_sbuf_free(&ans);
+			return rc;
+		}
+		xc_sbuf_free(&ans);
+	} else if (s->w[k].state != XC_W_WAITING) {
+		snprintf(why, whylen, "%s: its worker %u is starting: try again",
+			 name, k);
+		return -EAGAIN;
+	}
+	/* a worker waiting for its restart comes back without it */
+	snprintf(why, whylen, "%s: removed from worker %u", name, k);
+	drop_cable(s, i);
+	if (xc_worker_cables(s, k) == 0)
+		xc_worker_stop(s, k);
+	else
+		xc_worker_write(s, k);
+	return 0;
+}
+
+/**
+ * free_cables() - free the texts of a set of cables
+ * @c:		cables
+ * @n:		how many
+ */
+static void free_cables(struct xc_sup_cable *c, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		free(c[i].text);
+}
+
+/**
+ * reload_workers() - after a reload changed the lab: start new workers,
+ *		      stop emptied ones, and have each whose config text
+ *		      changed read it again
+ * @s:		supervisor, with the new cables
+ * @old:	each worker's config text before
+ * @why:	the first failure
+ * @whylen:	size of @why
+ *
+ * Return: 0, or the first -errno
+ */
+static int reload_workers(struct xc_sup *s, struct xc_sbuf *old, char *why,
+			  size_t whylen)
+{
+	struct xc_sbuf now, ans;
+	unsigned int k;
+	int rc = 0, r;
+
+	for (k = 0; k < s->n_w; k++) {
+		struct xc_worker *w = &s->w[k];
+
+		if (w->state == XC_W_FREE || w->state == XC_W_STOPPING ||
+		    (w->state == XC_W_WAITING && w->pid == 0 && !w->restart_ms))
+			continue;	/* new ones: start_new() */
+		if (xc_worker_cables(s, k) == 0) {
+			XC_LOG(super, INFO, "reload: worker %u has no cable left: stopping it", k);
+			xc_worker_stop(s, k);
+			continue;
+		}
+		memset(&now, 0, sizeof(now));
+		xc_worker_text(s, k, &now);
+		if (old[k].b && strcmp(xc_sbuf_str(&now), old[k].b) == 0) {
+			xc_sbuf_free(&now);
+			continue;	/* untouched */
+		}
+		xc_sbuf_free(&now);
+		xc_worker_write(s, k);
+		if (!xc_worker_ready(w))
+			continue;	/* restarting: reads the new file */
+		memset(&ans, 0, sizeof(ans));
+		r = xc_worker_ask(w, "reload", &ans, 35);
+		if (r && rc == 0) {
+			const char *e = strstr(xc_sbuf_str(&ans), "error: ");
+
+			snprintf(why, whylen, "worker %u refused its part: %s",
+				 k, e ? e + 7 : strerror(-r));
+			why[strcspn(why, "\n")] = '\0';
+			rc = r;
+		}
+		XC_LOG(super, INFO, "reload: worker %u %s", k,
+		       r ? "refused its part" : "read its config again");
+		xc_sbuf_free(&ans);
+	}
+	r = start_new(s, true, rc ? NULL : why, rc ? 0 : whylen);
+	return rc ? rc : r;
+}
+
+/**
+ * xc_sup_reload() - read the config again and apply the difference:
+ *		     cables it no longer has go, new ones go to a worker
+ *		     with room (or a new one), changed ones are replaced by
+ *		     their worker, the others are not touched
+ * @s:		supervisor
+ * @why:	what was done, or the reason of a failure
+ * @whylen:	size of @why
+ *
+ * Return: 0, or -errno; a config with an error changes nothing
+ */
+int xc_sup_reload(struct xc_sup *s, char *why, size_t whylen)
+{
+	struct xc_sbuf old[XC_SUP_MAX_WORKERS] = { 0 };
+	struct xc_sup_cable *nc = NULL;
+	struct xc_cable_def *defs = NULL;
+	char *global = NULL, *ports[XC_MAX_PORT_DEFS] = { NULL };
+	unsigned int n = 0, i, k, n_new = 0, n_gone = 0;
+	struct xc_opts *o = NULL;
+	int rc = -ENOMEM;
+
+	o = malloc(sizeof(*o));
+	defs = calloc(XC_SUP_MAX_CABLES, sizeof(*defs));
+	nc = calloc(XC_SUP_MAX_CABLES, sizeof(*nc));
+	if (o == NULL || defs == NULL || nc == NULL) {
+		snprintf(why, whylen, "out of memory");
+		goto out;
+	}
+	*o = s->cl->opts;
+	rc = xc_config_load(s->cl->opts.config, o, defs, &n, why, whylen);
+	if (rc)
+		goto out;
+	if (o->n_port_defs != s->cl->opts.n_port_defs ||
+	    memcmp(o->port_defs, s->cl->opts.port_defs,
+		   sizeof(o->port_defs))) {
+		snprintf(why, whylen, "%s: the [port NAME] sections changed: ports are set at start, restart xcable",
+			 s->cl->opts.config);
+		rc = -EINVAL;
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		nc[i].def = defs[i];
+		nc[i].worker = -1;
+		for (k = 0; k < s->n_cables; k++)
+			if (strcmp(s->cables[k].def.name, defs[i].name) == 0)
+				nc[i].worker = s->cables[k].worker;
+		n_new += nc[i].worker < 0;
+	}
+	rc = read_text(s->cl->opts.config, o, &global, ports, nc, n);
+	if (rc) {
+		snprintf(why, whylen, "%s: cannot read it again", s->cl->opts.config);
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		if (nc[i].worker < 0 &&
+		    (rc = check_socks(&nc[i], 1, s->cables, s->n_cables, why,
+				      whylen)))
+			goto out;
+	}
+	for (k = 0; k < s->n_w; k++)
+		if (s->w[k].state != XC_W_FREE)
+			xc_worker_text(s, k, &old[k]);
+	rc = xc_sup_place(nc, n, s->w, &s->n_w, why, whylen);
+	if (rc)
+		goto out;
+	/* the new lab replaces the old one */
+	for (k = 0; k < s->n_cables; k++) {
+		for (i = 0; i < n && strcmp(s->cables[k].def.name, nc[i].def.name); i++)
+			;
+		n_gone += i == n;
+	}
+	free_cables(s->cables, s->n_cables);
+	memcpy(s->cables, nc, n * sizeof(*nc));
+	s->n_cables = n;
+	n = 0;
+	free(s->global);
+	s->global = global;
+	global = NULL;
+	for (k = 0; k < XC_MAX_PORT_DEFS; k++)
+		free(ports[k]);
+	rc = reload_workers(s, old, why, whylen);
+	if (rc == 0)
+		snprintf(why, whylen, "%s: %u cable(s), %u new, %u removed",
+			 s->cl->opts.config, s->n_cables, n_new, n_gone);
+	for (k = 0; k < XC_SUP_MAX_WORKERS; k++)
+		xc_sbuf_free(&old[k]);
+	free(nc);
+	free(defs);
+	free(o);
+	return rc;
+out:
+	for (k = 0; k < XC_SUP_MAX_WORKERS; k++)
+		xc_sbuf_free(&old[k]);
+	free_cables(nc ? nc : NULL, nc ? n : 0);
+	free(global);
+	for (k = 0; k < XC_MAX_PORT_DEFS; k++)
+		free(ports[k]);
+	free(nc);
+	free(defs);
+	free(o);
+	return rc;
+}
+
+/**
+ * on_signal() - act on a signal read from the signalfd
+ * @s:		supervisor
+ */
+static void on_signal(struct xc_sup *s)
+{
+	struct signalfd_siginfo si;
+	char why[XC_ERR_LEN];
+	int rc;
+
+	while (read(s->sig_fd, &si, sizeof(si)) == sizeof(si)) {
+		switch (si.ssi_signo) {
+		case SIGCHLD:
+			reap(s);
+			break;
+		case SIGHUP:
+			why[0] = '\0';
+			rc = xc_sup_reload(s, why, sizeof(why));
+			XC_LOG(super, INFO, "SIGHUP: reload %s: %s",
+			       rc ? "refused, nothing changed" : "done", why);
+			break;
+		default:
+			XC_LOG(super, INFO, "signal %u: stopping every worker",
+			       si.ssi_signo);
+			s->quit = true;
+		}
+	}
+}
+
+/**
+ * stop_workers() - SIGTERM every worker, wait, SIGKILL those still there
+ * @s:		supervisor
+ */
+static void stop_workers(struct xc_sup *s)
+{
+	uint64_t end = xc_sup_now_ms() + XC_SUP_STOP_MS;
+	struct pollfd p = { .fd = s->sig_fd, .events = POLLIN };
+	unsigned int k, left;
+	int st;
+
+	for (k = 0; k < s->n_w; k++)
+		xc_worker_stop(s, k);
+	for (;;) {
+		reap(s);
+		for (left = 0, k = 0; k < s->n_w; k++)
+			left += s->w[k].pid > 0;
+		if (left == 0 || xc_sup_now_ms() >= end)
+			break;
+		if (poll(&p, 1, 100) > 0)
+			on_signal(s);
+	}
+	for (k = 0; k < s->n_w; k++) {
+		if (s->w[k].pid <= 0)
+			continue;
+		XC_LOG(super, WARNING, "worker %u (pid %d) did not stop within %d ms: SIGKILL",
+		       k, (int)s->w[k].pid, XC_SUP_STOP_MS);
+		kill(s->w[k].pid, SIGKILL);
+		if (waitpid(s->w[k].pid, &st, 0) == s->w[k].pid)
+			worker_exited(s, k, st);
+	}
+	for (k = 0; k < XC_SUP_MAX_WORKERS; k++)
+		if (s->w[k].state != XC_W_FREE)
+			xc_worker_cleanup(s, k, true, false);
+}
+
+/**
+ * merge_stats() - the final counters of every worker in one JSON file, as
+ *		   one xcable writes it (--stats-json); the workers' own
+ *		   files are removed
+ * @s:		supervisor
+ */
+static void merge_stats(struct xc_sup *s)
+{
+	const char *docs[XC_SUP_MAX_WORKERS] = { NULL };
+	struct xc_sbuf in[XC_SUP_MAX_WORKERS] = { 0 }, out = { 0 };
+	char path[PATH_MAX + 16], buf[4096];
+	unsigned int k;
+	ssize_t r;
+	int fd;
+
+	if (!s->cl->opts.stats_json)
+		return;
+	for (k = 0; k < XC_SUP_MAX_WORKERS; k++) {
+		snprintf(path, sizeof(path), "%s.w%u", s->cl->opts.stats_json, k);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		while ((r = read(fd, buf, sizeof(buf))) > 0)
+			xc_sbuf_put(&in[k], buf, (size_t)r);
+		close(fd);
+		unlink(path);
+		docs[k] = in[k].b;
+	}
+	if (xc_sup_json_merge(s, docs, XC_SUP_MAX_WORKERS, &out) == 0) {
+		snprintf(path, sizeof(path), "%s.tmp", s->cl->opts.stats_json);
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (fd >= 0 && write(fd, out.b, out.len) == (ssize_t)out.len &&
+		    close(fd) == 0)
+			rename(path, s->cl->opts.stats_json);
+		else if (fd >= 0)
+			unlink(path);
+	}
+	for (k = 0; k < XC_SUP_MAX_WORKERS; k++)
+		xc_sbuf_free(&in[k]);
+	xc_sbuf_free(&out);
+}
+
+/**
+ * loop() - serve signals, the control socket and restarts until told
+ *	    to stop
+ * @s:		supervisor, workers started
+ */
+static void loop(struct xc_sup *s)
+{
+	struct pollfd p[2] = {
+		{ .fd = s->sig_fd, .events = POLLIN },
+		{ .fd = s->ctl_fd, .events = POLLIN },
+	};
+	int wait_ms;
+
+	while (!s->quit) {
+		wait_ms = restart_due(s);
+		if (poll(p, s->ctl_fd >= 0 ? 2 : 1,
+			 wait_ms < 0 ? 1000 : wait_ms + 1) <= 0)
+			continue;
+		if (p[0].revents)
+			on_signal(s);
+		if (!s->quit && s->ctl_fd >= 0 && p[1].revents)
+			xc_supctl_serve(s);
+	}
+}
+
+/**
+ * setup() - everything before the workers start: arguments, texts,
+ *	     placement, run directory, signals, control socket
+ * @s:		supervisor
+ * @argc:	argument count
+ * @argv:	argument vector
+ * @why:	the reason of a failure
+ * @whylen:	size of @why
+ *
+ * Return: 0; -EINVAL for an error in what the user wrote, other -errno
+ */
+static int setup(struct xc_sup *s, int argc, char **argv, char *why,
+		 size_t whylen)
+{
+	struct xc_cmdline *cl = s->cl;
+	unsigned int i;
+	sigset_t set;
+	ssize_t n;
+	int rc;
+
+	n = readlink("/proc/self/exe", s->exe, sizeof(s->exe) - 1);
+	if (n <= 0) {
+		snprintf(why, whylen, "cannot find this program: %s", strerror(errno));
+		return -errno;
+	}
+	s->exe[n] = '\0';
+	if (split_args(s, argc, argv)) {
+		snprintf(why, whylen, "too many arguments to pass to the workers (at most %d)",
+			 XC_SUP_MAX_ARGS);
+		return -EINVAL;
+	}
+	for (i = 0; i < cl->n_defs; i++) {
+		s->cables[i].def = cl->defs[i];
+		s->cables[i].worker = -1;
+	}
+	s->n_cables = cl->n_defs;
+	if (read_text(cl->opts.config, &cl->opts, &s->global, s->port_text,
+		      s->cables, s->n_cables)) {
+		snprintf(why, whylen, "%s: cannot read it again", cl->opts.config);
+		return -EINVAL;
+	}
+	rc = xc_sup_place(s->cables, s->n_cables, s->w, &s->n_w, why, whylen);
+	if (rc)
+		return -EINVAL;
+	rc = make_dir(s);
+	if (rc == 0 && strlen(s->dir) + sizeof("/worker-99.ctl") >
+		       XC_SOCK_PATH_MAX) {
+		snprintf(why, whylen, "run directory %.160s: too long for the workers' control sockets (use a shorter --file-prefix)",
+			 s->dir);
+		rmdir(s->dir);
+		s->dir[0] = '\0';
+		return -EINVAL;
+	}
+	if (rc) {
+		snprintf(why, whylen, "cannot create %.160s: %s", s->dir,
+			 strerror(-rc));
+		return rc;
+	}
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGHUP);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	s->sig_fd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+	if (s->sig_fd < 0) {
+		snprintf(why, whylen, "signalfd: %s", strerror(errno));
+		return -errno;
+	}
+	if ((size_t)snprintf(s->ctl_path, sizeof(s->ctl_path), "%s%s",
+			     cl->opts.control ? cl->opts.control : s->dir,
+			     cl->opts.control ? "" : "/xcable.ctl") >=
+	    sizeof(s->ctl_path))
+		XC_LOG(super, WARNING, "no control socket: path too long");
+	else if (xc_supctl_start(s, why, whylen))
+		XC_LOG(super, WARNING, "no runtime control: %s", why);
+	return 0;
+}
+
+/**
+ * teardown() - remove what the supervisor made, free what it holds
+ * @s:		supervisor, workers stopped
+ */
+static void teardown(struct xc_sup *s)
+{
+	unsigned int k;
+
+	xc_supctl_stop(s);
+	if (s->sig_fd >= 0)
+		close(s->sig_fd);
+	if (s->dir[0])
+		rmdir(s->dir);
+	free_cables(s->cables, s->n_cables);
+	free(s->global);
+	for (k = 0; k < XC_MAX_PORT_DEFS; k++)
+		free(s->port_text[k]);
+	free(s);
+}
+
+/**
+ * xc_sup_run() - be the supervisor: start the workers, keep them running,
+ *		  serve the control socket, stop them all on SIGTERM/SIGINT
+ * @cl:		parsed command line, its config checked
+ * @argc:	argument count
+ * @argv:	argument vector
+ *
+ * Return: the exit status: 0 after a clean stop, 2 for an error in what
+ *	   the user wrote, 1 for any other failure
+ */
+int xc_sup_run(struct xc_cmdline *cl, int argc, char **argv)
+{
+	struct xc_sup *s = calloc(1, sizeof(*s));
+	char why[XC_ERR_LEN] = "";
+	unsigned int k, n = 0;
+	int rc;
+
+	if (s == NULL) {
+		fprintf(stderr, "xcable: out of memory\n");
+		return 1;
+	}
+	s->cl = cl;
+	s->ctl_fd = s->sig_fd = -1;
+	rc = setup(s, argc, argv, why, sizeof(why));
+	if (rc) {
+		fprintf(stderr, "xcable: %s\n", why);
+		teardown(s);
+		return rc == -EINVAL ? XC_EXIT_USAGE : 1;
+	}
+	for (k = 0; k < s->n_w; k++)
+		n += s->w[k].state != XC_W_FREE;
+	XC_LOG(super, INFO, "%u cables need more DPDK ports than one process has: supervising %u worker processes (run directory %s)",
+	       s->n_cables, n, s->dir);
+	if (start_new(s, false, why, sizeof(why)))
+		XC_LOG(super, ERR, "%s", why);
+	XC_LOG(super, INFO, "supervisor running: xcablectl -s %s (or -p %s); stop with Ctrl-C or SIGTERM",
+	       s->ctl_path, s->prefix);
+	loop(s);
+	stop_workers(s);
+	merge_stats(s);
+	XC_LOG(super, INFO, "supervisor: every worker stopped");
+	teardown(s);
+	return 0;
+}

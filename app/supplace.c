@@ -1,0 +1,292 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * supplace.c - which worker process runs which cable
+ *
+ * Theory of operation: every vhost end is an ethdev, and this DPDK gives a
+ * process at most RTE_MAX_ETHPORTS of them. A worker holds cables while
+ * their ports fit, counted as xc_simple_over_ports() counts them for one
+ * process: one per end that is not on a [port NAME] (socket and tunnel
+ * ends), plus one per [port NAME] the worker holds. Cables that share a
+ * [port NAME] (trunk members) must be in the worker that opened it, and
+ * all tunnel cables in one worker (one UDP socket serves them); such a
+ * group is placed as a whole (with its room counted at once), and a
+ * worker's ports are fixed once it runs (its config's [port NAME] sections cannot change). Cables are
+ * placed first-fit in config order, so a lab fills worker 0, then 1...
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_build_config.h>
+
+#include "supervise.h"
+
+/**
+ * xc_sup_def_ports() - the ethdevs a cable's own ends take (socket and
+ *			tunnel ends; a [port NAME] is counted once per
+ *			worker, not here)
+ * @d:		the cable
+ *
+ * Return: 0, 1 or 2
+ */
+unsigned int xc_sup_def_ports(const struct xc_cable_def *d)
+{
+	return (d->end[0].port < 0) + (d->end[1].port < 0);
+}
+
+/**
+ * xc_sup_def_portmask() - the [port NAME] sections a cable is on
+ * @d:		the cable
+ *
+ * Return: bit i set for port_defs[i]
+ */
+uint32_t xc_sup_def_portmask(const struct xc_cable_def *d)
+{
+	uint32_t m = 0;
+	unsigned int j;
+
+	for (j = 0; j < 2; j++)
+		if (d->end[j].port >= 0 && d->end[j].port < 32)
+			m |= 1u << d->end[j].port;
+	return m;
+}
+
+/* is_vxlan() - has a cable a tunnel end? */
+static bool is_vxlan(const struct xc_cable_def *d)
+{
+	return xc_end_def_vxlan(&d->end[0]) || xc_end_def_vxlan(&d->end[1]);
+}
+
+/**
+ * struct load - what a worker holds
+ * @ports:	ethdevs
+ * @cables:	cables
+ */
+struct load {
+	unsigned int ports;
+	unsigned int cables;
+};
+
+/**
+ * worker_load() - count what a worker holds of the placed cables
+ * @c:		cables
+ * @n:		how many
+ * @w:		the worker
+ * @k:		its index
+ *
+ * Return: its load
+ */
+static struct load worker_load(const struct xc_sup_cable *c, unsigned int n,
+			       const struct xc_worker *w, unsigned int k)
+{
+	struct load l = { .ports = (unsigned int)__builtin_popcount(w->ports) };
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (c[i].worker != (int)k)
+			continue;
+		l.ports += xc_sup_def_ports(&c[i].def);
+		l.cables++;
+	}
+	return l;
+}
+
+/**
+ * group_of() - the unplaced cables that must go with cable @i (sharing a
+ *		port with it or with each other, or all tunnel cables)
+ * @c:		cables
+ * @n:		how many
+ * @i:		the first of the group
+ * @in:		filled: in[j] set for each member
+ * @need:	filled with the group's ports (its [port]s counted once)
+ *		and cables
+ *
+ * Return: the group's [port NAME] sections
+ */
+static uint32_t group_of(const struct xc_sup_cable *c, unsigned int n,
+			 unsigned int i, bool *in, struct load *need)
+{
+	uint32_t mask = xc_sup_def_portmask(&c[i].def);
+	bool vx = is_vxlan(&c[i].def), grew = true;
+	unsigned int j;
+
+	memset(in, 0, n * sizeof(*in));
+	in[i] = true;
+	while (grew) {
+		grew = false;
+		for (j = 0; j < n; j++) {
+			if (in[j] || c[j].worker >= 0)
+				continue;
+			if ((xc_sup_def_portmask(&c[j].def) & mask) ||
+			    (vx && is_vxlan(&c[j].def))) {
+				in[j] = true;
+				mask |= xc_sup_def_portmask(&c[j].def);
+				vx |= is_vxlan(&c[j].def);
+				grew = true;
+			}
+		}
+	}
+	need->ports = (unsigned int)__builtin_popcount(mask);
+	need->cables = 0;
+	for (j = 0; j < n; j++) {
+		if (!in[j])
+			continue;
+		need->ports += xc_sup_def_ports(&c[j].def);
+		need->cables++;
+	}
+	return mask;
+}
+
+/**
+ * fits() - can a worker take more?
+ * @l:		what it holds
+ * @more:	what it would take
+ *
+ * Return: true if both stay within one process's limits
+ */
+static bool fits(struct load l, struct load more)
+{
+	return l.ports + more.ports <= RTE_MAX_ETHPORTS &&
+	       l.cables + more.cables <= XC_MAX_CABLES;
+}
+
+/**
+ * affinity() - the worker a cable must go to: the one holding its
+ *		[port NAME], or the one with the tunnel cables
+ * @c:		cables
+ * @n:		how many
+ * @i:		the cable
+ * @w:		workers
+ * @n_w:	slots used
+ *
+ * Return: the worker, -1 if it may go anywhere, -2 if its ports are held
+ *	   by two workers
+ */
+static int affinity(const struct xc_sup_cable *c, unsigned int n,
+		    unsigned int i, const struct xc_worker *w, unsigned int n_w)
+{
+	uint32_t mask = xc_sup_def_portmask(&c[i].def);
+	unsigned int k, j;
+	int t = -1;
+
+	for (k = 0; mask && k < n_w; k++) {
+		if (w[k].state == XC_W_FREE || !(w[k].ports & mask))
+			continue;
+		if (t >= 0)
+			return -2;
+		t = (int)k;
+	}
+	if (t >= 0 || !is_vxlan(&c[i].def))
+		return t;
+	for (j = 0; j < n; j++)
+		if (j != i && c[j].worker >= 0 && is_vxlan(&c[j].def))
+			return c[j].worker;
+	return -1;
+}
+
+/**
+ * xc_sup_place() - give every unplaced cable a worker: the one its port
+ *		    or tunnel ties it to, else the first with room, else a
+ *		    new one (a free slot, left in state XC_W_WAITING with pid
+ *		    0 for the caller to start)
+ * @c:		cables; those with worker -1 are placed
+ * @n:		how many
+ * @w:		workers (XC_SUP_MAX_WORKERS slots)
+ * @n_w:	slots used, updated
+ * @why:	the reason it cannot be done
+ * @whylen:	size of @why
+ *
+ * On error nothing is changed.
+ *
+ * Return: 0, or -ENOSPC (no room: a group bigger than one process, ports
+ *	   that a running worker does not hold, no free slot)
+ */
+int xc_sup_place(struct xc_sup_cable *c, unsigned int n,
+		 struct xc_worker *w, unsigned int *n_w, char *why,
+		 size_t whylen)
+{
+	bool placed[XC_SUP_MAX_CABLES] = { false }, in[XC_SUP_MAX_CABLES];
+	bool made[XC_SUP_MAX_WORKERS] = { false };
+	uint32_t ports0[XC_SUP_MAX_WORKERS];
+	unsigned int i, k, n_w0 = *n_w;
+	struct load need;
+	uint32_t mask;
+	int t;
+
+	for (k = 0; k < XC_SUP_MAX_WORKERS; k++)
+		ports0[k] = w[k].ports;
+	for (i = 0; i < n; i++) {
+		if (c[i].worker >= 0)
+			continue;
+		t = affinity(c, n, i, w, *n_w);
+		if (t == -2) {
+			snprintf(why, whylen, "cable %s: its two ports are held by two workers",
+				 c[i].def.name);
+			goto undo;
+		}
+		mask = group_of(c, n, i, in, &need);
+		if (t >= 0) {
+			/* a running worker's [port]s are fixed */
+			if ((mask & ~w[t].ports) && !made[t]) {
+				snprintf(why, whylen, "cable %s: its ports would join a running worker: restart xcable",
+					 c[i].def.name);
+				goto undo;
+			}
+			need.ports -= (unsigned int)__builtin_popcount(mask & w[t].ports);
+			if (!fits(worker_load(c, n, &w[t], (unsigned int)t), need)) {
+				snprintf(why, whylen, "cable %s: the worker holding its port or tunnel has no room for it (at most %d DPDK ports, %d cables a process)",
+					 c[i].def.name, RTE_MAX_ETHPORTS, XC_MAX_CABLES);
+				goto undo;
+			}
+		}
+		for (k = 0; t < 0 && k < *n_w; k++)
+			if (w[k].state != XC_W_FREE && (!mask || made[k]) &&
+			    fits(worker_load(c, n, &w[k], k), need))
+				t = (int)k;
+		if (t < 0 && !fits((struct load){ 0, 0 }, need)) {
+			snprintf(why, whylen, "cable %s: it and the cables that share its ports or tunnel need %u DPDK ports and %u cables, more than one process holds (%d ports, %d cables)",
+				 c[i].def.name, need.ports, need.cables,
+				 RTE_MAX_ETHPORTS, XC_MAX_CABLES);
+			goto undo;
+		}
+		for (k = 0; t < 0 && k < XC_SUP_MAX_WORKERS; k++) {
+			if (w[k].state != XC_W_FREE)
+				continue;
+			t = (int)k;
+			made[k] = true;
+			w[k].state = XC_W_WAITING;
+			w[k].pid = 0;
+			w[k].ports = 0;
+			w[k].restart_ms = 0;
+			w[k].restarts = 0;
+			if (k >= *n_w)
+				*n_w = k + 1;
+		}
+		if (t < 0) {
+			snprintf(why, whylen, "cable %s: no room: %d worker processes at most",
+				 c[i].def.name, XC_SUP_MAX_WORKERS);
+			goto undo;
+		}
+		/* the whole group at once: its room was counted */
+		for (k = i; k < n; k++) {
+			if (!in[k])
+				continue;
+			c[k].worker = t;
+			placed[k] = true;
+		}
+		if (made[t])
+			w[t].ports |= mask;
+	}
+	return 0;
+undo:
+	for (i = 0; i < n; i++)
+		if (placed[i])
+			c[i].worker = -1;
+	for (k = 0; k < XC_SUP_MAX_WORKERS; k++) {
+		w[k].ports = ports0[k];
+		if (made[k])
+			w[k].state = XC_W_FREE;
+	}
+	*n_w = n_w0;
+	return -ENOSPC;
+}
