@@ -7,6 +7,8 @@
 #define XC_BOUNDS_H
 
 #define XC_MAX_CABLES		64	/* cables per process */
+#define XC_MAX_LAB_CABLES	1024	/* cables in one config: a supervisor's
+					 * workers share them (supervise.c) */
 #define XC_MAX_QUEUES		8	/* queue pairs per cable end */
 #define XC_ERR_LEN		256	/* one-line error messages */
 #define XC_SOCK_PATH_MAX	108	/* sizeof(sun_path) */

@@ -54,7 +54,10 @@ static void check_ports(struct xc_cmdline *cl)
 	unsigned int need;
 	int i = xc_simple_over_ports(&cl->opts, cl->defs, cl->n_defs, &need);
 
-	cl->supervise = i >= 0 && cl->opts.config;
+	/* more cables than one process has slots for (tunnel cables need
+	 * no port) are for a supervisor too */
+	cl->supervise = (i >= 0 || cl->n_defs > XC_MAX_CABLES) &&
+			cl->opts.config;
 	if (i >= 0 && !cl->supervise)
 		xc_die_usage("cable %s: the cables need %u DPDK ports (one per socket end, one per [port]), but this DPDK gives one process at most %d (RTE_MAX_ETHPORTS), that is %d socket-to-socket cables: split the cables over several config files and run one xcable for each",
 			     cl->defs[i].name, need, RTE_MAX_ETHPORTS,
@@ -93,7 +96,8 @@ void xc_cmdline_parse(struct xc_cmdline *cl, int argc, char **argv,
 	}
 	if (cl->opts.config) {
 		if (xc_config_load(cl->opts.config, &cl->opts, cl->defs,
-				   &cl->n_defs, err, sizeof(err)))
+				   XC_MAX_LAB_CABLES, &cl->n_defs, err,
+				   sizeof(err)))
 			xc_die_usage("%s", err);
 	} else if (xc_opts_simple(&cl->opts)) {
 		xc_opts_simple_defs(&cl->opts, &cl->defs[0]);

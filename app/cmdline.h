@@ -32,11 +32,11 @@ struct xc_cmdline {
 	bool simple;
 	bool supervise;
 	unsigned int n_defs;
-	struct xc_cable_def defs[XC_MAX_CABLES];
+	struct xc_cable_def defs[XC_MAX_LAB_CABLES];
 	int sock_gid;
 	int sock_uid;
-	int end_gid[XC_MAX_CABLES][2];
-	int end_uid[XC_MAX_CABLES][2];
+	int end_gid[XC_MAX_LAB_CABLES][2];
+	int end_uid[XC_MAX_LAB_CABLES][2];
 };
 
 __attribute__((format(printf, 1, 2), noreturn))

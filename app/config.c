@@ -492,14 +492,16 @@ static int check_ends_unique(struct cfg_ctx *c, const struct xc_opts *o,
  * @names:	its section names
  * @n:		how many
  * @o:		options, updated from [global] and the [port NAME] sections
- * @defs:	XC_MAX_CABLES definitions, filled
+ * @defs:	@max definitions, filled
+ * @max:	most cables the file may have
  * @n_defs:	number filled
  *
  * Return: 0 or -EINVAL
  */
 static int load_sections(struct cfg_ctx *c, struct rte_cfgfile *cfg,
 			 char **names, int n, struct xc_opts *o,
-			 struct xc_cable_def *defs, unsigned int *n_defs)
+			 struct xc_cable_def *defs, unsigned int max,
+			 unsigned int *n_defs)
 {
 	int i;
 
@@ -528,8 +530,13 @@ static int load_sections(struct cfg_ctx *c, struct rte_cfgfile *cfg,
 		if (strncmp(names[i], "cable ", 6) != 0)
 			return bad(c, names[i], NULL,
 				   "unknown section: expected [global], [cable NAME] or [port NAME]");
-		if (*n_defs == XC_MAX_CABLES)
-			return bad(c, names[i], NULL, "too many cables (at most 64)");
+		if (*n_defs == max) {
+			char why[48];
+
+			snprintf(why, sizeof(why), "too many cables (at most %u)",
+				 max);
+			return bad(c, names[i], NULL, why);
+		}
 		if (load_cable(c, cfg, names[i], o, &defs[*n_defs]))
 			return -EINVAL;
 		(*n_defs)++;
@@ -546,7 +553,9 @@ static int load_sections(struct cfg_ctx *c, struct rte_cfgfile *cfg,
  * xc_config_load() - read a config file into cable definitions
  * @file:	path
  * @o:		options, updated from [global]
- * @defs:	XC_MAX_CABLES definitions, filled
+ * @defs:	@max definitions, filled
+ * @max:	most cables the file may have: XC_MAX_LAB_CABLES for a lab
+ *		(a supervisor shares them out), XC_MAX_CABLES for one process
  * @n_defs:	number filled
  * @err:	one-line message on error
  * @errlen:	size of @err
@@ -554,8 +563,8 @@ static int load_sections(struct cfg_ctx *c, struct rte_cfgfile *cfg,
  * Return: 0 on success, -EINVAL (message in @err) otherwise
  */
 int xc_config_load(const char *file, struct xc_opts *o,
-		   struct xc_cable_def *defs, unsigned int *n_defs,
-		   char *err, size_t errlen)
+		   struct xc_cable_def *defs, unsigned int max,
+		   unsigned int *n_defs, char *err, size_t errlen)
 {
 	struct cfg_ctx c = { .file = file, .err = err, .errlen = errlen };
 	const char *why = NULL;
@@ -595,7 +604,7 @@ int xc_config_load(const char *file, struct xc_opts *o,
 			goto out;
 	}
 	rte_cfgfile_sections(cfg, names, n);
-	rc = load_sections(&c, cfg, names, n, o, defs, n_defs);
+	rc = load_sections(&c, cfg, names, n, o, defs, max, n_defs);
 out:
 	if (names)
 		for (i = 0; i < n; i++)

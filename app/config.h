@@ -10,8 +10,8 @@
 #include "options.h"
 
 int xc_config_load(const char *file, struct xc_opts *o,
-		   struct xc_cable_def *defs, unsigned int *n_defs,
-		   char *err, size_t errlen);
+		   struct xc_cable_def *defs, unsigned int max,
+		   unsigned int *n_defs, char *err, size_t errlen);
 int xc_config_cable(int argc, char **argv, const struct xc_opts *o,
 		    struct xc_cable_def *d, char *err, size_t errlen);
 int xc_config_check(const struct xc_opts *o, const struct xc_cable_def *defs,

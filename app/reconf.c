@@ -490,7 +490,8 @@ static int cmd_reload(struct xc_reconf *r, char *why, size_t whylen)
 		return -EINVAL;
 	}
 	r->tmp_opts = *r->opts;
-	rc = xc_config_load(r->config, &r->tmp_opts, r->tmp, &n, why, whylen);
+	rc = xc_config_load(r->config, &r->tmp_opts, r->tmp, XC_MAX_CABLES,
+			    &n, why, whylen);
 	if (rc)
 		return rc;
 	if (r->tmp_opts.n_port_defs != r->opts->n_port_defs ||

@@ -660,7 +660,8 @@ int xc_sup_reload(struct xc_sup *s, char *why, size_t whylen)
 		goto out;
 	}
 	*o = s->cl->opts;
-	rc = xc_config_load(s->cl->opts.config, o, defs, &n, why, whylen);
+	rc = xc_config_load(s->cl->opts.config, o, defs, XC_SUP_MAX_CABLES,
+			    &n, why, whylen);
 	if (rc)
 		goto out;
 	if (o->n_port_defs != s->cl->opts.n_port_defs ||

@@ -17,8 +17,9 @@
 #include "sbuf.h"
 #include "options.h"
 
-#define XC_SUP_MAX_WORKERS	32	/* worker processes */
-#define XC_SUP_MAX_CABLES	XC_MAX_CABLES	/* what a config holds */
+#define XC_SUP_MAX_WORKERS	80	/* worker processes: 1024 cables, 16
+					 * a worker, with room to spare */
+#define XC_SUP_MAX_CABLES	XC_MAX_LAB_CABLES /* what a config holds */
 #define XC_SUP_MAX_ARGS		96	/* arguments passed to a worker */
 
 /**

@@ -27,16 +27,20 @@ tree_pids() {
 	for c in $(cat /proc/"$1"/task/*/children 2>/dev/null); do tree_pids "$c"; done
 }
 
-# tree_kb PID - resident memory plus the hugepages it took itself
-# (Private_Hugetlb: guest memory it maps is the guests') of PID's tree, kB
+# tree_kb PID - memory of PID's tree, kB: the proportional set size (Pss:
+# a page shared by k processes counts 1/k in each, so the DPDK libraries
+# every worker maps, and the guests' memory the frontends share, count
+# once; summed resident sizes would count them once per process) plus
+# the hugepages each took itself (Private_Hugetlb: guest memory it maps
+# is the guests'); then the same with resident sizes (Rss), for reference
 tree_kb() {
-	local p s=0 r h
+	local p pss=0 rss=0 a b h
 	for p in $(tree_pids "$1"); do
-		r=$(awk '/^VmRSS/ {print $2}' /proc/"$p"/status 2>/dev/null)
+		read -r a b < <(awk '/^Pss:/ {p = $2} /^Rss:/ {r = $2} END {print p + 0, r + 0}' /proc/"$p"/smaps_rollup 2>/dev/null)
 		h=$(awk '/^Private_Hugetlb/ {s += $2} END {print s + 0}' /proc/"$p"/smaps 2>/dev/null)
-		s=$((s + ${r:-0} + ${h:-0}))
+		pss=$((pss + ${a:-0} + ${h:-0})) rss=$((rss + ${b:-0} + ${h:-0}))
 	done
-	echo "$s"
+	echo "$pss $rss"
 }
 
 # tree_ticks PID - CPU time (user + system) of PID's tree so far, in ticks

@@ -270,7 +270,7 @@ static void test_config_table(void)
 	err[0] = '\0';
 	CHECK("config with option keys",
 	      xc_opts_parse(&o, 6, argv, err, sizeof(err)) == 0 &&
-	      xc_config_load(path, &o, d, &n, err, sizeof(err)) == 0 && n == 1 &&
+	      xc_config_load(path, &o, d, XC_MAX_CABLES, &n, err, sizeof(err)) == 0 && n == 1 &&
 	      o.stats_json && !strcmp(o.stats_json, "/tmp/counters.json") &&
 	      !strcmp(o.sock_group, "wheel") && o.idle_us == 70 && o.queues == 2 &&
 	      o.no_propagate && !o.offloads &&
@@ -350,9 +350,27 @@ static int load(const char *text, struct xc_opts *o, struct xc_cable_def *defs,
 	o->sock_mode = 0660;
 	o->idle_us = 100;
 	err[0] = '\0';
-	rc = xc_config_load(path, o, defs, n, err, XC_ERR_LEN);
+	rc = xc_config_load(path, o, defs, XC_MAX_CABLES, n, err, XC_ERR_LEN);
 	unlink(path);
 	return rc;
+}
+
+/* the loader holds to the number of cables its caller has room for */
+static void test_config_max(void)
+{
+	static struct xc_cable_def d[XC_MAX_CABLES];
+	char err[XC_ERR_LEN], text[XC_MAX_CABLES * 48 + 64];
+	struct xc_opts o;
+	unsigned int n, i;
+	size_t used = 0;
+
+	for (i = 0; i <= XC_MAX_CABLES; i++)
+		used += (size_t)snprintf(text + used, sizeof(text) - used,
+					 "[cable c%u]\nleft = /l%u\nright = /r%u\n",
+					 i, i, i);
+	CHECK("config: one cable more than the caller has room for is refused",
+	      load(text, &o, d, &n, err) == -EINVAL &&
+	      strstr(err, "[cable c64]: too many cables (at most 64)") != NULL);
 }
 
 /* [port NAME] sections, port ends and trunk tags */
@@ -480,10 +498,11 @@ static void test_config(void)
 	      load("[cable x]\nleft = /a\nright /b\n", &o, d, &n, err) == -EINVAL &&
 	      strstr(err, "line 3: expected key = value"));
 	CHECK("config: missing file",
-	      xc_config_load("/nonexistent/x.ini", &o, d, &n, err, sizeof(err)) == -EINVAL &&
+	      xc_config_load("/nonexistent/x.ini", &o, d, XC_MAX_CABLES, &n, err, sizeof(err)) == -EINVAL &&
 	      strstr(err, "/nonexistent/x.ini: No such file"));
 	CHECK("config: comma in path",
 	      load("[cable x]\nleft = /a,b\nright = /b\n", &o, d, &n, err) == -EINVAL && strstr(err, "comma"));
+	test_config_max();
 	test_config_ports();
 }
 
@@ -536,7 +555,7 @@ static void test_examples(int n, char **files)
 		o.offloads = true;
 		err[0] = '\0';
 		snprintf(name, sizeof(name), "example %s", files[i]);
-		CHECK(name, xc_config_load(files[i], &o, d, &nd, err, sizeof(err)) == 0 && nd > 0);
+		CHECK(name, xc_config_load(files[i], &o, d, XC_MAX_CABLES, &nd, err, sizeof(err)) == 0 && nd > 0);
 		if (err[0])
 			printf("  %s\n", err);
 	}

@@ -45,7 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	o.queues = 1;
 	o.config = path;
 	err[0] = '\0';
-	if (xc_config_load(path, &o, defs, &n, err, sizeof(err)) != 0 &&
+	if (xc_config_load(path, &o, defs, XC_MAX_CABLES, &n, err, sizeof(err)) != 0 &&
 	    (memchr(err, '\0', sizeof(err)) == NULL || strncmp(err, path, strlen(path))))
 		abort();	/* errors name the file */
 	if (n > XC_MAX_CABLES)
