@@ -321,19 +321,18 @@ static bool is_mapped(const struct mapped *mp, const struct stat *st)
 }
 
 /**
- * guest_memory_fd() - could this fd be guest memory the vhost library
- *		       forgot? A tmpfs or hugetlbfs file (memfd included),
- *		       not the EAL's own, mapped by nothing
+ * guest_memory_fd() - could this fd be guest memory? A tmpfs or hugetlbfs
+ *		       file (memfd included), not the EAL's own
  * @mg:		guard (the EAL's names)
  * @fd:		fd
- * @mp:		what is mapped
  * @st:		filled with the fd's stat
  * @name:	filled with what the fd points to
  * @len:	room in @name
+ *
+ * Return: true if so
  */
 static bool guest_memory_fd(const struct xc_memguard *mg, int fd,
-			    const struct mapped *mp, struct stat *st,
-			    char *name, size_t len)
+			    struct stat *st, char *name, size_t len)
 {
 	char link[64], eal[NAME_MAX + 8];
 	struct statfs sf;
@@ -342,8 +341,7 @@ static bool guest_memory_fd(const struct xc_memguard *mg, int fd,
 	if (fd <= 2 || fstat(fd, st) || !S_ISREG(st->st_mode) ||
 	    fstatfs(fd, &sf) ||
 	    ((unsigned long)sf.f_type != TMPFS_MAGIC_ &&
-	     (unsigned long)sf.f_type != HUGETLBFS_MAGIC_) ||
-	    is_mapped(mp, st))
+	     (unsigned long)sf.f_type != HUGETLBFS_MAGIC_))
 		return false;
 	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
 	n = readlink(link, name, len - 1);
@@ -358,6 +356,63 @@ static bool guest_memory_fd(const struct xc_memguard *mg, int fd,
 }
 
 /**
+ * listed() - is an fd, with its file, in a list?
+ * @l:		list
+ * @n:		its length
+ * @fd:		fd
+ * @st:		its stat
+ *
+ * Return: true if so
+ */
+static bool listed(const struct xc_memguard_suspect *l, unsigned int n,
+		   int fd, const struct stat *st)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (l[i].fd == fd && l[i].dev == st->st_dev &&
+		    l[i].ino == st->st_ino)
+			return true;
+	return false;
+}
+
+/**
+ * find_guest_fds() - every guest memory fd open now
+ * @mg:		guard
+ * @out:	filled, XC_MG_MAX_KNOWN entries
+ *
+ * Return: how many, -E2BIG if there are more than @out holds, or -errno
+ */
+static int find_guest_fds(const struct xc_memguard *mg,
+			  struct xc_memguard_suspect *out)
+{
+	char name[PATH_MAX];
+	struct dirent *d;
+	struct stat st;
+	int n = 0, fd;
+	DIR *dir;
+
+	dir = opendir("/proc/self/fd");
+	if (dir == NULL)
+		return -errno;
+	while ((d = readdir(dir)) != NULL) {
+		fd = atoi(d->d_name);
+		if (d->d_name[0] == '.' || fd == dirfd(dir) ||
+		    !guest_memory_fd(mg, fd, &st, name, sizeof(name)))
+			continue;
+		if (n == XC_MG_MAX_KNOWN) {
+			n = -E2BIG;
+			break;
+		}
+		out[n].fd = fd;
+		out[n].dev = st.st_dev;
+		out[n++].ino = st.st_ino;
+	}
+	closedir(dir);
+	return n;
+}
+
+/**
  * xc_memguard_scan() - close guest memory fds left behind, and report
  *			faults caught since the last call; for housekeeping
  *			(about once a second: an fd is closed when two scans
@@ -366,15 +421,14 @@ static bool guest_memory_fd(const struct xc_memguard *mg, int fd,
  */
 void xc_memguard_scan(struct xc_memguard *mg)
 {
+	struct xc_memguard_suspect *fds = mg->fds, next[XC_MG_MAX_SUSPECTS];
 	struct mapped mp = { 0 };
-	struct xc_memguard_suspect next[XC_MG_MAX_SUSPECTS];
-	unsigned int n = 0, i;
-	struct dirent *d;
-	char name[PATH_MAX];
+	unsigned int n = 0, k = 0, i;
+	char link[64], name[PATH_MAX];
 	struct stat st;
 	uint64_t faults;
-	DIR *dir;
-	int fd;
+	int n_fds;
+	ssize_t len;
 
 	faults = xc_memguard_faults();
 	if (faults != mg->faults_seen) {
@@ -386,39 +440,50 @@ void xc_memguard_scan(struct xc_memguard *mg)
 		       faults - mg->faults_seen);
 		mg->faults_seen = faults;
 	}
+	n_fds = find_guest_fds(mg, fds);
+	if (n_fds < 0 && n_fds != -E2BIG)
+		return;
+	/* the same fds as last time, all mapped then: nothing leaked since
+	 * (a leaked fd is a new one; a reused number has a new file) */
+	if (n_fds >= 0 && mg->n_suspects == 0 &&
+	    (unsigned int)n_fds == mg->n_known) {
+		for (i = 0; i < (unsigned int)n_fds; i++)
+			if (fds[i].fd != mg->known[i].fd ||
+			    fds[i].dev != mg->known[i].dev ||
+			    fds[i].ino != mg->known[i].ino)
+				break;
+		if (i == (unsigned int)n_fds)
+			return;
+	}
+	if (n_fds < 0)
+		n_fds = XC_MG_MAX_KNOWN;	/* the first ones; the rest later */
 	if (read_mapped(&mp))
 		goto out;
-	dir = opendir("/proc/self/fd");
-	if (dir == NULL)
-		goto out;
-	while ((d = readdir(dir)) != NULL) {
-		bool again = false;
-
-		fd = atoi(d->d_name);
-		if (d->d_name[0] == '.' || fd == dirfd(dir) ||
-		    !guest_memory_fd(mg, fd, &mp, &st, name, sizeof(name)))
-			continue;
-		for (i = 0; i < mg->n_suspects; i++)
-			again |= mg->suspect[i].fd == fd &&
-				 mg->suspect[i].dev == st.st_dev &&
-				 mg->suspect[i].ino == st.st_ino;
-		if (!again) {
-			if (n < XC_MG_MAX_SUSPECTS) {
-				next[n].fd = fd;
-				next[n].dev = st.st_dev;
-				next[n++].ino = st.st_ino;
-			}
+	for (i = 0; i < (unsigned int)n_fds; i++) {
+		st.st_dev = fds[i].dev;
+		st.st_ino = fds[i].ino;
+		if (is_mapped(&mp, &st)) {
+			mg->known[k++] = fds[i];
 			continue;
 		}
-		close(fd);
+		if (!listed(mg->suspect, mg->n_suspects, fds[i].fd, &st)) {
+			if (n < XC_MG_MAX_SUSPECTS)
+				next[n++] = fds[i];
+			continue;
+		}
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", fds[i].fd);
+		len = readlink(link, name, sizeof(name) - 1);
+		name[len > 0 ? len : 0] = '\0';
+		close(fds[i].fd);
 		mg->fds_closed++;
 		XC_LOG(memguard, WARNING,
 		       "closed fd %d (%s): guest memory from a memory table the "
 		       "vhost library refused and never closed (DPDK 22.11); "
-		       "%" PRIu64 " closed so far", fd, name, mg->fds_closed);
+		       "%" PRIu64 " closed so far", fds[i].fd, name,
+		       mg->fds_closed);
 	}
-	closedir(dir);
 out:
+	mg->n_known = k;
 	memcpy(mg->suspect, next, n * sizeof(next[0]));
 	mg->n_suspects = n;
 	free(mp.f);

@@ -11,6 +11,7 @@
 #include <sys/types.h>
 
 #define XC_MG_MAX_SUSPECTS	64
+#define XC_MG_MAX_KNOWN		512	/* guest memory fds found mapped */
 
 /* an fd found unmapped, with the file it referred to */
 struct xc_memguard_suspect {
@@ -27,6 +28,11 @@ struct xc_memguard_suspect {
  * @suspect:	those fds, with the file they referred to
  * @fds_closed:	leaked guest memory fds closed so far
  * @faults_seen: guest memory faults already reported
+ * @n_known:	guest memory fds the last scan found mapped
+ * @known:	those fds; a scan that finds the same ones, and no suspect,
+ *		need not read /proc/self/maps (a thousand lines, the most of
+ *		an idle xcable's housekeeping)
+ * @fds:	scratch: the guest memory fds a scan finds open
  */
 struct xc_memguard {
 	const char *rundir;
@@ -35,6 +41,9 @@ struct xc_memguard {
 	struct xc_memguard_suspect suspect[XC_MG_MAX_SUSPECTS];
 	uint64_t fds_closed;
 	uint64_t faults_seen;
+	unsigned int n_known;
+	struct xc_memguard_suspect known[XC_MG_MAX_KNOWN];
+	struct xc_memguard_suspect fds[XC_MG_MAX_KNOWN];
 };
 
 int xc_memguard_init(struct xc_memguard *mg, const char *rundir,
