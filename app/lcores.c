@@ -24,6 +24,13 @@
 #include "lcores.h"
 #include "log.h"
 
+/* the longest sleep of an idle worker lcore: whoever needs it sooner
+ * wakes it (a guest's kick, a delayed frame's timer, the main thread
+ * pausing a cable, handing it new directions or stopping); the main
+ * lcore sleeps at most one housekeeping period. Every wake of every
+ * worker process of a lab costs CPU, so idle workers sleep long */
+#define XC_WORKER_SLEEP_MS	1000
+
 /* on_shared() - has a cable an end on a trunk or a tunnel? */
 static bool on_shared(const struct xc_cable *c)
 {
@@ -82,7 +89,8 @@ int xc_lcores_assign(struct xc_lcores *l, struct xc_topo *t, bool poll,
 		lc->quit = &l->quit;
 		lc->adaptive = !poll;
 		lc->idle_cycles = rte_get_tsc_hz() / 1000000 * idle_us;
-		lc->max_sleep_ms = (int)l->hk_ms;
+		lc->max_sleep_ms = lcore == rte_get_main_lcore() ?
+				   (int)l->hk_ms : XC_WORKER_SLEEP_MS;
 		lc->idle.epfd = lc->idle.wakefd = lc->idle.timerfd = -1;
 	}
 	l->ready = true;
