@@ -24,6 +24,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <rte_cycles.h>
 #include <rte_log.h>
 
 #include "guard.h"
@@ -163,16 +164,22 @@ void xc_guard_detach(struct xc_guard *g, const char *label)
 }
 
 /**
- * xc_guard_poll() - turn away whoever connected to the decoy, and log it
+ * xc_guard_poll() - turn away whoever connected to the decoy, and log it;
+ *		     does nothing if the last look was under
+ *		     XC_GUARD_POLL_MS ago (main thread)
  * @g:		guard
  * @label:	port label, for messages
  */
 void xc_guard_poll(struct xc_guard *g, const char *label)
 {
+	uint64_t now = rte_get_tsc_cycles();
 	struct ucred cr;
 	socklen_t len;
 	int fd;
 
+	if (now < g->next_poll)
+		return;
+	g->next_poll = now + rte_get_tsc_hz() / 1000 * XC_GUARD_POLL_MS;
 	if (pthread_mutex_trylock(&g->lock))
 		return;
 	while (g->decoy >= 0 &&

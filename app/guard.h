@@ -23,6 +23,7 @@
  * @gid:	group of the decoy socket, -1 to leave it
  * @decoy:	listening socket on @path while attached, else -1
  * @refused:	frontends turned away (atomic)
+ * @next_poll:	TSC before which xc_guard_poll() does not look again
  */
 struct xc_guard {
 	pthread_mutex_t lock;
@@ -34,7 +35,13 @@ struct xc_guard {
 	int gid;
 	int decoy;
 	uint64_t refused;
+	uint64_t next_poll;	/* main thread */
 };
+
+/* how often the decoys are looked at: a second frontend waits this long
+ * at most to be turned away; each look is a system call per socket, and
+ * a lab has a thousand */
+#define XC_GUARD_POLL_MS	500
 
 int xc_guard_init(struct xc_guard *g, const char *path, unsigned int mode,
 		  int uid, int gid);
