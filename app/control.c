@@ -533,49 +533,22 @@ static void *loop(void *arg)
  */
 int xc_control_start(struct xc_control *c, char *err, size_t errlen)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	mode_t old;
 	int rc;
 
-	c->fd = -1;
-	if (strlen(c->path) >= sizeof(sa.sun_path)) {
-		snprintf(err, errlen, "control socket path '%s' is too long",
-			 c->path);
-		return -ENAMETOOLONG;
-	}
-	rc = xc_sock_prepare(c->path, false, err, errlen);
-	if (rc)
-		return rc;
-	strcpy(sa.sun_path, c->path);
-	c->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	c->fd = xc_sock_listen(c->path, 0, 8, c->mode, c->uid, c->gid, err,
+			       errlen);
 	if (c->fd < 0)
-		goto fail;
-	old = umask(0177);
-	rc = bind(c->fd, (struct sockaddr *)&sa, sizeof(sa));
-	umask(old);
-	if (rc < 0 || listen(c->fd, 8) < 0)
-		goto fail;
-	rc = xc_sock_secure(c->path, c->mode, c->uid, c->gid, err, errlen);
+		return c->fd;
+	rc = pthread_create(&c->thread, NULL, loop, c);
 	if (rc) {
+		snprintf(err, errlen, "control socket '%s': %s", c->path,
+			 strerror(rc));
 		close(c->fd);
 		unlink(c->path);
 		c->fd = -1;
-		return rc;
-	}
-	rc = pthread_create(&c->thread, NULL, loop, c);
-	if (rc) {
-		errno = rc;
-		goto fail;
+		return -rc;
 	}
 	return 0;
-fail:
-	rc = -errno;
-	snprintf(err, errlen, "control socket '%s': %s", c->path,
-		 strerror(errno));
-	if (c->fd >= 0)
-		close(c->fd);
-	c->fd = -1;
-	return rc;
 }
 
 /**

@@ -256,3 +256,65 @@ int xc_sock_secure(const char *path, unsigned int mode, int uid, int gid,
 	}
 	return 0;
 }
+
+/**
+ * xc_sock_listen() - create a control socket: check the path (removing a
+ *		      stale leftover), bind it readable by its owner only
+ *		      until it has its mode, owner and group, and listen
+ * @path:	socket path
+ * @flags:	extra socket() type flags (SOCK_NONBLOCK), besides CLOEXEC
+ * @backlog:	listen() backlog
+ * @mode:	permission bits
+ * @uid:	owner, or -1 to leave it
+ * @gid:	group id, or -1 to leave it
+ * @err:	one-line message on error
+ * @errlen:	size of @err
+ *
+ * Return: the listening fd, or -errno (nothing is left behind)
+ */
+int xc_sock_listen(const char *path, int flags, int backlog,
+		   unsigned int mode, int uid, int gid, char *err,
+		   size_t errlen)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	bool bound = false;
+	mode_t old;
+	int fd, rc;
+
+	if (strlen(path) >= sizeof(sa.sun_path)) {
+		snprintf(err, errlen, "control socket path '%s' is too long",
+			 path);
+		return -ENAMETOOLONG;
+	}
+	rc = xc_sock_prepare(path, false, err, errlen);
+	if (rc)
+		return rc;
+	strcpy(sa.sun_path, path);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | flags, 0);
+	if (fd < 0)
+		goto fail;
+	old = umask(0177);
+	rc = bind(fd, (struct sockaddr *)&sa, sizeof(sa));
+	umask(old);
+	if (rc < 0)
+		goto fail;
+	bound = true;
+	if (listen(fd, backlog) < 0)
+		goto fail;
+	rc = xc_sock_secure(path, mode, uid, gid, err, errlen);
+	if (rc) {
+		close(fd);
+		unlink(path);
+		return rc;
+	}
+	return fd;
+fail:
+	rc = -errno;
+	snprintf(err, errlen, "control socket '%s': %s", path,
+		 strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	if (bound)
+		unlink(path);
+	return rc;
+}

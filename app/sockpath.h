@@ -16,5 +16,8 @@ int xc_sock_ids(const char *owner, const char *group, int *uid, int *gid,
 		char *err, size_t errlen);
 int xc_sock_secure(const char *path, unsigned int mode, int uid, int gid,
 		   char *err, size_t errlen);
+int xc_sock_listen(const char *path, int flags, int backlog,
+		   unsigned int mode, int uid, int gid, char *err,
+		   size_t errlen);
 
 #endif /* XC_SOCKPATH_H */

@@ -529,42 +529,10 @@ void xc_supctl_serve(struct xc_sup *s)
  */
 int xc_supctl_start(struct xc_sup *s, char *err, size_t errlen)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	mode_t old;
-	int rc;
-
-	s->ctl_fd = -1;
-	if (strlen(s->ctl_path) >= sizeof(sa.sun_path)) {
-		snprintf(err, errlen, "control socket path '%s' is too long",
-			 s->ctl_path);
-		return -ENAMETOOLONG;
-	}
-	rc = xc_sock_prepare(s->ctl_path, false, err, errlen);
-	if (rc)
-		return rc;
-	strcpy(sa.sun_path, s->ctl_path);
-	s->ctl_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
-			   0);
-	if (s->ctl_fd < 0)
-		goto fail;
-	old = umask(0177);
-	rc = bind(s->ctl_fd, (struct sockaddr *)&sa, sizeof(sa));
-	umask(old);
-	if (rc < 0 || listen(s->ctl_fd, 16) < 0)
-		goto fail;
-	rc = xc_sock_secure(s->ctl_path, s->cl->opts.sock_mode,
-			    s->cl->sock_uid, s->cl->sock_gid, err, errlen);
-	if (rc) {
-		xc_supctl_stop(s);
-		return rc;
-	}
-	return 0;
-fail:
-	rc = -errno;
-	snprintf(err, errlen, "control socket '%s': %s", s->ctl_path,
-		 strerror(errno));
-	xc_supctl_stop(s);
-	return rc;
+	s->ctl_fd = xc_sock_listen(s->ctl_path, SOCK_NONBLOCK, 16,
+				   s->cl->opts.sock_mode, s->cl->sock_uid,
+				   s->cl->sock_gid, err, errlen);
+	return s->ctl_fd < 0 ? s->ctl_fd : 0;
 }
 
 /**
