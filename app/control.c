@@ -466,23 +466,12 @@ static int handle(struct xc_control *c, char *req)
  */
 static void serve(struct xc_control *c, int fd)
 {
-	struct timeval tv = { .tv_sec = 1 };
 	char req[1024];
-	size_t got = 0;
-	ssize_t n;
+	int rc = xc_sock_read_request(fd, req, sizeof(req));
 
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-	while (got < sizeof(req) - 1 &&
-	       (n = read(fd, req + got, sizeof(req) - 1 - got)) > 0) {
-		got += (size_t)n;
-		if (memchr(req, '\n', got))
-			break;
-	}
-	req[got] = '\0';
 	c->ans_len = 0;
 	c->ans[0] = '\0';
-	if (got == sizeof(req) - 1 && !memchr(req, '\n', got)) {
+	if (rc) {
 		say(c, "error: request too long");
 	} else if (handle(c, req) == 0) {
 		say(c, "ok");

@@ -485,26 +485,14 @@ refused:
  */
 void xc_supctl_serve(struct xc_sup *s)
 {
-	struct timeval tv = { .tv_sec = 1 };
 	struct xc_sbuf out = { 0 };
 	char req[1024];
-	size_t got = 0;
-	ssize_t n;
 	int fd;
 
 	fd = accept4(s->ctl_fd, NULL, NULL, SOCK_CLOEXEC);
 	if (fd < 0)
 		return;
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-	while (got < sizeof(req) - 1 &&
-	       (n = read(fd, req + got, sizeof(req) - 1 - got)) > 0) {
-		got += (size_t)n;
-		if (memchr(req, '\n', got))
-			break;
-	}
-	req[got] = '\0';
-	if (got == sizeof(req) - 1 && !memchr(req, '\n', got))
+	if (xc_sock_read_request(fd, req, sizeof(req)))
 		xc_sbuf_printf(&out, "error: request too long\n");
 	else
 		handle(s, req, &out);
