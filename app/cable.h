@@ -53,6 +53,11 @@ struct xc_trunk;
  * @shared:	the end shares what it receives from with other cables' ends
  *		(a trunk's port, the tunnel socket): one lcore serves every
  *		such cable
+ * @queued:	for a shared end: do frames already received for it wait
+ *		in its own queue? Another end's receive may have sorted them
+ *		there after this end's direction was polled, so its lcore
+ *		must poll again rather than sleep on a drained socket
+ *		(NULL: the end has no such queue)
  *
  * An end of a kind that has no ethdev (@port NULL: a VXLAN tunnel) says
  * the rest itself, through the ops below; for the others they are NULL
@@ -71,6 +76,7 @@ struct xc_end_ops {
 		       uint16_t n, uint64_t *drop);
 	uint64_t (*caps)(const struct xc_end *e);
 	bool shared;
+	bool (*queued)(const struct xc_end *e);
 	bool (*is_up)(const struct xc_end *e);
 	const char *(*where)(const struct xc_end *e);
 	void (*describe)(const struct xc_end *e, xc_kv_fn fn, void *arg);

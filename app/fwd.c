@@ -559,11 +559,21 @@ static unsigned int poll_all(struct xc_fwd_lcore *lc, bool *blocked,
 	*blocked = false;
 	*due = UINT64_MAX;
 	for (i = 0; i < lc->n_dirs; i++) {
-		struct xc_impair *im = &lc->dirs[i]->im;
+		struct xc_dir *d = lc->dirs[i];
+		struct xc_impair *im = &d->im;
 
-		work += xc_dir_poll(lc->dirs[i]);
+		work += xc_dir_poll(d);
 		/* raw frames left: waiting for mbufs to segment into */
-		*blocked |= (lc->dirs[i]->hold_n | lc->dirs[i]->raw_n) != 0;
+		*blocked |= (d->hold_n | d->raw_n) != 0;
+		/* frames another end's receive sorted into this one's queue
+		 * after it was polled: the socket they came from is drained,
+		 * so only another round takes them (not while the cable is
+		 * pulled: its direction takes nothing then) */
+		if (unlikely(d->rx->ops->queued != NULL) &&
+		    (d->hold_n | d->raw_n) == 0 &&
+		    !(d->paused && __atomic_load_n(d->paused, __ATOMIC_ACQUIRE)) &&
+		    d->rx->ops->queued(d->rx))
+			work++;
 		if (unlikely(xc_impair_pending(im)))
 			*due = RTE_MIN(*due, im->rel[im->head]);
 	}

@@ -193,12 +193,25 @@ static uint64_t trunk_caps(const struct xc_end *e)
 	return xc_caps_pack(0, max > 4 ? max - 4 : 0);
 }
 
+/**
+ * trunk_queued() - end op: do frames sorted for the member wait in its
+ *		    queue?
+ * @e:		member
+ *
+ * Return: true if so
+ */
+static bool trunk_queued(const struct xc_end *e)
+{
+	return e->trunk->q[e->member_idx].n != 0;
+}
+
 const struct xc_end_ops xc_end_trunk_ops = {
 	.kind = "trunk",
 	.rx = trunk_rx,
 	.tx = trunk_tx,
 	.caps = trunk_caps,
 	.shared = true,
+	.queued = trunk_queued,
 };
 
 /**

@@ -190,6 +190,9 @@ static void test_backlog(struct xc_trunk *t, struct rte_ring *in,
 	      got == 0);
 	CHECK("backlog: 512 wait for tag 20, the other 88 counted backlog",
 	      t->q[m20->member_idx].n == XC_TRUNK_QLEN && t->backlog == 88);
+	CHECK("queued: tag 20's member says frames wait for it (its lcore "
+	      "must poll again), tag 10's says none",
+	      m20->ops->queued(m20) && !m10->ops->queued(m10));
 	for (i = 0; i < XC_TRUNK_QLEN; i++)
 		want[i] = 1000 + i;
 	CHECK("backlog: tag 20 then gets the first 512, in order",
