@@ -116,8 +116,10 @@ struct xc_trunk_stats {
  * @rx_too_big:	dropped: a frame larger than a tunnel carries
  * @unknown_vni: dropped: no tunnel has their VNI
  * @unknown_remote: dropped: their VNI's tunnels have another remote
- * @backlog:	dropped: their tunnel's queue was full
- * @no_mbuf:	receives skipped: no mbuf to receive into
+ * @backlog:	dropped: their tunnel's queue held its share of the
+ *		socket's mbufs
+ * @no_mbuf:	dropped: every mbuf of the socket was in use (the socket is
+ *		drained all the same, so that its lcore does not spin)
  * @tx_datagrams: datagrams sent
  * @tx_too_big:	frames the kernel refused as too big (EMSGSIZE: vxlan-df,
  *		or above 64 KB)

@@ -11,6 +11,16 @@
  * the sender's address says the remote; the pair picks the tunnel. A
  * datagram no tunnel takes keeps its mbuf for the next receive.
  *
+ * The socket's pool is shared by its tunnels, so each tunnel's queue
+ * holds at most its share of it (qcap: half the pool split evenly, at
+ * least a burst): a cable whose guest stops taking frames (its direction
+ * then holds a burst and stops receiving) keeps what it has and drops
+ * the rest as backlog, and the other tunnels still find mbufs. Should the
+ * pool run dry all the same (many such cables, or delay lines holding
+ * frames), what arrives is received into a scratch buffer and counted as
+ * no-mbuf: the socket is drained either way, and its lcore never spins on
+ * a readable socket it cannot read.
+ *
  * Sending is one sendmmsg() per burst, each frame one message of iovecs:
  * the tunnel's prebuilt header, then every segment of the mbuf (a chain
  * is sent as it is). The socket is non-blocking: a full socket buffer
@@ -231,6 +241,10 @@ int xc_vxlan_add(struct xc_vxlan *vx, struct xc_end *e, const char *remote,
 	e->priv = t;
 	e->port = NULL;
 	vx->n_tuns++;
+	vx->qcap = (uint16_t)RTE_MAX(XC_VXLAN_QMIN + 0u,
+				     RTE_MIN(XC_VXLAN_QLEN + 0u,
+					     (XC_VXLAN_POOL_MBUFS - XC_BURST) /
+					     (2 * vx->n_tuns)));
 	return 0;
 }
 
@@ -276,10 +290,8 @@ static unsigned int ready(struct xc_vxlan *vx)
 
 		if (vx->rxm[i] == NULL) {
 			vx->rxm[i] = rte_pktmbuf_alloc(vx->pool);
-			if (vx->rxm[i] == NULL) {
-				xc_stat_add(&vx->st.no_mbuf, 1);
+			if (vx->rxm[i] == NULL)
 				break;
-			}
 		}
 		vx->riov[i][0].iov_base = vx->rxhdr[i];
 		vx->riov[i][0].iov_len = XC_VXLAN_HLEN;
@@ -324,7 +336,7 @@ static void take(struct xc_vxlan *vx, unsigned int i)
 	t = find_tun(vx, vni, &vx->rfrom[i]);
 	if (t == NULL)
 		return;
-	if (t->q.n == XC_VXLAN_QLEN) {
+	if (t->q.n >= vx->qcap) {
 		xc_stat_add(&vx->st.backlog, 1);
 		return;
 	}
@@ -332,6 +344,32 @@ static void take(struct xc_vxlan *vx, unsigned int i)
 	m->pkt_len = len - XC_VXLAN_HLEN;
 	t->q.m[(t->q.head + t->q.n++) % XC_VXLAN_QLEN] = m;
 	vx->rxm[i] = NULL;
+}
+
+/**
+ * sink() - receive one burst of datagrams into the scratch buffer, when
+ *	    the pool has no mbuf left, and count them as dropped
+ * @vx:		socket
+ */
+static void sink(struct xc_vxlan *vx)
+{
+	unsigned int i;
+	int got;
+
+	for (i = 0; i < XC_BURST; i++) {
+		struct msghdr *h = &vx->rmsg[i].msg_hdr;
+
+		vx->riov[i][0].iov_base = vx->sink;
+		vx->riov[i][0].iov_len = sizeof(vx->sink);
+		memset(h, 0, sizeof(*h));
+		h->msg_iov = vx->riov[i];
+		h->msg_iovlen = 1;
+	}
+	got = recvmmsg(vx->fd, vx->rmsg, XC_BURST, MSG_DONTWAIT, NULL);
+	if (got <= 0)
+		return;
+	xc_stat_add(&vx->st.rx_datagrams, (uint64_t)got);
+	xc_stat_add(&vx->st.no_mbuf, (uint64_t)got);
 }
 
 /**
@@ -343,8 +381,10 @@ static void fill(struct xc_vxlan *vx)
 	unsigned int n = ready(vx);
 	int got, i;
 
-	if (n == 0)
+	if (n == 0) {
+		sink(vx);
 		return;
+	}
 	got = recvmmsg(vx->fd, vx->rmsg, n, MSG_DONTWAIT, NULL);
 	if (got <= 0)
 		return;
@@ -377,6 +417,18 @@ static uint16_t vxlan_rx(struct xc_end *e, uint16_t q, struct rte_mbuf **pkts,
 		t->q.n--;
 	}
 	return i;
+}
+
+/**
+ * vxlan_queued() - end op: do frames received for the tunnel wait in its
+ *		    queue?
+ * @e:		tunnel end
+ *
+ * Return: true if so
+ */
+static bool vxlan_queued(const struct xc_end *e)
+{
+	return ((const struct xc_vxlan_tun *)e->priv)->q.n != 0;
 }
 
 /**
@@ -466,6 +518,8 @@ static uint16_t vxlan_tx(struct xc_end *e, uint16_t q, struct rte_mbuf **pkts,
 			done += (unsigned int)sent;
 			continue;
 		}
+		if (sent == 0)
+			break;	/* nothing taken, no error: hold the rest */
 		if (errno == EAGAIN || errno == EWOULDBLOCK ||
 		    errno == ENOBUFS || errno == EINTR)
 			break;	/* the socket's buffer is full: hold the rest */
@@ -557,6 +611,7 @@ const struct xc_end_ops xc_end_vxlan_ops = {
 	.tx = vxlan_tx,
 	.caps = vxlan_caps,
 	.shared = true,
+	.queued = vxlan_queued,
 	.is_up = vxlan_is_up,
 	.where = vxlan_where,
 	.describe = vxlan_describe,

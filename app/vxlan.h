@@ -37,6 +37,7 @@
 #define XC_VXLAN_FRAME_MAX	9216	/* largest frame a tunnel carries */
 #define XC_VXLAN_IOV		18	/* header + segments of a frame */
 #define XC_VXLAN_POOL_MBUFS	4095
+#define XC_VXLAN_QMIN		XC_BURST	/* the least share of a tunnel */
 
 struct xc_vxlan;
 
@@ -73,6 +74,9 @@ struct xc_vxlan_tun {
  * @df:		outer packets are not fragmented (vxlan-df)
  * @pool:	mbufs datagrams are received into, XC_VXLAN_FRAME_MAX each
  * @n_tuns:	tunnels
+ * @qcap:	frames one tunnel's queue may hold: its share of @pool, so
+ *		that tunnels whose guests stop taking frames cannot empty
+ *		it for the others (set as tunnels are added)
  * @tun:	them
  * @rxm:	mbufs ready to receive into (the serving lcore's)
  * @rxhdr:	where each received datagram's VXLAN header goes
@@ -81,6 +85,7 @@ struct xc_vxlan_tun {
  * @riov:	their iovecs: the header, then the mbuf's data
  * @smsg:	sendmmsg()'s messages
  * @siov:	their iovecs: the header, then the mbuf's segments
+ * @sink:	where datagrams go that no mbuf is left for (dropped)
  * @st:		counters (one writer, the serving lcore; atomic)
  */
 struct xc_vxlan {
@@ -89,6 +94,7 @@ struct xc_vxlan {
 	bool df;
 	struct rte_mempool *pool;
 	unsigned int n_tuns;
+	uint16_t qcap;
 	struct xc_vxlan_tun tun[XC_VXLAN_MAX_TUNS];
 	struct rte_mbuf *rxm[XC_BURST];
 	uint8_t rxhdr[XC_BURST][XC_VXLAN_HLEN];
@@ -97,6 +103,7 @@ struct xc_vxlan {
 	struct iovec riov[XC_BURST][2];
 	struct mmsghdr smsg[XC_BURST];
 	struct iovec siov[XC_BURST][XC_VXLAN_IOV];
+	uint8_t sink[XC_VXLAN_HLEN];
 	struct xc_vxlan_stats st;
 };
 

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # tests/t_unit.sh - the unit tests of the forwarding modules, run as an
 # ordinary user: the forwarding loop on net_ring ports, trunks, the
-# impairment queue, multiqueue steering; and meson's whole 'unit' suite
+# impairment queue, multiqueue steering, the tunnel socket; and meson's whole 'unit' suite
 # (sourced by tests/run; each t_* function is one test)
 
 # as_user CMD... - run CMD as user nobody when root, to show that it
@@ -29,7 +29,8 @@ t_unit_fwd() { unit_run fwd "forwarding loop"; }
 t_unit_trunk() { unit_run trunk "trunk tag"; }
 t_unit_impair() { unit_run impair "impairment queue"; }
 t_unit_steer() { unit_run steer "multiqueue steering"; }
-TESTS+=(t_unit_fwd t_unit_trunk t_unit_impair t_unit_steer)
+t_unit_vxlan() { unit_run vxlan "tunnel socket"; }
+TESTS+=(t_unit_fwd t_unit_trunk t_unit_impair t_unit_steer t_unit_vxlan)
 
 # every test registered with meson in the unit suite passes (options and
 # offload included), within meson's timeouts
