@@ -125,6 +125,9 @@ int xc_pool_create(struct xc_pool *p, const char *name, unsigned int first,
 	/* no one has it yet: its mbufs can be initialised in place */
 	rte_mempool_obj_iter(mp, rte_pktmbuf_init, NULL);
 	p->n = (unsigned int)rc;
+	/* what fit may differ from @first (objects do not cross pages) */
+	XC_LOG(main, DEBUG, "%s: %u mbufs to start with, up to %u", name,
+	       p->n, max);
 	return 0;
 fail:
 	rte_mempool_free(mp);
