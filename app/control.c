@@ -258,6 +258,8 @@ static int cmd_pull(struct xc_control *c, const struct xc_ctl_req *r)
 	__atomic_store_n(&cb->req_done, 0, __ATOMIC_RELEASE);
 	__atomic_store_n(&cb->req, r->argv[0][0] == 'd' ? XC_REQ_DOWN :
 			 XC_REQ_UP, __ATOMIC_RELEASE);
+	if (c->wake)	/* the main thread carries it out */
+		c->wake(c->wake_arg);
 	/* the main thread may need the lock meanwhile (SIGHUP) */
 	if (c->lock)
 		pthread_rwlock_unlock(c->lock);
@@ -351,6 +353,8 @@ static int cmd_change(struct xc_control *c, const struct xc_ctl_req *r)
  * @max_args:	most words
  * @cable:	its second word names a cable
  * @json:	it can answer in JSON
+ * @wakes:	it changes what the main thread's housekeeping acts on (an
+ *		impairment's pool): wake it once done
  * @run:	carries it out: 0, or -EINVAL with the reason in c->why
  */
 struct xc_ctl_cmd {
@@ -359,19 +363,20 @@ struct xc_ctl_cmd {
 	int max_args;
 	bool cable;
 	bool json;
+	bool wakes;
 	int (*run)(struct xc_control *c, const struct xc_ctl_req *r);
 };
 
 static const struct xc_ctl_cmd xc_ctl_cmds[] = {
-	{ "list",   1, 1, false, true,  cmd_list },
-	{ "show",   2, 2, true,  true,  cmd_show },
-	{ "impair", 3, 4, true,  false, cmd_impair },
-	{ "clear",  2, 2, true,  false, cmd_clear },
-	{ "down",   2, 2, true,  false, cmd_pull },
-	{ "up",     2, 2, true,  false, cmd_pull },
-	{ "add",    2, XC_CTL_WORDS, false, false, cmd_change },
-	{ "del",    2, 2, false, false, cmd_change },
-	{ "reload", 1, 1, false, false, cmd_change },
+	{ "list",   1, 1, false, true,  false, cmd_list },
+	{ "show",   2, 2, true,  true,  false, cmd_show },
+	{ "impair", 3, 4, true,  false, true,  cmd_impair },
+	{ "clear",  2, 2, true,  false, true,  cmd_clear },
+	{ "down",   2, 2, true,  false, false, cmd_pull },	/* wakes itself */
+	{ "up",     2, 2, true,  false, false, cmd_pull },
+	{ "add",    2, XC_CTL_WORDS, false, false, false, cmd_change },
+	{ "del",    2, 2, false, false, false, cmd_change },
+	{ "reload", 1, 1, false, false, false, cmd_change },
 };
 
 /**
@@ -456,6 +461,8 @@ static int handle(struct xc_control *c, char *req)
 	rc = run_locked(c, cmd, &r);
 	if (c->lock)
 		pthread_rwlock_unlock(c->lock);
+	if (rc == 0 && cmd->wakes && c->wake)
+		c->wake(c->wake_arg);
 	return rc;
 }
 

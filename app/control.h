@@ -34,6 +34,9 @@
  * @change:	carries out add, del and reload (reconf.c): 0, or -errno
  *		with the reason in its @why; NULL if not available
  * @change_arg:	its argument
+ * @wake:	wakes the main thread, which carries out down, up and the
+ *		pools of impairments (NULL: it looks on its own, later)
+ * @wake_arg:	its argument
  */
 struct xc_control {
 	char path[XC_SOCK_PATH_MAX];
@@ -53,6 +56,8 @@ struct xc_control {
 	int (*change)(void *arg, int argc, char *const *argv, char *why,
 		      size_t whylen);
 	void *change_arg;
+	void (*wake)(void *arg);
+	void *wake_arg;
 };
 
 int xc_control_start(struct xc_control *c, char *err, size_t errlen);

@@ -544,6 +544,22 @@ void xc_dir_flush(struct xc_dir *d, enum xc_drop why)
 }
 
 /**
+ * want_hk() - a worker lcore's traffic may need the main thread's
+ *	       housekeeping soon (its pools to grow): wake the main thread
+ *	       if it does not know yet (one write per quiet-to-busy turn,
+ *	       then one per housekeeping round while busy)
+ * @lc:		the lcore; nothing to do on the main lcore
+ */
+static inline void want_hk(struct xc_fwd_lcore *lc)
+{
+	if (lc->hk_want == NULL ||
+	    __atomic_load_n(lc->hk_want, __ATOMIC_RELAXED))
+		return;
+	__atomic_store_n(lc->hk_want, 1, __ATOMIC_RELEASE);
+	xc_idle_wake(lc->hk_wake);
+}
+
+/**
  * poll_all() - one round over every direction of an lcore
  * @lc:		lcore
  * @blocked:	set if a direction still holds frames its peer did not take,
@@ -561,10 +577,14 @@ static unsigned int poll_all(struct xc_fwd_lcore *lc, bool *blocked,
 	for (i = 0; i < lc->n_dirs; i++) {
 		struct xc_dir *d = lc->dirs[i];
 		struct xc_impair *im = &d->im;
+		unsigned int w = xc_dir_poll(d);
 
-		work += xc_dir_poll(d);
+		work += w;
 		/* raw frames left: waiting for mbufs to segment into */
 		*blocked |= (d->hold_n | d->raw_n) != 0;
+		/* traffic that may soon need the pool to grow */
+		if (unlikely(w >= XC_BURST || d->raw_n))
+			want_hk(lc);
 		/* frames another end's receive sorted into this one's queue
 		 * after it was polled: the socket they came from is drained,
 		 * so only another round takes them (not while the cable is
@@ -654,7 +674,7 @@ int xc_fwd_loop(void *arg)
 	uint64_t now = rte_rdtsc(), next_hk = now + lc->hk_period;
 	uint64_t last_work = now, due;
 	unsigned int work;
-	bool blocked;
+	bool blocked, woken;
 
 	/* short sleeps must not be stretched by 50 us of timer slack */
 	prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
@@ -693,13 +713,21 @@ int xc_fwd_loop(void *arg)
 		 * the next delayed frame is due */
 		xc_idle_arm(&lc->idle);
 		if (poll_all(lc, &blocked, &due) == 0)
-			xc_idle_wait(&lc->idle,
-				     blocked || lc->idle.brief ?
-				     XC_BLOCKED_SLEEP_MS : lc->max_sleep_ms,
-				     due_ns(due, rte_rdtsc()));
+			woken = xc_idle_wait(&lc->idle,
+					     blocked || lc->idle.brief ?
+					     XC_BLOCKED_SLEEP_MS :
+					     lc->max_sleep_ms,
+					     due_ns(due, rte_rdtsc()));
 		else
-			xc_idle_wait(&lc->idle, 0, 0);
+			woken = xc_idle_wait(&lc->idle, 0, 0) || true;
+		/* a kick or a wake-up may bring a burst: poll the idle time
+		 * before sleeping again; a sleep that merely ran out brings
+		 * nothing, so one empty round will do (an idle worker of a
+		 * lab wakes once a second, and spinning 100 us each time
+		 * was most of what it cost) */
 		last_work = rte_rdtsc();
+		if (!woken)
+			last_work -= lc->idle_cycles;
 	}
 	return 0;
 }

@@ -148,8 +148,16 @@ static inline void xc_cable_stats(const struct xc_cable *c, unsigned int j,
  * @dirs:	directions this lcore owns
  * @n_dirs:	number of @dirs
  * @hk:		housekeeping to run every @hk_period TSC cycles, or NULL
+ *		(what it returns, the time until it wants to run again, is
+ *		for a main lcore that does not forward: lcores.c)
  * @hk_arg:	argument of @hk
  * @hk_period:	cycles between two housekeeping runs
+ * @hk_want:	for a worker lcore: set when its traffic may need the main
+ *		thread's housekeeping soon (a full burst, frames waiting
+ *		for mbufs), which it then wakes through @hk_wake; NULL on
+ *		the main lcore (set at wiring; written by every lcore,
+ *		cleared by the main thread; atomic)
+ * @hk_wake:	the main lcore's sleeping state, for @hk_want
  * @adaptive:	sleep when idle (false: --poll, busy-poll always)
  * @idle_cycles: TSC cycles without work before sleeping
  * @max_sleep_ms: longest sleep, so that ports without kicks are still seen
@@ -169,9 +177,11 @@ struct xc_fwd_lcore {
 	const volatile bool *quit;
 	struct xc_dir *dirs[XC_MAX_DIRS_PER_LCORE];
 	unsigned int n_dirs;
-	void (*hk)(void *arg);
+	unsigned int (*hk)(void *arg);
 	void *hk_arg;
 	uint64_t hk_period;
+	uint32_t *hk_want;
+	const struct xc_idle *hk_wake;
 	bool adaptive;
 	uint64_t idle_cycles;
 	int max_sleep_ms;

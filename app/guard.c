@@ -19,11 +19,13 @@
  */
 #include <errno.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <rte_common.h>
 #include <rte_cycles.h>
 #include <rte_log.h>
 
@@ -40,12 +42,14 @@ RTE_LOG_REGISTER(xc_logtype_guard, xcable.guard, INFO);
  * @mode:	permission bits for the decoy
  * @uid:	owner for the decoy, -1 to leave it
  * @gid:	group for the decoy, -1 to leave it
+ * @set:	epoll set for the decoy (see struct xc_guard), or -1
+ * @label:	the port's label
  *
  * Return: 0 on success, -ENAMETOOLONG if the hidden name does not fit
  *	   (the guard then stays off)
  */
 int xc_guard_init(struct xc_guard *g, const char *path, unsigned int mode,
-		  int uid, int gid)
+		  int uid, int gid, int set, const char *label)
 {
 	pthread_mutex_destroy(&g->lock);	/* a port plugged in again */
 	pthread_mutex_init(&g->lock, NULL);
@@ -53,6 +57,8 @@ int xc_guard_init(struct xc_guard *g, const char *path, unsigned int mode,
 	g->mode = mode;
 	g->uid = uid;
 	g->gid = gid;
+	g->set = set;
+	snprintf(g->label, sizeof(g->label), "%s", label);
 	g->enabled = false;
 	snprintf(g->path, sizeof(g->path), "%s", path);
 	if (xc_sock_hidden(path, g->hidden, sizeof(g->hidden)))
@@ -127,6 +133,17 @@ void xc_guard_attach(struct xc_guard *g, const char *label)
 		goto out;
 	}
 	g->decoy = fd;
+	if (g->set >= 0) {
+		struct epoll_event ev = { .events = EPOLLIN, .data.ptr = g };
+
+		/* closing the decoy takes it out of the set again */
+		if (epoll_ctl(g->set, EPOLL_CTL_ADD, fd, &ev) < 0) {
+			XC_LOG(guard, WARNING,
+			       "%s: cannot wait on the decoy (%s): it is polled",
+			       label, strerror(errno));
+			g->set = -1;
+		}
+	}
 	XC_LOG(guard, DEBUG, "%s: %s in use, other frontends are refused",
 	       label, g->path);
 out:
@@ -164,22 +181,17 @@ void xc_guard_detach(struct xc_guard *g, const char *label)
 }
 
 /**
- * xc_guard_poll() - turn away whoever connected to the decoy, and log it;
- *		     does nothing if the last look was under
- *		     XC_GUARD_POLL_MS ago (main thread)
+ * turn_away() - accept and close whoever connected to the decoy, and log
+ *		 it (main thread)
  * @g:		guard
  * @label:	port label, for messages
  */
-void xc_guard_poll(struct xc_guard *g, const char *label)
+static void turn_away(struct xc_guard *g, const char *label)
 {
-	uint64_t now = rte_get_tsc_cycles();
 	struct ucred cr;
 	socklen_t len;
 	int fd;
 
-	if (now < g->next_poll)
-		return;
-	g->next_poll = now + rte_get_tsc_hz() / 1000 * XC_GUARD_POLL_MS;
 	if (pthread_mutex_trylock(&g->lock))
 		return;
 	while (g->decoy >= 0 &&
@@ -194,6 +206,47 @@ void xc_guard_poll(struct xc_guard *g, const char *label)
 		       label, g->path, (int)cr.pid, (int)cr.uid);
 	}
 	pthread_mutex_unlock(&g->lock);
+}
+
+/**
+ * xc_guard_poll() - for a guard without a set: turn away whoever
+ *		     connected to the decoy; does nothing if the last look
+ *		     was under XC_GUARD_POLL_MS ago (main thread)
+ * @g:		guard
+ * @label:	port label, for messages
+ */
+void xc_guard_poll(struct xc_guard *g, const char *label)
+{
+	uint64_t now = rte_get_tsc_cycles();
+
+	if (g->set >= 0 || now < g->next_poll)
+		return;
+	g->next_poll = now + rte_get_tsc_hz() / 1000 * XC_GUARD_POLL_MS;
+	turn_away(g, label);
+}
+
+/**
+ * xc_guard_set_poll() - turn away whoever connected to a decoy of the set:
+ *			 one system call when nobody did (main thread, which
+ *			 can also sleep on @set)
+ * @set:	the epoll set, or -1
+ */
+void xc_guard_set_poll(int set)
+{
+	struct epoll_event ev[16];
+	int n, i;
+
+	if (set < 0)
+		return;
+	while ((n = epoll_wait(set, ev, RTE_DIM(ev), 0)) > 0) {
+		for (i = 0; i < n; i++) {
+			struct xc_guard *g = ev[i].data.ptr;
+
+			turn_away(g, g->label);
+		}
+		if (n < (int)RTE_DIM(ev))
+			break;
+	}
 }
 
 /**

@@ -22,8 +22,13 @@
  * @uid:	owner of the decoy socket, -1 to leave it
  * @gid:	group of the decoy socket, -1 to leave it
  * @decoy:	listening socket on @path while attached, else -1
+ * @set:	epoll set the decoy joins while it listens, with this guard
+ *		as its data, so that the main thread waits on every decoy at
+ *		once (xc_guard_set_poll()); -1: the guard is polled
+ * @label:	the port's label, for messages
  * @refused:	frontends turned away (atomic)
- * @next_poll:	TSC before which xc_guard_poll() does not look again
+ * @next_poll:	without @set: TSC before which xc_guard_poll() does not
+ *		look again
  */
 struct xc_guard {
 	pthread_mutex_t lock;
@@ -34,20 +39,24 @@ struct xc_guard {
 	int uid;
 	int gid;
 	int decoy;
+	int set;
+	char label[32];
 	uint64_t refused;
 	uint64_t next_poll;	/* main thread */
 };
 
-/* how often the decoys are looked at: a second frontend waits this long
- * at most to be turned away; each look is a system call per socket, and
- * a lab has a thousand */
+/* without a set, how often the decoys are looked at: a second frontend
+ * waits this long at most to be turned away; each look is a system call
+ * per socket (one that allocates a socket in the kernel before it finds
+ * nobody waiting), and a lab has a thousand */
 #define XC_GUARD_POLL_MS	500
 
 int xc_guard_init(struct xc_guard *g, const char *path, unsigned int mode,
-		  int uid, int gid);
+		  int uid, int gid, int set, const char *label);
 void xc_guard_attach(struct xc_guard *g, const char *label);
 void xc_guard_detach(struct xc_guard *g, const char *label);
 void xc_guard_poll(struct xc_guard *g, const char *label);
+void xc_guard_set_poll(int set);
 void xc_guard_close(struct xc_guard *g, const char *label);
 
 #endif /* XC_GUARD_H */

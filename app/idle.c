@@ -77,13 +77,15 @@ fail:
 }
 
 /**
- * watch_fd() - wait on an end's own fd in every sleep (level triggered)
+ * xc_idle_watch_fd() - wait on an fd in every sleep (level triggered: the
+ *			waker must take what makes it readable): an end's
+ *			own fd, or the main thread's guard set
  * @s:		sleeping state
  * @fd:		the fd, -1 for none; several directions may give one fd
  *
  * Return: 0, or -errno
  */
-static int watch_fd(struct xc_idle *s, int fd)
+int xc_idle_watch_fd(struct xc_idle *s, int fd)
 {
 	struct epoll_event ev = { .events = EPOLLIN };
 
@@ -122,7 +124,7 @@ int xc_idle_watch(struct xc_idle *s, struct xc_dir *d)
 	if (d->tx->port == NULL || !xc_port_kicks(d->tx->port))
 		w->tx.p = NULL;
 	if (d->rx->ops->wait_fd)
-		return watch_fd(s, d->rx->ops->wait_fd(d->rx));
+		return xc_idle_watch_fd(s, d->rx->ops->wait_fd(d->rx));
 	return 0;
 }
 
@@ -240,8 +242,10 @@ void xc_idle_arm(struct xc_idle *s)
  * @s:		sleeping state, armed
  * @timeout_ms:	longest sleep
  * @due_ns:	nanoseconds until a delayed frame is due, 0 if none
+ *
+ * Return: true if something ended the sleep, false if it timed out
  */
-void xc_idle_wait(struct xc_idle *s, int timeout_ms, uint64_t due_ns)
+bool xc_idle_wait(struct xc_idle *s, int timeout_ms, uint64_t due_ns)
 {
 	struct epoll_event ev[2 * XC_IDLE_MAX_DIRS + 2];
 	struct itimerspec its = { { 0, 0 }, { 0, 0 } };
@@ -278,6 +282,7 @@ void xc_idle_wait(struct xc_idle *s, int timeout_ms, uint64_t due_ns)
 		disarm(&s->dirs[i].rx);
 		disarm(&s->dirs[i].tx);
 	}
+	return n > 0;
 }
 
 /**

@@ -68,7 +68,8 @@ int xc_idle_init(struct xc_idle *s);
 int xc_idle_watch(struct xc_idle *s, struct xc_dir *d);
 void xc_idle_unwatch(struct xc_idle *s, const struct xc_dir *d);
 void xc_idle_arm(struct xc_idle *s);
-void xc_idle_wait(struct xc_idle *s, int timeout_ms, uint64_t due_ns);
+bool xc_idle_wait(struct xc_idle *s, int timeout_ms, uint64_t due_ns);
+int xc_idle_watch_fd(struct xc_idle *s, int fd);
 void xc_idle_wake(const struct xc_idle *s);
 void xc_idle_fini(struct xc_idle *s);
 

@@ -29,7 +29,7 @@
  * pausing a cable, handing it new directions or stopping); the main
  * lcore sleeps at most one housekeeping period. Every wake of every
  * worker process of a lab costs CPU, so idle workers sleep long */
-#define XC_WORKER_SLEEP_MS	1000
+#define XC_WORKER_SLEEP_MS	10000
 
 /* on_shared() - has a cable an end on a trunk or a tunnel? */
 static bool on_shared(const struct xc_cable *c)
@@ -218,6 +218,12 @@ void xc_lcores_wire(struct xc_lcores *l, struct xc_topo *t,
 	m->hk = l->hk;
 	m->hk_arg = l->hk_arg;
 	m->hk_period = rte_get_tsc_hz() / 1000 * l->hk_ms;
+	for (i = 0; i < RTE_MAX_LCORE; i++) {
+		if (&l->lc[i] == m)
+			continue;
+		l->lc[i].hk_want = &l->hk_want;
+		l->lc[i].hk_wake = &m->idle;
+	}
 }
 
 /**
@@ -238,9 +244,22 @@ void xc_lcores_run(struct xc_lcores *l)
 	if (l->main_fwd) {
 		xc_fwd_loop(&l->lc[main_id]);
 	} else {
+		if (xc_idle_watch_fd(&l->lc[main_id].idle, l->hk_fd))
+			XC_LOG(main, WARNING, "cannot wait on the guards' decoys: second frontends are turned away at the next housekeeping");
+		/* keep house when the housekeeping asks to: often while
+		 * anything is going on, seldom when nothing is. Whatever
+		 * needs the main thread sooner wakes it: a request
+		 * (xcablectl, a reload), a signal, a link or queue event, a
+		 * second frontend on a decoy, a worker lcore whose traffic
+		 * may need more mbufs */
 		while (!l->quit) {
-			l->hk(l->hk_arg);
-			usleep(l->hk_ms * 1000);
+			unsigned int ms = l->hk(l->hk_arg);
+
+			if (__atomic_exchange_n(&l->hk_want, 0,
+						__ATOMIC_ACQ_REL))
+				ms = RTE_MIN(ms, l->hk_ms);
+			if (!l->quit)
+				xc_idle_wait(&l->lc[main_id].idle, (int)ms, 0);
 		}
 	}
 	xc_lcores_wake(l);

@@ -18,18 +18,27 @@
  * struct xc_lcores - the forwarding lcores (main thread, before launch)
  * @lc:		per-lcore work, indexed by lcore id
  * @quit:	set by the signal handler: every loop ends
- * @hk:		the main lcore's housekeeping
+ * @hk:		the main lcore's housekeeping; returns the milliseconds
+ *		until it wants to run again (a main lcore that forwards
+ *		runs it every @hk_ms)
  * @hk_arg:	its argument
- * @hk_ms:	its period in milliseconds, also the longest sleep
+ * @hk_ms:	its period in milliseconds while anything is going on
+ * @hk_want:	a worker lcore's traffic wants housekeeping soon (see
+ *		struct xc_fwd_lcore; cleared by the main thread; atomic)
+ * @hk_fd:	an fd whose readiness the housekeeping handles (the guards'
+ *		decoys): a main thread that does not forward sleeps on it
+ *		too; -1 for none
  * @ready:	every enabled lcore's sleeping state exists
  * @main_fwd:	the main lcore forwards too (set at launch)
  */
 struct xc_lcores {
 	struct xc_fwd_lcore lc[RTE_MAX_LCORE];
 	volatile bool quit;
-	void (*hk)(void *arg);
+	unsigned int (*hk)(void *arg);
 	void *hk_arg;
 	unsigned int hk_ms;
+	uint32_t hk_want;
+	int hk_fd;
 	bool ready;
 	bool main_fwd;
 };

@@ -28,6 +28,7 @@
 #include "capture.h"
 #include "cmdline.h"
 #include "control.h"
+#include "guard.h"
 #include "counters.h"
 #include "lcores.h"
 #include "log.h"
@@ -39,7 +40,13 @@
 #include "telemetry.h"
 #include "topology.h"
 
-#define XC_HK_MS		100	/* housekeeping period */
+#define XC_HK_MS		100	/* housekeeping period, while busy */
+/* ... and when nothing is going on: no mbuf in use, no link to poll.
+ * Requests, signals, link events, second frontends and a worker lcore's
+ * traffic wake the main thread sooner. It still wakes once a second for
+ * the memory guard, whose scans nothing else can trigger (a refused
+ * memory table sends no event): about 80 us of CPU a wake here */
+#define XC_HK_IDLE_MS		1000
 
 RTE_LOG_REGISTER(xc_logtype_main, xcable.main, INFO);
 
@@ -53,7 +60,7 @@ RTE_LOG_REGISTER(xc_logtype_main, xcable.main, INFO);
  * @ctl:	the control socket
  * @pull:	cable pulling and link propagation
  * @mg:		protection from the vhost library's guest memory faults
- * @hk_ticks:	housekeeping rounds so far
+ * @next_mg:	TSC of the memory guard's next scan
  * @eal:	the EAL runs (cleanup must stop it)
  * @capture:	captures are served (cleanup must stop them)
  * @reconf:	cables added and removed at runtime
@@ -67,7 +74,7 @@ struct xc_ctx {
 	struct xc_control ctl;
 	struct xc_pull_env pull;
 	struct xc_memguard mg;
-	uint64_t hk_ticks;
+	uint64_t next_mg;
 	bool eal;
 	bool capture;
 	struct xc_reconf reconf;
@@ -76,6 +83,18 @@ struct xc_ctx {
 /* the state a signal handler cannot be given as an argument */
 static volatile bool *xc_quit_flag;
 static volatile bool *xc_hup_flag;
+static const struct xc_idle *xc_main_idle;	/* set once lcores exist */
+
+/**
+ * wake_main() - end the main thread's sleep (write() to an eventfd is
+ *		 async-signal-safe); the signal may have gone to another
+ *		 thread, and an idle main thread sleeps for seconds
+ */
+static void wake_main(void)
+{
+	if (xc_main_idle)
+		xc_idle_wake(xc_main_idle);
+}
 
 /**
  * on_signal() - SIGINT/SIGTERM handler: ask every loop to stop
@@ -86,6 +105,7 @@ static void on_signal(int sig)
 	(void)sig;
 	if (xc_quit_flag)
 		*xc_quit_flag = true;
+	wake_main();
 }
 
 /**
@@ -98,6 +118,7 @@ static void on_hup(int sig)
 	(void)sig;
 	if (xc_hup_flag)
 		*xc_hup_flag = true;
+	wake_main();
 }
 
 /**
@@ -105,25 +126,41 @@ static void on_hup(int sig)
  *		    polling for ports without link events, the guards,
  *		    cable pulling and the memory guard
  * @arg:	struct xc_ctx
+ *
+ * Return: milliseconds until it wants to run again: XC_HK_MS while a
+ *	   port's link is polled or a pool has mbufs in use (it may need to
+ *	   grow), else XC_HK_IDLE_MS, or less if counters are due sooner
  */
-static void housekeeping(void *arg)
+static unsigned int housekeeping(void *arg)
 {
 	struct xc_ctx *ctx = arg;
-	unsigned int i;
+	uint64_t now, hz = rte_get_tsc_hz();
+	unsigned int i, ms;
+	bool soon = false;
 
-	for (i = 0; i < ctx->topo.n_ports; i++)
+	for (i = 0; i < ctx->topo.n_ports; i++) {
 		xc_port_poll(&ctx->topo.ports[i]);
+		soon |= ctx->topo.ports[i].started && !ctx->topo.ports[i].lsc;
+	}
+	xc_guard_set_poll(ctx->topo.guard_set);
 	xc_pull_housekeeping(&ctx->pull);
 	xc_reconf_housekeeping(&ctx->reconf);
-	xc_topo_grow(&ctx->topo);
-	if (++ctx->hk_ticks % (1000 / XC_HK_MS) == 0)
+	soon |= xc_topo_grow(&ctx->topo);
+	if (rte_rdtsc() >= ctx->next_mg) {
 		xc_memguard_scan(&ctx->mg);
-	if (ctx->cl.opts.stats_interval && rte_rdtsc() >= ctx->next_stats) {
+		ctx->next_mg = rte_rdtsc() + rte_get_tsc_hz();
+	}
+	ms = soon ? XC_HK_MS : XC_HK_IDLE_MS;
+	if (ctx->cl.opts.stats_interval == 0)
+		return ms;
+	now = rte_rdtsc();
+	if (now >= ctx->next_stats) {
 		xc_counters_print(ctx->topo.cables, ctx->topo.n_cables, false,
 				  ctx->cl.opts.stats_json);
-		ctx->next_stats = rte_rdtsc() +
-			rte_get_tsc_hz() * ctx->cl.opts.stats_interval;
+		ctx->next_stats = now + hz * ctx->cl.opts.stats_interval;
 	}
+	return (unsigned int)RTE_MIN((uint64_t)ms,
+				     (ctx->next_stats - now) * 1000 / hz + 1);
 }
 
 /**
@@ -155,6 +192,8 @@ static void start_control(struct xc_ctx *ctx)
 	c->lock = &ctx->reconf.lock;
 	c->change = xc_reconf_request;
 	c->change_arg = &ctx->reconf;
+	c->wake = xc_lcores_wake;
+	c->wake_arg = &ctx->lcores;
 	if (xc_control_start(c, err, sizeof(err)))
 		XC_LOG(main, WARNING, "no runtime control: %s", err);
 	else if (ctx->cl.opts.control)
@@ -190,6 +229,7 @@ static void stop_all(struct xc_ctx *ctx, bool counters)
 		fflush(stdout);
 	}
 	xc_topo_free(&ctx->topo);
+	xc_main_idle = NULL;	/* its fds close now */
 	xc_lcores_fini(&ctx->lcores);
 	if (ctx->eal)
 		rte_eal_cleanup();
@@ -282,6 +322,7 @@ static void start(struct xc_ctx *ctx, struct xc_eal_argv *ea)
 	ctx->lcores.hk = housekeeping;
 	ctx->lcores.hk_arg = ctx;
 	ctx->lcores.hk_ms = XC_HK_MS;
+	ctx->lcores.hk_fd = t->guard_set;
 	rc = xc_lcores_assign(&ctx->lcores, t, ctx->cl.opts.poll,
 			      ctx->cl.opts.idle_us, err, sizeof(err));
 	if (rc)
@@ -290,6 +331,7 @@ static void start(struct xc_ctx *ctx, struct xc_eal_argv *ea)
 	ctx->pull.n_cables = t->n_cables;
 	ctx->pull.propagate = !ctx->cl.opts.no_propagate;
 	xc_lcores_wire(&ctx->lcores, t, &ctx->pull);
+	xc_main_idle = &ctx->lcores.lc[rte_get_main_lcore()].idle;
 	start_reconf(ctx);
 	xc_telemetry_lock(&ctx->reconf.lock);
 	xc_telemetry_init(t->cables, XC_MAX_CABLES);
@@ -308,6 +350,7 @@ int main(int argc, char **argv)
 		return EXIT_FAILURE;
 	}
 	ctx->ctl.fd = -1;
+	ctx->topo.guard_set = -1;
 	xc_cmdline_parse(&ctx->cl, argc, argv, &ea);
 
 	/* a peer that hangs up (a vhost-user frontend, an xcablectl or

@@ -32,6 +32,11 @@ struct xc_memguard_suspect {
  * @known:	those fds; a scan that finds the same ones, and no suspect,
  *		need not read /proc/self/maps (a thousand lines, the most of
  *		an idle xcable's housekeeping)
+ * @n_open:	fds open at the last full scan (what stat() of
+ *		/proc/self/fd says, since Linux 6.2), 0 if unknown
+ * @next_full:	TSC after which a scan looks at every fd even if as many
+ *		are open as before (one closed and one leaked keep the
+ *		count)
  * @fds:	scratch: the guest memory fds a scan finds open
  */
 struct xc_memguard {
@@ -42,6 +47,8 @@ struct xc_memguard {
 	uint64_t fds_closed;
 	uint64_t faults_seen;
 	unsigned int n_known;
+	long n_open;
+	uint64_t next_full;
 	struct xc_memguard_suspect known[XC_MG_MAX_KNOWN];
 	struct xc_memguard_suspect fds[XC_MG_MAX_KNOWN];
 };

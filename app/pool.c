@@ -214,11 +214,9 @@ static bool in_chunk(const struct rte_mempool *ch, const void *obj)
 }
 
 /**
- * xc_pool_shrink() - give the last growth of a pool back once every mbuf
- *		      has been free for XC_POOL_IDLE_MS (main thread,
- *		      housekeeping; one chunk per call)
- * @p:		pool
- * @hold:	its cable holds frames on purpose: it keeps its pool
+ * shrink_last() - give the last growth of an idle pool back
+ * @p:		pool, all of whose mbufs are free, with a chunk
+ * @avail:	its free mbufs
  *
  * The mbufs of the last chunk are mixed with the others in @mp's ring:
  * all free mbufs are taken out, the chunk's are kept aside and the rest
@@ -227,35 +225,23 @@ static bool in_chunk(const struct rte_mempool *ch, const void *obj)
  * system); if an lcore took one meanwhile, all go back and the next
  * idle period tries again. While the mbufs are out, for microseconds,
  * a guest's frame waits in its ring as when the pool is short.
+ *
+ * Return: true if the chunk was freed
  */
-void xc_pool_shrink(struct xc_pool *p, bool hold)
+static bool shrink_last(struct xc_pool *p, unsigned int avail)
 {
-	unsigned int avail, i, k = 0, want;
+	unsigned int i, k = 0, want;
 	struct rte_mempool *ch;
-	uint64_t now;
 	void **objs;
 
-	if (p->mp == NULL)
-		return;
-	now = rte_get_tsc_cycles();
-	avail = rte_mempool_avail_count(p->mp);
-	if (hold || avail < p->n) {
-		p->idle_since = 0;
-		return;
-	}
-	if (p->idle_since == 0)
-		p->idle_since = now;
-	if (p->n_chunks == 0 ||
-	    now - p->idle_since < rte_get_tsc_hz() / 1000 * XC_POOL_IDLE_MS)
-		return;
 	ch = p->chunk[p->n_chunks - 1];
 	want = p->chunk_n[p->n_chunks - 1];
 	objs = malloc(sizeof(*objs) * avail);
 	if (objs == NULL)
-		return;
+		return false;
 	if (rte_mempool_get_bulk(p->mp, objs, avail) != 0) {
 		free(objs);	/* an lcore took one: not idle after all */
-		return;
+		return false;
 	}
 	/* the chunk's to the front, the others after them */
 	for (i = 0; i < avail; i++)
@@ -268,7 +254,7 @@ void xc_pool_shrink(struct xc_pool *p, bool hold)
 	if (k != want) {
 		rte_mempool_put_bulk(p->mp, objs, avail);
 		free(objs);
-		return;
+		return false;
 	}
 	rte_mempool_put_bulk(p->mp, objs + k, avail - k);
 	free(objs);
@@ -277,6 +263,35 @@ void xc_pool_shrink(struct xc_pool *p, bool hold)
 	p->n -= k;
 	p->failed = false;
 	XC_LOG(main, DEBUG, "%s: idle, shrunk to %u mbufs", p->mp->name, p->n);
+	return true;
+}
+
+/**
+ * xc_pool_shrink() - give a pool's growth back, last growth first, once
+ *		      every mbuf has been free for XC_POOL_IDLE_MS (main
+ *		      thread, housekeeping)
+ * @p:		pool
+ * @hold:	its cable holds frames on purpose: it keeps its pool
+ */
+void xc_pool_shrink(struct xc_pool *p, bool hold)
+{
+	unsigned int avail;
+	uint64_t now;
+
+	if (p->mp == NULL)
+		return;
+	now = rte_get_tsc_cycles();
+	avail = rte_mempool_avail_count(p->mp);
+	if (hold || avail < p->n) {
+		p->idle_since = 0;
+		return;
+	}
+	if (p->idle_since == 0)
+		p->idle_since = now;
+	if (now - p->idle_since < rte_get_tsc_hz() / 1000 * XC_POOL_IDLE_MS)
+		return;
+	while (p->n_chunks && shrink_last(p, avail))
+		avail = p->n;
 }
 
 /**

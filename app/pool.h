@@ -52,4 +52,15 @@ void xc_pool_grow(struct xc_pool *p, bool hold);
 void xc_pool_shrink(struct xc_pool *p, bool hold);
 void xc_pool_free(struct xc_pool *p);
 
+/**
+ * xc_pool_in_use() - has a pool mbufs out? (main thread)
+ * @p:		pool, created or zeroed
+ *
+ * Return: true if so
+ */
+static inline bool xc_pool_in_use(const struct xc_pool *p)
+{
+	return p->mp != NULL && rte_mempool_avail_count(p->mp) < p->n;
+}
+
 #endif /* XC_POOL_H */

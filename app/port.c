@@ -52,6 +52,7 @@ int xc_port_create(struct xc_port *p, uint16_t id, char *err, size_t errlen)
 
 	memset(p, 0, sizeof(*p));
 	p->id = id;
+	p->guard_set = -1;
 	rc = rte_eth_dev_info_get(id, &info);
 	if (rc) {
 		snprintf(err, errlen, "port %u: cannot get device info: %s",

@@ -166,6 +166,9 @@ struct xc_port_conf {
  *		frames (kind's prepare), freed by xc_port_free()
  * @whole_only:	its driver sends single-segment frames only: chains are
  *		copied into one mbuf of @own_pool before they go to it
+ * @guard_set:	epoll set in which a vhost server port's guard puts its decoy
+ *		socket (guard.c), so that the main thread waits on them all
+ *		at once; -1 for none (the topology's, set after creation)
  * @notify:	called from the event thread after a link or queue change
  *		(set once by the lcore wiring, before start)
  * @notify_arg:	argument of @notify
@@ -188,6 +191,7 @@ struct xc_port {
 	uint64_t caps;
 	struct rte_mempool *own_pool;
 	bool whole_only;
+	int guard_set;
 	void (*notify)(void *arg);
 	void *notify_arg;
 };

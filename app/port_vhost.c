@@ -170,7 +170,8 @@ static int vhost_prepare(struct xc_port *p, bool again, char *err,
 	if (v->client)
 		return 0;
 	if (xc_guard_init(&v->guard, v->iface, p->conf.sock_mode,
-			  p->conf.sock_uid, p->conf.sock_gid))
+			  p->conf.sock_uid, p->conf.sock_gid, p->guard_set,
+			  p->label))
 		XC_LOG(port, WARNING,
 		       "%s: path %s too long to hide while in use: a second frontend could take the port over",
 		       p->label, v->iface);
@@ -277,7 +278,8 @@ static void vhost_quiesce(struct xc_port *p)
 		rte_pause();
 }
 
-/* vhost_poll() - turn away second frontends (main thread) */
+/* vhost_poll() - turn away second frontends, if the guard has no set
+ * (main thread) */
 static void vhost_poll(struct xc_port *p)
 {
 	if (!vh(p)->client)

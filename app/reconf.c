@@ -88,6 +88,7 @@ int xc_reconf_request(void *arg, int argc, char *const *argv, char *why,
 	}
 	__atomic_store_n(&r->done, 0, __ATOMIC_RELEASE);
 	__atomic_store_n(&r->pending, 1, __ATOMIC_RELEASE);
+	xc_lcores_wake(r->l);	/* the main thread carries it out */
 	for (i = 0; i < XC_RECONF_WAIT_S * 100 && done == 0; i++) {
 		usleep(10000);
 		done = __atomic_load_n(&r->done, __ATOMIC_ACQUIRE);

@@ -856,9 +856,11 @@ static void loop(struct xc_sup *s)
 	int wait_ms;
 
 	while (!s->quit) {
+		/* signals (a worker's exit among them) and requests end the
+		 * wait: without a restart due, it has no timeout */
 		wait_ms = restart_due(s);
 		if (poll(p, s->ctl_fd >= 0 ? 2 : 1,
-			 wait_ms < 0 ? 1000 : wait_ms + 1) <= 0)
+			 wait_ms < 0 ? -1 : wait_ms + 1) <= 0)
 			continue;
 		if (p[0].revents)
 			on_signal(s);

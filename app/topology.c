@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
+#include <unistd.h>
 
 #include <rte_cycles.h>
 #include <rte_errno.h>
@@ -56,6 +58,7 @@ static int create_ports(struct xc_topo *t, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
+	t->guard_set = epoll_create1(EPOLL_CLOEXEC);	/* -1: polled */
 	RTE_ETH_FOREACH_DEV(id) {
 		struct xc_port *p;
 
@@ -67,6 +70,7 @@ static int create_ports(struct xc_topo *t, char *err, size_t errlen)
 		rc = xc_port_create(p, id, err, errlen);
 		if (rc)
 			return rc;
+		p->guard_set = t->guard_set;
 		p->conf.sock_mode = t->opts->sock_mode;
 		p->conf.sock_gid = t->sock_gid;
 		p->conf.sock_uid = t->sock_uid;
@@ -512,6 +516,9 @@ void xc_topo_free(struct xc_topo *t)
 	free(t->ports);
 	t->ports = NULL;
 	t->n_ports = 0;
+	if (t->guard_set >= 0)
+		close(t->guard_set);
+	t->guard_set = -1;
 }
 
 /**
@@ -554,6 +561,7 @@ static int new_port(struct xc_topo *t, const struct xc_end_def *e,
 		return rc;
 	}
 	rc = xc_port_create(&t->ports[k], id, err, errlen);
+	t->ports[k].guard_set = t->guard_set;
 	t->ports[k].conf.sock_checked = true;	/* by the caller */
 	if (k >= t->n_ports)
 		t->n_ports = (uint16_t)(k + 1);
@@ -670,17 +678,30 @@ static bool holds_frames(const struct xc_cable *c)
  *		    and shrink those of cables idle for a while (main
  *		    thread, housekeeping)
  * @t:		topology
+ *
+ * Return: true if a pool has mbufs in use (traffic: it may run short
+ *	   soon)
  */
-void xc_topo_grow(struct xc_topo *t)
+bool xc_topo_grow(struct xc_topo *t)
 {
-	unsigned int i;
+	bool busy = false;
+	unsigned int i, j;
 
 	for (i = 0; i < t->n_cables; i++) {
 		bool hold = holds_frames(&t->cables[i]);
 
-		xc_pool_grow(&t->pools[i][0], hold);
-		xc_pool_grow(&t->pools[i][1], hold);
-		xc_pool_shrink(&t->pools[i][0], hold);
-		xc_pool_shrink(&t->pools[i][1], hold);
+		for (j = 0; j < 2; j++) {
+			struct xc_pool *p = &t->pools[i][j];
+			unsigned int n;
+
+			/* a cable that holds frames grows to its cap at once */
+			do {
+				n = p->n;
+				xc_pool_grow(p, hold);
+			} while (hold && p->n > n);
+			xc_pool_shrink(p, hold);
+			busy |= xc_pool_in_use(p);
+		}
 	}
+	return busy;
 }

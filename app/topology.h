@@ -38,6 +38,10 @@
  * @vxlan:	the socket of the tunnel ends, NULL if there are none
  * @next_vdev:	number of the next vhost device created at runtime
  *		(net_vhostN: unique in the process)
+ * @guard_set:	epoll set of the vhost guards' decoy sockets (guard.c):
+ *		the main thread sleeps on it and turns away second
+ *		frontends; -1 if it could not be made (the guards are then
+ *		polled); the caller sets -1 before xc_topo_build()
  * @pools:	each cable's pools, [0] for frames, [1] for indirect mbufs
  *		(segments); cable->pool and ->ipool are their mempools
  */
@@ -56,6 +60,7 @@ struct xc_topo {
 	struct xc_trunk *trunk_of[RTE_MAX_ETHPORTS];
 	struct xc_vxlan *vxlan;
 	unsigned int next_vdev;
+	int guard_set;
 	struct xc_pool pools[XC_MAX_CABLES][2];
 };
 
@@ -66,6 +71,6 @@ void xc_topo_free(struct xc_topo *t);
 int xc_topo_add_cable(struct xc_topo *t, unsigned int i, char *err,
 		      size_t errlen);
 void xc_topo_del_cable(struct xc_topo *t, unsigned int i);
-void xc_topo_grow(struct xc_topo *t);
+bool xc_topo_grow(struct xc_topo *t);
 
 #endif /* XC_TOPOLOGY_H */
