@@ -10,8 +10,18 @@
  * [port NAME] (trunk members) must be in the worker that opened it, and
  * all tunnel cables in one worker (one UDP socket serves them); such a
  * group is placed as a whole (with its room counted at once), and a
- * worker's ports are fixed once it runs (its config's [port NAME] sections cannot change). Cables are
- * placed first-fit in config order, so a lab fills worker 0, then 1...
+ * worker's ports are fixed once it runs (its config's [port NAME] sections
+ * cannot change).
+ *
+ * At start every worker gets an even share, in config order: the fewest
+ * workers that can hold the lab, each filled up to its part of the ports
+ * still to place (so 100 socket cables go 14, 14, 14, 14, 14, 15, 15 into
+ * 7 workers, not 16 into each of six and 4 into the seventh). The workers
+ * share the forwarding CPU (the same lcores), and the kernel gives each
+ * forwarding thread an equal part of it when all are busy: even shares
+ * keep every cable's part of the CPU even too. Cables added at runtime
+ * go first-fit (to the first worker with room, else a new one), so that
+ * a change touches as few workers as it can.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -185,10 +195,37 @@ static int affinity(const struct xc_sup_cable *c, unsigned int n,
 }
 
 /**
+ * even_workers() - for a first placement, how many workers hold a lab of
+ *		    @n unplaced cables at the least
+ * @c:		cables
+ * @n:		how many
+ * @ports:	set to the ports they take ([port NAME]s counted once)
+ *
+ * Return: the number of workers
+ */
+static unsigned int even_workers(const struct xc_sup_cable *c, unsigned int n,
+				 unsigned int *ports)
+{
+	uint32_t mask = 0;
+	unsigned int i, w_ports, w_cables;
+
+	*ports = 0;
+	for (i = 0; i < n; i++) {
+		*ports += xc_sup_def_ports(&c[i].def);
+		mask |= xc_sup_def_portmask(&c[i].def);
+	}
+	*ports += (unsigned int)__builtin_popcount(mask);
+	w_ports = (*ports + RTE_MAX_ETHPORTS - 1) / RTE_MAX_ETHPORTS;
+	w_cables = (n + XC_MAX_CABLES - 1) / XC_MAX_CABLES;
+	return RTE_MAX(RTE_MAX(w_ports, w_cables), 1u);
+}
+
+/**
  * xc_sup_place() - give every unplaced cable a worker: the one its port
- *		    or tunnel ties it to, else the first with room, else a
- *		    new one (a free slot, left in state XC_W_WAITING with pid
- *		    0 for the caller to start)
+ *		    or tunnel ties it to, else the first with room (at start,
+ *		    room within an even share: see the top of this file),
+ *		    else a new one (a free slot, left in state XC_W_WAITING
+ *		    with pid 0 for the caller to start)
  * @c:		cables; those with worker -1 are placed
  * @n:		how many
  * @w:		workers (XC_SUP_MAX_WORKERS slots)
@@ -207,14 +244,22 @@ int xc_sup_place(struct xc_sup_cable *c, unsigned int n,
 {
 	bool placed[XC_SUP_MAX_CABLES] = { false }, in[XC_SUP_MAX_CABLES];
 	bool made[XC_SUP_MAX_WORKERS] = { false };
+	unsigned int share[XC_SUP_MAX_WORKERS];
 	uint32_t ports0[XC_SUP_MAX_WORKERS];
-	unsigned int i, k, n_w0 = *n_w;
+	unsigned int i, k, n_w0 = *n_w, even = 0, n_made = 0, left = 0;
 	struct load need;
 	uint32_t mask;
 	int t;
 
-	for (k = 0; k < XC_SUP_MAX_WORKERS; k++)
+	for (k = 0; k < XC_SUP_MAX_WORKERS; k++) {
 		ports0[k] = w[k].ports;
+		share[k] = RTE_MAX_ETHPORTS;
+	}
+	/* a first placement (no worker yet) shares the lab out evenly */
+	for (k = 0; k < *n_w && w[k].state == XC_W_FREE; k++)
+		;
+	if (k == *n_w)
+		even = even_workers(c, n, &left);
 	for (i = 0; i < n; i++) {
 		if (c[i].worker >= 0)
 			continue;
@@ -239,10 +284,13 @@ int xc_sup_place(struct xc_sup_cable *c, unsigned int n,
 				goto undo;
 			}
 		}
-		for (k = 0; t < 0 && k < *n_w; k++)
+		for (k = 0; t < 0 && k < *n_w; k++) {
+			struct load l = worker_load(c, n, &w[k], k);
+
 			if (w[k].state != XC_W_FREE && (!mask || made[k]) &&
-			    fits(worker_load(c, n, &w[k], k), need))
+			    fits(l, need) && l.ports + need.ports <= share[k])
 				t = (int)k;
+		}
 		if (t < 0 && !fits((struct load){ 0, 0 }, need)) {
 			snprintf(why, whylen, "cable %s: it and the cables that share its ports or tunnel need %u DPDK ports and %u cables, more than one process holds (%d ports, %d cables)",
 				 c[i].def.name, need.ports, need.cables,
@@ -254,6 +302,12 @@ int xc_sup_place(struct xc_sup_cable *c, unsigned int n,
 				continue;
 			t = (int)k;
 			made[k] = true;
+			/* its part of what is left: the last of the even
+			 * workers takes all the rest */
+			if (even && n_made < even)
+				share[k] = (left + (even - n_made) - 1) /
+					   (even - n_made);
+			n_made++;
 			w[k].state = XC_W_WAITING;
 			w[k].pid = 0;
 			w[k].ports = 0;
@@ -274,6 +328,7 @@ int xc_sup_place(struct xc_sup_cable *c, unsigned int n,
 			c[k].worker = t;
 			placed[k] = true;
 		}
+		left -= RTE_MIN(left, need.ports);
 		if (made[t])
 			w[t].ports |= mask;
 	}

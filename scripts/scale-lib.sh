@@ -51,14 +51,24 @@ tree_ticks() {
 	done | awk '{s += $12 + $13} END {print s + 0}'
 }
 
+# tree_ns PID - CPU time of PID's tree so far, in nanoseconds, from each
+# thread's schedstat (exact, where clock ticks would be whole 10 ms
+# samples)
+tree_ns() {
+	local p
+	for p in $(tree_pids "$1"); do
+		cat /proc/"$p"/task/*/schedstat 2>/dev/null
+	done | awk '{s += $1} END {printf "%.0f\n", s}'
+}
+
 # idle_permille PID SECONDS - CPU of PID's tree over SECONDS, in 1/1000
 # of a core
 idle_permille() {
 	local c0 c1
-	c0=$(tree_ticks "$1")
+	c0=$(tree_ns "$1")
 	sleep "$2"
-	c1=$(tree_ticks "$1")
-	echo $(( (c1 - c0) * 1000 / ($(getconf CLK_TCK) * $2) ))
+	c1=$(tree_ns "$1")
+	echo $(( (c1 - c0) / ($2 * 1000000) ))
 }
 
 # scale_start LOG N PREFIX CMD... - start CMD (output to LOG), which

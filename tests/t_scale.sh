@@ -164,6 +164,7 @@ t_idle_memory() {
 	[ "$per" -le 2048 ] || fail "an idle cable costs more than 2 MB"
 }
 TESTS+=(t_idle_memory)
+ONCE+=(t_idle_memory)	# measures build/ (ASan inflates memory)
 
 # own_huge PID - hugepages a process took itself (not the guests'), kB
 own_huge() { awk '/^Private_Hugetlb/ {s += $2} END {print s + 0}' /proc/"$1"/smaps; }
@@ -201,6 +202,7 @@ t_pool_shrinks() {
 	[ "$XC_RC" = 0 ] || { fail "xcable exited with $XC_RC"; return 1; }
 }
 TESTS+=(t_pool_shrinks)
+ONCE+=(t_pool_shrinks)	# measures build/; pools run on both everywhere
 
 XCFRONT=${XCFRONT:-$BUILD/tests/xcfront}
 
@@ -211,11 +213,13 @@ XCFRONT=${XCFRONT:-$BUILD/tests/xcfront}
 # every cable carries frames byte for byte, and measure and check against
 # issue 16's limits: start (every socket listening, 10 s), memory of the
 # process tree with the guests connected and idle (in SCALE_KB; the
-# caller checks it per cable), idle CPU over SCALE_IDLE_S seconds (10; 0
-# skips it; at most SCALE_IDLE_LIMIT permille of a core, 20 = 2%), `xcablectl list` (1 s, every cable listed up),
-# stop (10 s, exit 0, sockets gone, every guest's connection closed)
+# caller checks it per cable), idle CPU of the whole tree (the median of
+# three windows of SCALE_IDLE_S / 2 seconds, 10 s in all; 0 skips it; at
+# most SCALE_IDLE_LIMIT permille of a core, 20 = 2%), `xcablectl list`
+# (1 s, every cable listed up), stop (10 s, exit 0, sockets gone, every
+# guest's connection closed)
 scale_run() {
-	local n=$1 ctl=$2 p="s$1c" t0 t fp rc=0 f0 secs=${SCALE_IDLE_S:-10} k rss
+	local n=$1 ctl=$2 p="s$1c" t0 t fp rc=0 f0 secs=${SCALE_IDLE_S:-10} k rss ks w
 	local lim=${SCALE_IDLE_LIMIT:-20}
 	shift 2
 	scale_ini "$T/scale$n.ini" "$n" "$p"
@@ -232,9 +236,14 @@ scale_run() {
 	read -r SCALE_KB rss < <(tree_kb "$SCALE_PID")
 	say "$n cables connected and idle: the process tree takes $SCALE_KB kB (proportional set + own hugepages; resident: $rss kB), $((SCALE_KB / n)) kB a cable, fixed part included"
 	if [ "$secs" -gt 0 ]; then
+		# the median of three windows: another process's burst on
+		# this shared machine (the wakes of 32 workers cost more
+		# while it runs) moves one window, not the median
 		f0=$(tree_ticks "$fp")
-		k=$(idle_permille "$SCALE_PID" "$secs")
-		say "idle CPU over $secs s: $((k / 10)).$((k % 10))% of a core (limit $((lim / 10)).$((lim % 10))%); xcfront itself $(($(tree_ticks "$fp") - f0)) tick(s)"
+		ks=()
+		for w in 1 2 3; do ks+=("$(idle_permille "$SCALE_PID" $((secs / 2)))"); done
+		k=$(printf '%s\n' "${ks[@]}" | sort -n | sed -n 2p)
+		say "idle CPU, three windows of $((secs / 2)) s: ${ks[*]} permille of a core; median $((k / 10)).$((k % 10))% (limit $((lim / 10)).$((lim % 10))%); xcfront itself $(($(tree_ticks "$fp") - f0)) tick(s)"
 		[ "$k" -le "$lim" ] || { fail "$n idle cables take more than $((lim / 10)).$((lim % 10))% of a core"; rc=1; }
 	fi
 	t0=$(ms)
@@ -266,6 +275,7 @@ t_scale_16() {
 	[ "$per" -le 2048 ] || fail "a connected idle cable costs more than 2 MB"
 }
 TESTS+=(t_scale_16)
+ONCE+=(t_scale_16)	# measures build/; t_supervise* run on both
 
 # sup_start N - start xcable on a config of N socket-to-socket cables
 # c0..c(N-1), control socket $T/x.ctl; waits until the supervisor and
@@ -289,8 +299,10 @@ t_supervise() {
 	"$XCTL" -s "$T/x.ctl" workers >workers.out || { cat workers.out; fail "xcablectl workers failed"; return 1; }
 	sed 's/^/  /' workers.out
 	[ "$(grep -c 'running, ' workers.out)" = 2 ] || { fail "expected 2 running workers"; return 1; }
-	grep -q "^worker 0: .*16 cable(s)" workers.out && grep -q "^worker 1: .*4 cable(s)" workers.out ||
-		{ fail "expected 16 cables in worker 0, 4 in worker 1"; return 1; }
+	# an even share each, so that each cable gets an even part of the
+	# forwarding CPU the workers share
+	grep -q "^worker 0: .*10 cable(s)" workers.out && grep -q "^worker 1: .*10 cable(s)" workers.out ||
+		{ fail "expected 10 cables in each worker"; return 1; }
 	# one list, every cable, in config order
 	"$XCTL" -s "$T/x.ctl" list >list.out || { cat list.out; fail "xcablectl list failed"; return 1; }
 	names=$(grep -oE '^c[0-9]+:' list.out | tr -d ':' | tr '\n' ' ')
@@ -394,36 +406,37 @@ TESTS+=(t_supervise_stop)
 
 t_supervise_change() {
 	local p=() rc=0 sa sb ra rb n
-	sup_start 20 || return 1
+	# two full workers of 16
+	sup_start 32 || return 1
 	# c0 (worker 0) carries streams both ways through every change
 	rm -f "$T/go"
 	STREAM_WAIT=$T/go stream_peer a-l.out "$T/c0-l.sock" 1 14 & p+=($!)
 	STREAM_WAIT=$T/go stream_peer a-r.out "$T/c0-r.sock" 2 14 & p+=($!)
 	wait_log xc.log "link up" 2 30 || { fail "c0's frontends did not come up"; return 1; }
 	touch "$T/go"
-	# add: worker 1 has room
-	"$XCTL" -s "$T/x.ctl" add c20 left="$T/c20-l.sock" right="$T/c20-r.sock" >add.out 2>&1 ||
-		{ cat add.out; fail "add c20 failed"; rc=1; }
-	say "add c20: $(head -n 1 add.out)"
-	grep -q "in worker 1" add.out || { fail "c20 did not go to worker 1"; rc=1; }
-	"$XCTL" -s "$T/x.ctl" add c21 left="$T/c0-l.sock" right="$T/c21-r.sock" >dup.out 2>&1 &&
+	# add: no worker has room, so a new worker 2 takes it
+	"$XCTL" -s "$T/x.ctl" add c32 left="$T/c32-l.sock" right="$T/c32-r.sock" >add.out 2>&1 ||
+		{ cat add.out; fail "add c32 failed"; rc=1; }
+	say "add c32: $(head -n 1 add.out)"
+	grep -q "in new worker 2" add.out || { fail "c32 did not go to a new worker 2"; rc=1; }
+	"$XCTL" -s "$T/x.ctl" add c33 left="$T/c0-l.sock" right="$T/c33-r.sock" >dup.out 2>&1 &&
 		{ fail "a socket in use was accepted"; rc=1; }
 	say "add on c0's socket: $(cat dup.out)"
 	# del: its worker removes it
-	"$XCTL" -s "$T/x.ctl" del c19 >del.out 2>&1 || { cat del.out; fail "del c19 failed"; rc=1; }
-	[ -e "$T/c19-l.sock" ] && { fail "c19's socket is still there"; rc=1; }
-	say "del c19: $(head -n 1 del.out)"
-	# reload a config of 36 cables: c19 comes back, c21..c35 are new;
-	# worker 1 takes 12 of them, a new worker 2 the other 4; worker 0 is
+	"$XCTL" -s "$T/x.ctl" del c31 >del.out 2>&1 || { cat del.out; fail "del c31 failed"; rc=1; }
+	[ -e "$T/c31-l.sock" ] && { fail "c31's socket is still there"; rc=1; }
+	say "del c31: $(head -n 1 del.out)"
+	# reload a config of 40 cables: c31 comes back (worker 1 has room
+	# for it again), c33..c39 are new and go to worker 2; worker 0 is
 	# not touched
-	scale_ini lab.ini 36
+	scale_ini lab.ini 40
 	"$XCTL" -s "$T/x.ctl" reload >reload.out 2>&1 || { cat reload.out; fail "reload failed"; rc=1; }
 	say "reload: $(head -n 1 reload.out)"
-	grep -q "36 cable(s), 16 new, 0 removed" reload.out || { fail "unexpected reload summary"; rc=1; }
+	grep -q "40 cable(s), 8 new, 0 removed" reload.out || { fail "unexpected reload summary"; rc=1; }
 	"$XCTL" -s "$T/x.ctl" workers >workers.out
 	sed 's/^/  /' workers.out
 	grep -q "^worker 0: .*16 cable(s), 0 restart" workers.out && grep -q "^worker 1: .*16 cable(s)" workers.out &&
-		grep -q "^worker 2: .*4 cable(s)" workers.out || { fail "expected 16, 16 and 4 cables in workers 0, 1, 2"; rc=1; }
+		grep -q "^worker 2: .*8 cable(s)" workers.out || { fail "expected 16, 16 and 8 cables in workers 0, 1, 2"; rc=1; }
 	grep -q "reload: worker 0" xc.log && { fail "worker 0 was reloaded, though its cables did not change"; rc=1; }
 	# a bad config changes nothing and says why
 	echo "left-clinet = yes" >>lab.ini
@@ -437,11 +450,11 @@ t_supervise_change() {
 	say "$(grep -m1 'SIGHUP: reload' xc.log | sed 's/^xcable: //')"
 	n=$("$XCTL" -s "$T/x.ctl" list | grep '^c[0-9]*: ' | grep -vc 'not running')
 	say "list: $n cables"
-	[ "$n" = 36 ] || { fail "expected 36 cables"; rc=1; }
+	[ "$n" = 40 ] || { fail "expected 40 cables"; rc=1; }
 	# the new worker's cables work
 	n=$(grep -c "link up" xc.log)
-	[ $rc = 0 ] && { run_frames xc.log "$T/c35-l.sock" "$T/c35-r.sock" $((n + 2)) 1 || rc=1; }
-	[ $rc = 0 ] && say "c35 (new worker 2) carries the catalogue both ways"
+	[ $rc = 0 ] && { run_frames xc.log "$T/c39-l.sock" "$T/c39-r.sock" $((n + 2)) 1 || rc=1; }
+	[ $rc = 0 ] && say "c39 (new worker 2) carries the catalogue both ways"
 	wait "${p[0]}" "${p[1]}"
 	xc_stop
 	[ "$XC_RC" = 0 ] || { fail "xcable exited with $XC_RC"; rc=1; }
@@ -454,21 +467,58 @@ t_supervise_change() {
 }
 TESTS+=(t_supervise_change)
 
+# t_scale_fair: 100 cables busy at once, 1514-byte frames both ways for
+# 8 s, every guest's ring kept full (tests/xcfront writes its buffers once
+# and copies nothing, so xcable's copies set the pace, not the frontend's
+# round robin): each cable's frames forwarded (xcable's own counters,
+# both directions) must be within 25% of the mean. The 7 workers share
+# one forwarding CPU, which the kernel splits evenly between their
+# threads: they hold 14 or 15 cables each (supplace.c), and each lcore
+# serves its directions in turn, a burst each
+t_scale_fair() {
+	local fp n=100 p=f100c
+	scale_ini "$T/fair.ini" $n $p
+	scale_start fair.log $n $p "$XC" --config "$T/fair.ini" --control "$T/f.ctl" 2>start.err ||
+		{ fail "$(cat start.err)"; return 1; }
+	XC_PIDS+=("$SCALE_PID")
+	"$XCTL" -s "$T/f.ctl" workers | sed -E 's/, EAL.*//; s/^/  /'
+	"$XCFRONT" --pairs "$T/$p%d-l.sock,$T/$p%d-r.sock" --count $n --flood 8 --busy $n \
+		--flood-len 1514 --hold forever >front.out 2>&1 & fp=$!
+	XC_PIDS+=("$fp")
+	wait_log front.out "^xcfront: holding" 1 $((90 + n / 5)) || { cat front.out; fail "xcfront did not finish its flood"; return 1; }
+	grep -E "^xcfront: (flood|cables)" front.out | sed 's/^/  /'
+	grep -q "cables $n: ok $n, failed 0; .* mismatched 0" front.out || { fail "not every cable carried its frames intact"; return 1; }
+	"$XCTL" -s "$T/f.ctl" list --json >fair.json || { fail "list --json failed"; return 1; }
+	kill "$fp"; wait "$fp" 2>/dev/null
+	scale_stop "$SCALE_PID"
+	/usr/bin/python3 - fair.json $n <<'PY' || { fail "a cable's share of the forwarding is off by more than 25%"; return 1; }
+import json, statistics, sys
+cab = json.load(open(sys.argv[1]))["cables"]
+n = int(sys.argv[2])
+fw = {k: sum(d["counters"]["tx-pkts"] for d in v["directions"].values())
+      for k, v in cab.items()}
+assert len(fw) == n, "%d cables listed" % len(fw)
+mean = statistics.mean(fw.values())
+lo, hi = min(fw, key=fw.get), max(fw, key=fw.get)
+print("  %d cables forwarded %.0f frames each on average; the least %s %.0f (%.2f of the mean), the most %s %.0f (%.2f)"
+      % (n, mean, lo, fw[lo], fw[lo] / mean, hi, fw[hi], fw[hi] / mean))
+sys.exit(0 if mean > 1000 and all(0.75 <= v / mean <= 1.25 for v in fw.values()) else 1)
+PY
+}
+TESTS+=(t_scale_fair)
+ONCE+=(t_scale_fair)	# measures build/ itself, like t_scale_500
+
 # t_scale_500: issue 16's lab, 500 cables from one config and one command:
-# the supervisor runs them in 32 workers of 16 cables (16 in the last);
+# the supervisor runs them in 32 workers of 15 or 16 cables;
 # every cable carries frames byte for byte; start, list and stop within
-# the issue's limits, and the memory of the whole process tree per
-# connected idle cable. Idle CPU: each worker's main thread keeps house 10
-# times a second, so 32 of them miss the issue's 2% of a core for the lab
-# (8% measured); the test holds them to 0.5% of a core a worker, twice
-# what one took when measured, and prints the miss
+# the issue's limits, the memory of the whole process tree per connected
+# idle cable, and the idle CPU of the whole tree: 2% of a core for the lab
 t_scale_500() {
 	local per
-	SCALE_IDLE_LIMIT=160 scale_run 500 "$T/x500.ctl" "$XC" --config "$T/scale500.ini" --control "$T/x500.ctl" || return 1
+	scale_run 500 "$T/x500.ctl" "$XC" --config "$T/scale500.ini" --control "$T/x500.ctl" || return 1
 	per=$((SCALE_KB / 500))
 	say "memory: $SCALE_KB kB for 500 connected idle cables, $per kB a cable, every process's fixed part included (limit 2048)"
 	[ "$per" -le 2048 ] || fail "500 connected idle cables cost more than 2 MB each"
-	say "not met: issue 16's idle target for the whole lab is 2% of a core (see above)"
 }
 TESTS+=(t_scale_500)
 ONCE+=(t_scale_500)	# 32 workers: one build is enough

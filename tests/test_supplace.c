@@ -90,17 +90,51 @@ static void test_sockets(void)
 		cable(&c[i], i, 'S', 'S');
 	rc = xc_sup_place(c, 20, w, &n_w, why, sizeof(why));
 	CHECK("20 socket cables placed", rc == 0);
-	CHECK("two workers", n_w == 2);
-	CHECK("worker 0 holds 16 (32 ports)", count_in(c, 20, 0) == RTE_MAX_ETHPORTS / 2);
-	CHECK("worker 1 holds 4", count_in(c, 20, 1) == 20 - RTE_MAX_ETHPORTS / 2);
-	CHECK("in config order", c[15].worker == 0 && c[16].worker == 1);
+	CHECK("two workers, the fewest that hold 40 ports", n_w == 2);
+	CHECK("an even share: 10 cables in each", count_in(c, 20, 0) == 10 &&
+	      count_in(c, 20, 1) == 10);
+	CHECK("in config order", c[9].worker == 0 && c[10].worker == 1);
 	CHECK("new workers are left to start", w[0].state == XC_W_WAITING &&
 	      w[0].pid == 0 && w[0].restart_ms == 0);
-	/* a cable added later goes where there is room */
+	/* a cable added later goes to the first worker with room */
 	w[0].state = w[1].state = XC_W_RUNNING;
 	cable(&c[20], 20, 'S', 'S');
 	rc = xc_sup_place(c, 21, w, &n_w, why, sizeof(why));
-	CHECK("an added cable goes to worker 1", rc == 0 && c[20].worker == 1 && n_w == 2);
+	CHECK("an added cable goes to worker 0, the first with room",
+	      rc == 0 && c[20].worker == 0 && n_w == 2);
+}
+
+/* a lab of 100 socket cables: 7 workers, none more than one cable apart,
+ * so that each cable gets an even part of the shared forwarding CPU */
+static void test_even(void)
+{
+	unsigned int i, n_w, k, lo = ~0u, hi = 0, sum = 0;
+	char why[XC_ERR_LEN];
+	int rc;
+
+	reset(&n_w);
+	for (i = 0; i < 100; i++)
+		cable(&c[i], i, 'S', 'S');
+	rc = xc_sup_place(c, 100, w, &n_w, why, sizeof(why));
+	for (k = 0; k < n_w; k++) {
+		unsigned int m = count_in(c, 100, (int)k);
+
+		lo = m < lo ? m : lo;
+		hi = m > hi ? m : hi;
+		sum += m;
+		printf("  worker %u: %u cables\n", k, m);
+	}
+	CHECK("100 socket cables in 7 workers", rc == 0 && n_w == 7 && sum == 100);
+	CHECK("14 or 15 cables each", lo == 14 && hi == 15);
+	for (i = 1; i < 100 && c[i].worker >= c[i - 1].worker; i++)
+		;
+	CHECK("in config order", i == 100);
+	reset(&n_w);
+	for (i = 0; i < 32; i++)
+		cable(&c[i], i, 'S', 'S');
+	rc = xc_sup_place(c, 32, w, &n_w, why, sizeof(why));
+	CHECK("32 cables: two full workers", rc == 0 && n_w == 2 &&
+	      count_in(c, 32, 0) == 16 && count_in(c, 32, 1) == 16);
 }
 
 static void test_trunk(void)
@@ -179,6 +213,7 @@ int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	test_sockets();
+	test_even();
 	test_trunk();
 	test_vxlan();
 	test_too_big();

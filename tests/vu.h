@@ -148,6 +148,13 @@ static inline uint16_t *avail(struct guest *g, unsigned int q)
 	return (uint16_t *)(g->mem + RING_OFF(q) + AVAIL_OFF);
 }
 
+/* the used ring's flags: bit 0 (VRING_USED_F_NO_NOTIFY) while the device
+ * polls and needs no kick */
+static inline volatile uint16_t *used_flags(struct guest *g, unsigned int q)
+{
+	return (volatile uint16_t *)(g->mem + RING_OFF(q) + USED_OFF);
+}
+
 static inline volatile uint16_t *used_idx(struct guest *g, unsigned int q)
 {
 	return (volatile uint16_t *)(g->mem + RING_OFF(q) + USED_OFF + 2);

@@ -3,7 +3,8 @@
  * xcfront.c - a light vhost-user frontend for many cables, for tests
  *
  *   xcfront --pairs LEFT,RIGHT --count N [--first I] [--frames K]
- *	     [--hold SECONDS|forever] [--flood SECONDS [--busy B]]
+ *	     [--hold SECONDS|forever] [--flood SECONDS [--busy B]
+ *	     [--flood-len L]]
  *
  * LEFT and RIGHT are the two socket paths of a cable, each with one %d
  * that is replaced by the cable's number (I .. I+N-1). xcfront plays both
@@ -19,9 +20,12 @@
  *      bytes that follow from them; each must arrive once, byte for byte,
  *      on the other socket of the same cable: one that arrives anywhere
  *      else, twice, or changed is mismatched;
- *   4. flood (--flood): 64-byte frames both ways on the first B cables
- *      as fast as the rings take them, for SECONDS, and the rate that
- *      arrives;
+ *   4. flood (--flood): frames of L bytes (64) both ways on the first B
+ *      cables as fast as the rings take them, for SECONDS, and the rate
+ *      that arrives. Every transmit buffer is written once beforehand, so
+ *      a frame costs xcfront a descriptor and no copy, and a kick only
+ *      while xcable asks for kicks: with large frames the copies xcable
+ *      makes, not xcfront, set the pace;
  *   5. hold (--hold): stay attached, asleep in epoll, until SECONDS pass or
  *      SIGTERM/SIGINT comes, and report connections xcable closed.
  *
@@ -81,11 +85,12 @@ struct cable {
  * @hold_s:	seconds to stay attached; -1: until a signal; 0: not at all
  * @flood_s:	seconds of flood, 0: none
  * @busy:	cables flooded
+ * @flood_len:	length of a flood frame
  * @c:		the cables
  */
 struct front {
 	const char *pat[2];
-	unsigned int first, n, frames, busy;
+	unsigned int first, n, frames, busy, flood_len;
 	long hold_s, flood_s;
 	struct cable *c;
 };
@@ -350,43 +355,57 @@ static unsigned int report(struct front *fr, uint64_t sent)
 }
 
 /**
- * flood_fill() - fill guest @g's transmit ring with 64-byte frames of
- *		  cable @num, one kick for all
- *
- * Return: frames published
+ * flood_prefill() - write every transmit buffer of guest @g once: a frame
+ *		     of cable @num in direction @d, and its descriptor
+ * @len:	frame length
  */
-static unsigned int flood_fill(struct guest *g, unsigned int num,
-			       unsigned int d)
+static void flood_prefill(struct guest *g, unsigned int num, unsigned int d,
+			  uint32_t len)
 {
-	unsigned int n = 0;
 	uint16_t i;
 
-	while (in_flight(g, 1) < QSIZE) {
-		i = g->avail_idx[1] % QSIZE;
+	for (i = 0; i < QSIZE; i++) {
 		memset(g->mem + buf_off(1, i), 0, HDR_LEN);
 		make_frame(g->mem + buf_off(1, i) + HDR_LEN, num, d, 0);
 		desc(g, 1)[i] = (struct vdesc){ gpa(buf_off(1, i)),
-						HDR_LEN + FLOOD_LEN, 0, 0 };
-		avail(g, 1)[2 + i] = i;
+						HDR_LEN + len, 0, 0 };
+	}
+}
+
+/**
+ * flood_fill() - make every free slot of guest @g's transmit ring
+ *		  available again (its prefilled frame), with one kick for
+ *		  all if xcable asks for kicks
+ *
+ * Return: frames published
+ */
+static unsigned int flood_fill(struct guest *g)
+{
+	unsigned int n = 0;
+
+	while (in_flight(g, 1) < QSIZE) {
+		avail(g, 1)[2 + g->avail_idx[1] % QSIZE] =
+			(uint16_t)(g->avail_idx[1] % QSIZE);
 		g->avail_idx[1]++;
 		n++;
 	}
 	if (n) {
 		__atomic_store_n(&avail(g, 1)[1], g->avail_idx[1],
-				 __ATOMIC_RELEASE);
-		kick(g, 1);
+				 __ATOMIC_SEQ_CST);
+		if (!(*used_flags(g, 1) & 1))	/* VRING_USED_F_NO_NOTIFY */
+			kick(g, 1);
 	}
 	return n;
 }
 
 /**
  * flood_drain() - take every frame received by guest @g, count those of
- *		   cable @num, give the buffers back with one kick
+ *		   cable @num and length @len, give the buffers back
  *
  * Return: frames of this cable received
  */
 static unsigned int flood_drain(struct guest *g, unsigned int num,
-				unsigned int *bad)
+				uint32_t len, unsigned int *bad)
 {
 	uint16_t used = __atomic_load_n(used_idx(g, 0), __ATOMIC_ACQUIRE);
 	unsigned int n = 0, taken = 0;
@@ -400,7 +419,7 @@ static unsigned int flood_drain(struct guest *g, unsigned int num,
 			continue;
 		}
 		memcpy(&c32, g->mem + buf_off(0, e.id) + HDR_LEN + ID_OFF, 4);
-		if (c32 == num && e.len == HDR_LEN + FLOOD_LEN)
+		if (c32 == num && e.len == HDR_LEN + len)
 			n++;
 		else
 			(*bad)++;
@@ -423,17 +442,22 @@ static int flood(struct front *fr)
 	uint64_t sent = 0, got = 0, t0 = now_ms(), end, ms;
 	unsigned int i, d, bad = 0, num;
 
+	for (i = 0; i < fr->busy; i++)
+		for (d = 0; d < 2; d++)
+			flood_prefill(&fr->c[i].g[d], fr->first + i, d,
+				      fr->flood_len);
 	end = t0 + (uint64_t)fr->flood_s * 1000;
 	while (now_ms() < end)
 		for (i = 0; i < fr->busy; i++)
 			for (d = 0; d < 2; d++) {
 				num = fr->first + i;
-				sent += flood_fill(&fr->c[i].g[d], num, d);
-				got += flood_drain(&fr->c[i].g[!d], num, &bad);
+				sent += flood_fill(&fr->c[i].g[d]);
+				got += flood_drain(&fr->c[i].g[!d], num,
+						   fr->flood_len, &bad);
 			}
 	ms = now_ms() - t0;
-	say("flood: %u cable(s) both ways for %llu ms: sent %llu, received %llu, mismatched %u, %.3f Mpps received",
-	    fr->busy, (unsigned long long)ms, (unsigned long long)sent,
+	say("flood: %u cable(s) both ways, %u-byte frames, for %llu ms: sent %llu, received %llu, mismatched %u, %.3f Mpps received",
+	    fr->busy, fr->flood_len, (unsigned long long)ms, (unsigned long long)sent,
 	    (unsigned long long)got, bad, ms ? (double)got / (double)ms / 1e3 : 0);
 	return bad ? 1 : 0;
 }
@@ -534,7 +558,8 @@ static int usage(const char *why)
 {
 	fprintf(stderr, "xcfront: %s\n"
 		"usage: xcfront --pairs LEFT,RIGHT --count N [--first I] [--frames K]\n"
-		"               [--hold SECONDS|forever] [--flood SECONDS [--busy B]]\n"
+		"               [--hold SECONDS|forever] [--flood SECONDS [--busy B]\n"
+		"               [--flood-len L]]\n"
 		"  LEFT, RIGHT: socket paths with one %%d, the cable's number\n", why);
 	return 2;
 }
@@ -611,6 +636,10 @@ static int parse(struct front *fr, int argc, char **argv)
 			if (!number(o, val, 1, MAX_CABLES, &v))
 				return 2;
 			fr->busy = (unsigned int)v;
+		} else if (!strcmp(o, "--flood-len")) {
+			if (!number(o, val, MIN_LEN, MAX_LEN, &v))
+				return 2;
+			fr->flood_len = (unsigned int)v;
 		} else {
 			return usage("unknown option");
 		}
@@ -621,6 +650,8 @@ static int parse(struct front *fr, int argc, char **argv)
 		return usage("--busy: more cables than --count");
 	if (!fr->busy)
 		fr->busy = 1;
+	if (!fr->flood_len)
+		fr->flood_len = FLOOD_LEN;
 	return 0;
 }
 
