@@ -61,9 +61,10 @@ xc_stop() {
 
 # wait_log FILE PATTERN COUNT SECONDS - wait until PATTERN occurs COUNT times
 wait_log() {
-	local file=$1 pat=$2 count=$3 secs=$4 i
+	local file=$1 pat=$2 count=$3 secs=$4 i n
 	for ((i = 0; i < secs * 10; i++)); do
-		[ "$(grep -c -- "$pat" "$file" 2>/dev/null)" -ge "$count" ] && return 0
+		n=$(grep -c -- "$pat" "$file" 2>/dev/null)	# none yet: no file
+		[ "${n:-0}" -ge "$count" ] && return 0
 		sleep 0.1
 	done
 	return 1

@@ -96,9 +96,11 @@ cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 
 # idle_trunk PMD - two xcables joined by a trunk over PMD (af_packet or
 # af_xdp), idle but for one frame each way every second for 10 s (xcpeer's
-# latency mode): each xcable must stay under 5% of a core, and every frame
-# must cross within 10 ms (an lcore that did not wake for the trunk's
-# frames would notice them only at its longest sleep, 100 ms)
+# latency mode): each xcable must stay under 5% of a core, the median
+# frame must cross within 10 ms and every frame within a second (an lcore
+# that did not wake for the trunk's frames would notice them only at its
+# longest sleep, 10 s; one preempted on this shared machine takes tens of
+# ms now and then)
 idle_trunk() {
 	local ta tb hz a b p
 	hosts_link 1500 || { fail "cannot create namespaces and veth"; return 1; }
@@ -117,10 +119,13 @@ idle_trunk() {
 	say "CPU over the 10 s: host a $a ms, host b $b ms (bound: 500 ms, 5% of a core)"
 	[ "$a" -lt 500 ] && [ "$b" -lt 500 ] || { fail "an idle trunk costs more than 5% of a core"; return 1; }
 	[ "$(grep -c ' received 5 ' lat.log)" = 2 ] || { fail "frames lost"; return 1; }
-	awk '/^latency/ { if ($NF + 0 >= 10000) bad = 1 } END { exit bad }' lat.log ||
-		{ fail "a frame took 10 ms or more to cross"; return 1; }
+	awk '/^latency/ { if ($NF + 0 >= 1000000) bad = 1 } END { exit bad }' lat.log ||
+		{ fail "a frame took a second or more to cross: the lcore did not wake for it"; return 1; }
+	awk '/^latency/ { for (i = 1; i < NF; i++) if ($i == "median_us" && $(i + 1) + 0 >= 10000) bad = 1 } END { exit bad }' lat.log ||
+		{ fail "the median frame took 10 ms or more to cross"; return 1; }
 	check_accounted xa.log && check_accounted xb.log
 }
 t_kends_idle_packet() { idle_trunk af_packet; }
 t_kends_idle_xdp() { idle_trunk af_xdp; }
 TESTS+=(t_kends_idle_packet t_kends_idle_xdp)
+ONCE+=(t_kends_idle_packet t_kends_idle_xdp)	# CPU and latency of build/

@@ -1190,9 +1190,12 @@ static int case_connect_cycles(const char *txp, const char *rxp,
 	struct guest g, rx;
 	int rc = 1;
 
+	/* with link propagation RX_SOCK may be gone already: the good pair
+	 * before this case left both ends, and xcable took the second's
+	 * carrier when the first went; it comes back with TX_SOCK's link */
 	guest_init(&rx);
-	if (guest_open(&rx, rxp) || guest_setup(&rx, &SETUP_DEFAULT, 0))
-		goto out;
+	if (guest_open_for(&rx, rxp, 0) || guest_setup(&rx, &SETUP_DEFAULT, 0))
+		guest_close(&rx);
 	for (i = 0; i < n; i++) {
 		unsigned int stop = i % 2 ? 1 + rand_r(&seed) % 20 : 0;
 
@@ -1219,7 +1222,6 @@ static int case_connect_cycles(const char *txp, const char *rxp,
 	    "complete); the guest on the other end reconnected %u times",
 	    n, ok, full, again);
 	rc = ok == n ? 0 : 1;
-out:
 	guest_close(&rx);
 	return rc;
 }
