@@ -113,6 +113,7 @@ t_vm_one_restarts() {
 	say "xcable ran throughout (one start, pid $XC_PID)"
 }
 TESTS+=(t_vm_one_restarts)
+SLOW_ONCE+=(t_vm_one_restarts)	# the frontend tests run its paths on both builds
 
 t_vm_xcable_restarts() {
 	local before
@@ -129,6 +130,7 @@ t_vm_xcable_restarts() {
 	say "A's ping $PING_OK succeeded again"
 }
 TESTS+=(t_vm_xcable_restarts)
+SLOW_ONCE+=(t_vm_xcable_restarts)	# the frontend tests run its paths on both builds
 
 t_vm_client_mode() {
 	vm_prepare || return 1
@@ -142,6 +144,7 @@ t_vm_client_mode() {
 	say "QEMU listening, xcable --client connected: A pings B"
 }
 TESTS+=(t_vm_client_mode)
+SLOW_ONCE+=(t_vm_client_mode)	# the frontend tests run its paths on both builds
 
 t_vm_jumbo() {
 	vm_prepare || return 1
@@ -162,6 +165,7 @@ t_vm_jumbo() {
 	[ "$reasm" = 0 ] && [ "$frag" = 0 ] || { fail "jumbo pings were fragmented"; return 1; }
 }
 TESTS+=(t_vm_jumbo)
+SLOW_ONCE+=(t_vm_jumbo)	# the frontend tests run its paths on both builds
 
 # offloads a QEMU virtio-net device can be told not to negotiate (a guest's
 # own ethtool changes never reach a vhost-user backend)
@@ -206,6 +210,7 @@ t_vm_offload_mismatch() {
 	done
 }
 TESTS+=(t_vm_offload_mismatch)
+SLOW_ONCE+=(t_vm_offload_mismatch)	# the frontend tests run its paths on both builds
 
 # mq_run NQ - two 2-vCPU guests with NQ queue pairs, through xcable
 # --queues NQ, iperf3 with 4 streams each way; MQ_RETR[NQ] gets the
@@ -347,6 +352,7 @@ t_vm_carrier() {
 	grep -E "went away|is back|pulled out|plugged in" xc.log | sed 's/^xcable: /  xcable: /'
 }
 TESTS+=(t_vm_carrier)
+SLOW_ONCE+=(t_vm_carrier)	# the frontend tests run its paths on both builds
 
 t_vm_rate_limit() {
 	local r rate
@@ -547,8 +553,10 @@ t_vm_variant_mixed() {
 		BITS_B="34=0 28=0 29=0 33=1 $NO_OFFLOAD_BITS" VIOMMU_B=yes \
 		vm_variant "" packed=on,mrg_rxbuf=off "$NO_OFFLOADS,indirect_desc=off,event_idx=off" ""
 }
+# every row runs once but the multiqueue one: steering and several queues
+# on real vhost ports run nowhere else under the sanitizers
 for t in packed mrg_rxbuf_off no_indirect_event_idx viommu mq mtu9000 no_offloads mixed; do
 	TESTS+=("t_vm_variant_$t")
-	SLOW_ONCE+=("t_vm_variant_$t")	# the code paths run on both builds elsewhere
+	[ $t = mq ] || SLOW_ONCE+=("t_vm_variant_$t")	# their paths run on both builds elsewhere
 done
 unset t

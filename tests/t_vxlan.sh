@@ -387,6 +387,7 @@ t_vxlan_idle() {
 	vx_stop a xa.log && vx_stop b xb.log
 }
 TESTS+=(t_vxlan_idle)
+ONCE+=(t_vxlan_idle)	# CPU and latency of build/
 
 t_vxlan_offload() {
 	local pp rc
