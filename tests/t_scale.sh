@@ -252,6 +252,29 @@ scale_run() {
 	k=$(grep -cE "^$p[0-9]+: .* up, .* up$" "list$n.out")
 	say "xcablectl list answered in $t ms, $k of $n cables up at both ends (limit 1000 ms)"
 	[ "$t" -le 1000 ] && [ "$k" = "$n" ] || { head -3 "list$n.out"; fail "list was slow or incomplete"; rc=1; }
+	# every worker's counters in one document, within 1 s, and exact:
+	# each frame the guests sent was received once, and sent on or
+	# dropped under a reason; what was sent on is what they received
+	t0=$(ms)
+	"$XCTL" -s "$ctl" list --json >"list$n.json" 2>&1
+	t=$(($(ms) - t0))
+	/usr/bin/python3 - "list$n.json" "front$n.out" "$n" "$t" <<'PY' || { fail "the counters are not exact, or list --json was slow"; rc=1; }
+import json, re, sys
+doc = json.load(open(sys.argv[1]))["cables"]
+front = open(sys.argv[2]).read()
+n, ms = int(sys.argv[3]), int(sys.argv[4])
+fs, fr = map(int, re.search(r"frames sent (\d+), received (\d+)", front).groups())
+ps, pr = map(int, re.search(r"link probes: sent (\d+), received (\d+)", front).groups())
+rx = tx = drop = 0
+for c in doc.values():
+    for d in c["directions"].values():
+        rx += d["counters"]["rx-pkts"]; tx += d["counters"]["tx-pkts"]
+        drop += d["counters"]["dropped"]
+print("  xcablectl list --json answered in %d ms (limit 1000) with %d cables: received %d, sent on %d, dropped %d; the guests sent %d frames and %d probes, received %d and %d"
+      % (ms, len(doc), rx, tx, drop, fs, ps, fr, pr))
+ok = len(doc) == n and ms <= 1000 and rx == fs + ps and tx + drop == rx and tx == fr + pr
+sys.exit(0 if ok else 1)
+PY
 	scale_stop "$SCALE_PID"
 	k=$(socks_up "$T" "$p")
 	wait_log "front$n.out" "closed the" $((2 * n)) 10
@@ -374,6 +397,38 @@ t_supervise_worker_crash() {
 	return $rc
 }
 TESTS+=(t_supervise_worker_crash)
+
+# a supervisor killed outright (SIGKILL: no cleanup) takes its workers
+# with it (PR_SET_PDEATHSIG), and starting xcable again on the same config
+# brings every cable back: the sockets left behind are found stale and
+# replaced, and new guests on every cable carry frames
+t_supervise_restart() {
+	local wp=() p left n
+	sup_start 20 || return 1
+	wp=($(worker_pid 0) $(worker_pid 1))
+	"$XCFRONT" --pairs "$T/c%d-l.sock,$T/c%d-r.sock" --count 20 --hold forever >front1.out 2>&1 & p=$!
+	XC_PIDS+=("$p")
+	wait_log front1.out "^xcfront: holding" 1 60 || { cat front1.out; fail "xcfront did not attach"; return 1; }
+	kill -KILL "$XC_PID"; wait "$XC_PID" 2>/dev/null
+	for n in $(seq 1 50); do
+		left=""
+		for w in "${wp[@]}"; do kill -0 "$w" 2>/dev/null && left="$left $w"; done
+		[ -z "$left" ] && break
+		sleep 0.1
+	done
+	[ -z "$left" ] || { fail "workers outlived the supervisor:$left"; return 1; }
+	kill "$p" 2>/dev/null; wait "$p" 2>/dev/null
+	say "supervisor killed (SIGKILL): its 2 workers ended with it; $(ls "$T"/c*-?.sock 2>/dev/null | wc -l) sockets left behind"
+	mv xc.log xc1.log
+	sup_start 20 || return 1
+	"$XCFRONT" --pairs "$T/c%d-l.sock,$T/c%d-r.sock" --count 20 >front2.out 2>&1 ||
+		{ tail -n 3 front2.out; fail "not every cable came back"; return 1; }
+	say "started again: $(grep 'frames sent' front2.out | sed 's/^xcfront: //')"
+	grep -q "cables 20: ok 20, failed 0; .* mismatched 0" front2.out || { fail "not every cable carried its frames"; return 1; }
+	xc_stop
+	[ "$XC_RC" = 0 ] || { fail "xcable exited with $XC_RC"; return 1; }
+}
+TESTS+=(t_supervise_restart)
 
 t_supervise_stop() {
 	local wp=() pid t0 t1 left

@@ -32,6 +32,7 @@
  * It prints a line per phase and the summary
  *   "xcfront: cables N: ok X, failed Y; frames sent S, received R,
  *    mismatched M"
+ *   "xcfront: link probes: sent P, received Q"
  * and exits 0 when every cable passed (and none was closed while held),
  * 1 otherwise, 2 on a usage error.
  */
@@ -86,11 +87,14 @@ struct cable {
  * @flood_s:	seconds of flood, 0: none
  * @busy:	cables flooded
  * @flood_len:	length of a flood frame
+ * @probes_sent: link probes sent, every cable, both ways
+ * @probes_got:	link probes received
  * @c:		the cables
  */
 struct front {
 	const char *pat[2];
 	unsigned int first, n, frames, busy, flood_len;
+	uint64_t probes_sent, probes_got;
 	long hold_s, flood_s;
 	struct cable *c;
 };
@@ -184,6 +188,7 @@ static void check_frame(struct front *fr, unsigned int i, unsigned int side,
 	}
 	if (k == PROBE) {
 		c->up[d] = true;
+		fr->probes_got++;
 		return;
 	}
 	c->seen[d][k] = 1;
@@ -283,7 +288,8 @@ static unsigned int link_up(struct front *fr, unsigned int ms)
 			for (d = 0; d < 2; d++)
 				if (!fr->c[i].up[d] &&
 				    in_flight(&fr->c[i].g[d], 1) < QSIZE / 2)
-					send_one(fr, i, d, PROBE);
+					fr->probes_sent +=
+						send_one(fr, i, d, PROBE);
 		msleep(20);
 		drain(fr);
 		for (up = 0, i = 0; i < fr->n; i++)
@@ -351,6 +357,9 @@ static unsigned int report(struct front *fr, uint64_t sent)
 	say("cables %u: ok %u, failed %u; frames sent %llu, received %llu, mismatched %llu",
 	    fr->n, fr->n - failed, failed, (unsigned long long)sent,
 	    (unsigned long long)got, (unsigned long long)bad);
+	say("link probes: sent %llu, received %llu",
+	    (unsigned long long)fr->probes_sent,
+	    (unsigned long long)fr->probes_got);
 	return failed;
 }
 
