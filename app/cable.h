@@ -96,6 +96,8 @@ struct xc_end_ops {
  * @idx:	0 or 1
  * @was_up:	link up when the main thread last looked (propagation;
  *		main thread)
+ * @down_since:	TSC at which the main thread first saw the end down after
+ *		it was up, 0 if it is not (propagation; main thread)
  * @steer:	flow table of a multiqueue end whose port lets several lcores
  *		send on one queue, else NULL (steer.h; set up with the
  *		cable's directions; its entries are written by the lcores
@@ -113,6 +115,7 @@ struct xc_end {
 	struct xc_cable *cable;
 	int idx;
 	bool was_up;
+	uint64_t down_since;
 	struct xc_steer *steer;
 	void *priv;
 };

@@ -128,8 +128,9 @@ static void on_hup(int sig)
  * @arg:	struct xc_ctx
  *
  * Return: milliseconds until it wants to run again: XC_HK_MS while a
- *	   port's link is polled or a pool has mbufs in use (it may need to
- *	   grow), else XC_HK_IDLE_MS, or less if counters are due sooner
+ *	   port's link is polled, a pool has mbufs in use (it may need to
+ *	   grow) or an end that went down is waited for (propagation), else
+ *	   XC_HK_IDLE_MS, or less if counters are due sooner
  */
 static unsigned int housekeeping(void *arg)
 {
@@ -143,7 +144,7 @@ static unsigned int housekeeping(void *arg)
 		soon |= ctx->topo.ports[i].started && !ctx->topo.ports[i].lsc;
 	}
 	xc_guard_set_poll(ctx->topo.guard_set);
-	xc_pull_housekeeping(&ctx->pull);
+	soon |= xc_pull_housekeeping(&ctx->pull);
 	xc_reconf_housekeeping(&ctx->reconf);
 	soon |= xc_topo_grow(&ctx->topo);
 	if (rte_rdtsc() >= ctx->next_mg) {

@@ -19,10 +19,15 @@
  * Link propagation: when an end that was up goes away (its VM stopped),
  * the other end is unplugged, so that its guest sees the carrier go as
  * with a real cable; when the first end comes back, the other is plugged
- * again. An end whose far end never came is left alone.
+ * again. An end whose far end never came is left alone. An end must stay
+ * down for XC_PROP_DEBOUNCE_MS before its far end follows: a guest's
+ * driver resets the device as it starts (a link down and up within
+ * milliseconds), and that must not take the other guest's carrier; two
+ * guests that go together (both VMs stopped) leave both ends as they are.
  */
 #include <errno.h>
 
+#include <rte_cycles.h>
 #include <rte_lcore.h>
 
 #include "log.h"
@@ -46,8 +51,10 @@ static int set_end(struct xc_cable *c, int i, bool in)
 		  xc_port_unplug(c->end[i].port);
 	if (rc == 0 || !in)
 		c->pulled[i] = !in;
-	if (!in)
+	if (!in) {
 		c->end[i].was_up = false;
+		c->end[i].down_since = 0;
+	}
 	return rc;
 }
 
@@ -78,12 +85,38 @@ static int cable_set(struct xc_pull_env *env, struct xc_cable *c, bool up,
 }
 
 /**
+ * gone() - has an end that was up stayed down for XC_PROP_DEBOUNCE_MS?
+ * @a:		the end, down now
+ * @now:	TSC
+ * @pending:	set if it went down but not long enough ago
+ *
+ * Return: true if so
+ */
+static bool gone(struct xc_end *a, uint64_t now, bool *pending)
+{
+	if (!a->was_up)
+		return false;
+	if (a->down_since == 0)
+		a->down_since = now;
+	if (now - a->down_since >=
+	    rte_get_tsc_hz() / 1000 * XC_PROP_DEBOUNCE_MS)
+		return true;
+	*pending = true;
+	return false;
+}
+
+/**
  * xc_pull_housekeeping() - carry out operators' down/up requests and link
  *			    propagation; the main thread calls it regularly
  * @env:	lcores and cables
+ *
+ * Return: true if an end went down and is waited for (see gone()): the
+ *	   caller should look again soon
  */
-void xc_pull_housekeeping(struct xc_pull_env *env)
+bool xc_pull_housekeeping(struct xc_pull_env *env)
 {
+	uint64_t now = rte_get_tsc_cycles();
+	bool pending = false;
 	unsigned int k;
 	int i, rc;
 
@@ -120,10 +153,14 @@ void xc_pull_housekeeping(struct xc_pull_env *env)
 
 			if (c->pulled[i])
 				continue;
+			if (a_up)
+				a->down_since = 0;
 			/* only a VM's carrier can follow: other ports (a
 			 * trunk carries other cables) are never unplugged */
 			if (!a_up && a->was_up && !c->pulled[1 - i] &&
 			    xc_end_is_up(b)) {
+				if (!gone(a, now, &pending))
+					continue;	/* was_up kept */
 				XC_LOG(main, INFO,
 				       "%s: %s went away: taking %s's carrier down too",
 				       c->name, a->label, b->label);
@@ -135,6 +172,9 @@ void xc_pull_housekeeping(struct xc_pull_env *env)
 				cable_set(env, c, true, 1 - i);
 			}
 			a->was_up = a_up;
+			if (!a_up)
+				a->down_since = 0;
 		}
 	}
+	return pending;
 }

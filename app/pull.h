@@ -9,6 +9,9 @@
 
 #include "cable.h"
 
+/* how long an end must stay down before its far end's carrier follows */
+#define XC_PROP_DEBOUNCE_MS	300
+
 /**
  * struct xc_pull_env - what the main thread needs to pull cables
  * @pause:	stop every lcore from touching a cable's ports (set the
@@ -26,6 +29,6 @@ struct xc_pull_env {
 	bool propagate;
 };
 
-void xc_pull_housekeeping(struct xc_pull_env *env);
+bool xc_pull_housekeeping(struct xc_pull_env *env);
 
 #endif /* XC_PULL_H */
