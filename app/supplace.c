@@ -195,6 +195,34 @@ static int affinity(const struct xc_sup_cable *c, unsigned int n,
 }
 
 /**
+ * new_worker() - take a free worker slot for cables placed now
+ * @w:		workers
+ * @n_w:	slots used, updated
+ * @made:	made[k] set for the slot taken
+ *
+ * Return: its index, or -1 if every slot is taken
+ */
+static int new_worker(struct xc_worker *w, unsigned int *n_w, bool *made)
+{
+	unsigned int k;
+
+	for (k = 0; k < XC_SUP_MAX_WORKERS; k++) {
+		if (w[k].state != XC_W_FREE)
+			continue;
+		made[k] = true;
+		w[k].state = XC_W_WAITING;
+		w[k].pid = 0;
+		w[k].ports = 0;
+		w[k].restart_ms = 0;
+		w[k].restarts = 0;
+		if (k >= *n_w)
+			*n_w = k + 1;
+		return (int)k;
+	}
+	return -1;
+}
+
+/**
  * even_workers() - for a first placement, how many workers hold a lab of
  *		    @n unplaced cables at the least
  * @c:		cables
@@ -297,24 +325,14 @@ int xc_sup_place(struct xc_sup_cable *c, unsigned int n,
 				 RTE_MAX_ETHPORTS, XC_MAX_CABLES);
 			goto undo;
 		}
-		for (k = 0; t < 0 && k < XC_SUP_MAX_WORKERS; k++) {
-			if (w[k].state != XC_W_FREE)
-				continue;
-			t = (int)k;
-			made[k] = true;
+		if (t < 0) {
+			t = new_worker(w, n_w, made);
 			/* its part of what is left: the last of the even
 			 * workers takes all the rest */
-			if (even && n_made < even)
-				share[k] = (left + (even - n_made) - 1) /
+			if (t >= 0 && even && n_made < even)
+				share[t] = (left + (even - n_made) - 1) /
 					   (even - n_made);
-			n_made++;
-			w[k].state = XC_W_WAITING;
-			w[k].pid = 0;
-			w[k].ports = 0;
-			w[k].restart_ms = 0;
-			w[k].restarts = 0;
-			if (k >= *n_w)
-				*n_w = k + 1;
+			n_made += t >= 0;
 		}
 		if (t < 0) {
 			snprintf(why, whylen, "cable %s: no room: %d worker processes at most",
