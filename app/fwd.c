@@ -544,6 +544,35 @@ void xc_dir_flush(struct xc_dir *d, enum xc_drop why)
 }
 
 /**
+ * queued() - after a round without work: do frames wait in the own queue
+ *	      of a shared end (a trunk member's, a tunnel's)? A receive later
+ *	      in the round may have sorted them there after that end's
+ *	      direction was polled; the socket or port they came from is
+ *	      drained now, so only another round takes them (not while a
+ *	      direction is held back or its cable pulled: it takes nothing
+ *	      then)
+ * @lc:		the lcore
+ *
+ * Return: 1 if so, else 0
+ */
+static unsigned int queued(const struct xc_fwd_lcore *lc)
+{
+	unsigned int i;
+
+	for (i = 0; i < lc->n_dirs; i++) {
+		const struct xc_dir *d = lc->dirs[i];
+
+		if (d->rx->ops->queued != NULL &&
+		    (d->hold_n | d->raw_n) == 0 &&
+		    !(d->paused &&
+		      __atomic_load_n(d->paused, __ATOMIC_ACQUIRE)) &&
+		    d->rx->ops->queued(d->rx))
+			return 1;
+	}
+	return 0;
+}
+
+/**
  * want_hk() - a worker lcore's traffic may need the main thread's
  *	       housekeeping soon (its pools to grow): wake the main thread
  *	       if it does not know yet (one write per quiet-to-busy turn,
@@ -564,8 +593,11 @@ static inline void want_hk(struct xc_fwd_lcore *lc)
  * @lc:		lcore
  * @blocked:	set if a direction still holds frames its peer did not take,
  *		or frames that wait for mbufs
+ * @due:	set to the TSC at which the first delayed frame is due,
+ *		UINT64_MAX if none
  *
- * Return: frames moved or dropped in the round
+ * Return: frames moved or dropped in the round; without any, 1 if frames
+ *	   wait in a shared end's queue (queued())
  */
 static unsigned int poll_all(struct xc_fwd_lcore *lc, bool *blocked,
 			     uint64_t *due)
@@ -585,19 +617,10 @@ static unsigned int poll_all(struct xc_fwd_lcore *lc, bool *blocked,
 		/* traffic that may soon need the pool to grow */
 		if (unlikely(w >= XC_BURST || d->raw_n))
 			want_hk(lc);
-		/* frames another end's receive sorted into this one's queue
-		 * after it was polled: the socket they came from is drained,
-		 * so only another round takes them (not while the cable is
-		 * pulled: its direction takes nothing then) */
-		if (unlikely(d->rx->ops->queued != NULL) &&
-		    (d->hold_n | d->raw_n) == 0 &&
-		    !(d->paused && __atomic_load_n(d->paused, __ATOMIC_ACQUIRE)) &&
-		    d->rx->ops->queued(d->rx))
-			work++;
 		if (unlikely(xc_impair_pending(im)))
 			*due = RTE_MIN(*due, im->rel[im->head]);
 	}
-	return work;
+	return work ? work : queued(lc);
 }
 
 /**

@@ -113,6 +113,10 @@ peer_frames() {
 	grep -E 'catalogue' "$out" | sed 's/^/  peer: /'
 	[ $prc = 0 ] || { tail -n 3 "$out" | sed 's/^/  peer: /'; fail "frames missing or altered"; return 1; }
 	FRAMES_N=$(( $(sed -nE 's/.*catalogue: ([0-9]+) frames.*/\1/p' "$out") / 2 ))
+	# a frame left waiting for the lcore's longest sleep (a lost
+	# wake-up: seconds) is caught even when it arrives in time
+	awk '/slowest arrived after/ { if ($(NF - 1) + 0 >= 500000) bad = 1 } END { exit bad }' "$out" ||
+		{ fail "a frame waited half a second or more: a lost wake-up"; return 1; }
 }
 
 # vx_clean LOG - the tunnel socket dropped nothing, and received
