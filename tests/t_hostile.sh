@@ -145,7 +145,9 @@ TESTS+=(t_hostile_mem_guard_logged)
 # and plugs it in again
 t_hostile_connect_cycles_propagation() {
 	local n
-	hostile_case connect-cycles yes || return 1
+	# every 100th cycle the end stays away 500 ms (propagation acts on an
+	# end gone for 300 ms; shorter absences are a driver's reset)
+	hostile_case connect-cycles:500 yes || return 1
 	n=$(grep -c "went away: taking" xc.log)
 	say "carrier taken from the other end $n times, given back $(grep -c "is back: plugging" xc.log) times"
 	[ "$n" -gt 0 ] || fail "link propagation never acted"

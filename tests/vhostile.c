@@ -1180,11 +1180,14 @@ out:
  *			   RX_SOCK reconnects whenever xcable drops it (link
  *			   propagation takes its carrier when the other end
  *			   goes), as QEMU does with reconnect=1.
+ * @pause_ms:	every 100th cycle, stay away this long after a completed
+ *		handshake (0: never), so that link propagation, which acts on
+ *		an end gone for 300 ms, sees the end go and come back
  *
  * Return: 0 if every connection got its GET_FEATURES answer, 1 otherwise
  */
 static int case_connect_cycles(const char *txp, const char *rxp,
-			       unsigned int n)
+			       unsigned int n, unsigned int pause_ms)
 {
 	unsigned int i, ok = 0, full = 0, again = 0;
 	struct guest g, rx;
@@ -1217,6 +1220,8 @@ static int case_connect_cycles(const char *txp, const char *rxp,
 		if (stop == 0)
 			msleep(2);
 		guest_close(&g);
+		if (pause_ms && i % 100 == 0)
+			msleep(pause_ms);
 	}
 	out("%u connect/disconnect cycles: %u handshakes answered (%u "
 	    "complete); the guest on the other end reconnected %u times",
@@ -1345,7 +1350,7 @@ static void list(void)
 	size_t i;
 
 	puts("good\ngood-iommu\niotlb-bad\nheader-split\nlying-offload\nrepeat\ndisconnect-mid-burst\n"
-	     "connect-cycles\nhangup-before-reply\nmem-beyond-file\n"
+	     "connect-cycles[:PAUSE_MS]\nhangup-before-reply\nmem-beyond-file\n"
 	     "mem-truncated");
 	for (i = 0; i < sizeof(tx_cases) / sizeof(tx_cases[0]); i++)
 		puts(tx_cases[i].name);
@@ -1394,7 +1399,9 @@ int main(int argc, char **argv)
 	if (!strcmp(c, "disconnect-mid-burst"))
 		return case_disconnect_mid_burst(txp, rxp);
 	if (!strcmp(c, "connect-cycles"))
-		return case_connect_cycles(txp, rxp, 1000);
+		return case_connect_cycles(txp, rxp, 1000, 0);
+	if (!strncmp(c, "connect-cycles:", 15))
+		return case_connect_cycles(txp, rxp, 1000, atoi(c + 15));
 	if (!strcmp(c, "hangup-before-reply"))
 		return case_hangup_before_reply(txp, rxp);
 	for (i = 0; i < sizeof(tx_cases) / sizeof(tx_cases[0]); i++)
