@@ -611,9 +611,11 @@ t_vxlan_vm() {
 TESTS+=(t_vxlan_vm)
 SLOW_ONCE+=(t_vxlan_vm)	# two VMs twice; the tunnel's code runs on every build in the other t_vxlan tests
 
+# over IPv6 the fragmenting case only: 9000-byte guests over a 9100-byte
+# underlay cross IPv4 in t_vxlan_vm and IPv6 in the frontend tests
 t_vxlan_vm6() {
 	vm_prepare || return 1
-	vm_pair_over 6 1500 1500 && vm_pair_over 6 9100 9000
+	vm_pair_over 6 1500 1500
 }
 TESTS+=(t_vxlan_vm6)
 SLOW_ONCE+=(t_vxlan_vm6)	# as t_vxlan_vm, over an IPv6 underlay
