@@ -156,7 +156,7 @@ static inline void xc_cable_stats(const struct xc_cable *c, unsigned int j,
  *		thread's housekeeping soon (a full burst, frames waiting
  *		for mbufs), which it then wakes through @hk_wake; NULL on
  *		the main lcore (set at wiring; written by every lcore,
- *		cleared by the main thread; atomic)
+ *		cleared by the main thread before a long sleep; atomic)
  * @hk_wake:	the main lcore's sleeping state, for @hk_want
  * @adaptive:	sleep when idle (false: --poll, busy-poll always)
  * @idle_cycles: TSC cycles without work before sleeping

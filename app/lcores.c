@@ -255,9 +255,13 @@ void xc_lcores_run(struct xc_lcores *l)
 		while (!l->quit) {
 			unsigned int ms = l->hk(l->hk_arg);
 
-			if (__atomic_exchange_n(&l->hk_want, 0,
+			/* hk_want is cleared only before a long sleep: while
+			 * the main thread keeps house often, a worker's busy
+			 * rounds find it set and do not wake it again */
+			if (ms > l->hk_ms &&
+			    __atomic_exchange_n(&l->hk_want, 0,
 						__ATOMIC_ACQ_REL))
-				ms = RTE_MIN(ms, l->hk_ms);
+				ms = l->hk_ms;
 			if (!l->quit)
 				xc_idle_wait(&l->lc[main_id].idle, (int)ms, 0);
 		}
