@@ -133,7 +133,7 @@ void xc_guard_attach(struct xc_guard *g, const char *label)
 		goto out;
 	}
 	g->decoy = fd;
-	if (g->set >= 0) {
+	if (__atomic_load_n(&g->set, __ATOMIC_RELAXED) >= 0) {
 		struct epoll_event ev = { .events = EPOLLIN, .data.ptr = g };
 
 		/* closing the decoy takes it out of the set again */
@@ -141,7 +141,7 @@ void xc_guard_attach(struct xc_guard *g, const char *label)
 			XC_LOG(guard, WARNING,
 			       "%s: cannot wait on the decoy (%s): it is polled",
 			       label, strerror(errno));
-			g->set = -1;
+			__atomic_store_n(&g->set, -1, __ATOMIC_RELAXED);
 		}
 	}
 	XC_LOG(guard, DEBUG, "%s: %s in use, other frontends are refused",
@@ -205,6 +205,17 @@ static void turn_away(struct xc_guard *g, const char *label)
 		       "%s: refused a second frontend on %s (pid %d, uid %d): the socket is in use, the cable stays with the first",
 		       label, g->path, (int)cr.pid, (int)cr.uid);
 	}
+	/* an accept that fails otherwise (no fd left: EMFILE) leaves the
+	 * decoy readable: out of the set, so that the main thread does not
+	 * wake for it again and again; it is polled from now on */
+	if (g->decoy >= 0 && errno != EAGAIN && errno != EWOULDBLOCK &&
+	    errno != EINTR && __atomic_load_n(&g->set, __ATOMIC_RELAXED) >= 0) {
+		XC_LOG(guard, WARNING,
+		       "%s: cannot turn away a second frontend on %s (%s): looking again every %d ms",
+		       label, g->path, strerror(errno), XC_GUARD_POLL_MS);
+		epoll_ctl(g->set, EPOLL_CTL_DEL, g->decoy, NULL);
+		__atomic_store_n(&g->set, -1, __ATOMIC_RELAXED);
+	}
 	pthread_mutex_unlock(&g->lock);
 }
 
@@ -219,7 +230,8 @@ void xc_guard_poll(struct xc_guard *g, const char *label)
 {
 	uint64_t now = rte_get_tsc_cycles();
 
-	if (g->set >= 0 || now < g->next_poll)
+	if (__atomic_load_n(&g->set, __ATOMIC_RELAXED) >= 0 ||
+	    now < g->next_poll)
 		return;
 	g->next_poll = now + rte_get_tsc_hz() / 1000 * XC_GUARD_POLL_MS;
 	turn_away(g, label);
@@ -228,24 +240,22 @@ void xc_guard_poll(struct xc_guard *g, const char *label)
 /**
  * xc_guard_set_poll() - turn away whoever connected to a decoy of the set:
  *			 one system call when nobody did (main thread, which
- *			 can also sleep on @set)
+ *			 can also sleep on @set); one pass, so that a decoy
+ *			 that stays readable cannot hold the main thread
  * @set:	the epoll set, or -1
  */
 void xc_guard_set_poll(int set)
 {
-	struct epoll_event ev[16];
+	struct epoll_event ev[64];
 	int n, i;
 
 	if (set < 0)
 		return;
-	while ((n = epoll_wait(set, ev, RTE_DIM(ev), 0)) > 0) {
-		for (i = 0; i < n; i++) {
-			struct xc_guard *g = ev[i].data.ptr;
+	n = epoll_wait(set, ev, RTE_DIM(ev), 0);
+	for (i = 0; i < n; i++) {
+		struct xc_guard *g = ev[i].data.ptr;
 
-			turn_away(g, g->label);
-		}
-		if (n < (int)RTE_DIM(ev))
-			break;
+		turn_away(g, g->label);
 	}
 }
 

@@ -24,7 +24,9 @@
  * @decoy:	listening socket on @path while attached, else -1
  * @set:	epoll set the decoy joins while it listens, with this guard
  *		as its data, so that the main thread waits on every decoy at
- *		once (xc_guard_set_poll()); -1: the guard is polled
+ *		once (xc_guard_set_poll()); -1: the guard is polled (set at
+ *		init; the event thread or the main thread, under @lock, may
+ *		set it to -1 for good; atomic)
  * @label:	the port's label, for messages
  * @refused:	frontends turned away (atomic)
  * @next_poll:	without @set: TSC before which xc_guard_poll() does not
