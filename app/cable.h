@@ -58,6 +58,11 @@ struct xc_trunk;
  *		there after this end's direction was polled, so its lcore
  *		must poll again rather than sleep on a drained socket
  *		(NULL: the end has no such queue)
+ * @drain:	for a shared end with an fd to sleep on: read what waits
+ *		on the port or socket and sort it into the ends' queues (or
+ *		count it dropped), for a direction that holds frames and so
+ *		does not receive: else the fd stays readable and its lcore
+ *		spins (NULL: none)
  *
  * An end of a kind that has no ethdev (@port NULL: a VXLAN tunnel) says
  * the rest itself, through the ops below; for the others they are NULL
@@ -77,6 +82,7 @@ struct xc_end_ops {
 	uint64_t (*caps)(const struct xc_end *e);
 	bool shared;
 	bool (*queued)(const struct xc_end *e);
+	void (*drain)(struct xc_end *e);
 	bool (*is_up)(const struct xc_end *e);
 	const char *(*where)(const struct xc_end *e);
 	void (*describe)(const struct xc_end *e, xc_kv_fn fn, void *arg);

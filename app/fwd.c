@@ -575,8 +575,8 @@ static unsigned int queued(const struct xc_fwd_lcore *lc)
 /**
  * want_hk() - a worker lcore's traffic may need the main thread's
  *	       housekeeping soon (its pools to grow): wake the main thread
- *	       if it does not know yet (one write per quiet-to-busy turn,
- *	       then one per housekeeping round while busy)
+ *	       if it does not know yet (one write when it is about to sleep
+ *	       long; it leaves the flag set while it keeps house often)
  * @lc:		the lcore; nothing to do on the main lcore
  */
 static inline void want_hk(struct xc_fwd_lcore *lc)
@@ -614,6 +614,10 @@ static unsigned int poll_all(struct xc_fwd_lcore *lc, bool *blocked,
 		work += w;
 		/* raw frames left: waiting for mbufs to segment into */
 		*blocked |= (d->hold_n | d->raw_n) != 0;
+		/* held back, it did not receive: its socket or port is read
+		 * all the same, so that it does not stay readable */
+		if (unlikely(d->hold_n && d->rx->ops->drain))
+			d->rx->ops->drain(d->rx);
 		/* traffic that may soon need the pool to grow */
 		if (unlikely(w >= XC_BURST || d->raw_n))
 			want_hk(lc);

@@ -194,6 +194,17 @@ static uint64_t trunk_caps(const struct xc_end *e)
 }
 
 /**
+ * trunk_drain() - end op: take one burst from the trunk's port for every
+ *		   member (a member's direction holds frames and does not
+ *		   receive)
+ * @e:		member
+ */
+static void trunk_drain(struct xc_end *e)
+{
+	fill(e->trunk);
+}
+
+/**
  * trunk_queued() - end op: do frames sorted for the member wait in its
  *		    queue?
  * @e:		member
@@ -212,6 +223,7 @@ const struct xc_end_ops xc_end_trunk_ops = {
 	.caps = trunk_caps,
 	.shared = true,
 	.queued = trunk_queued,
+	.drain = trunk_drain,
 };
 
 /**

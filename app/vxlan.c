@@ -15,11 +15,14 @@
  * holds at most its share of it (qcap: half the pool split evenly, at
  * least a burst): a cable whose guest stops taking frames (its direction
  * then holds a burst and stops receiving) keeps what it has and drops
- * the rest as backlog, and the other tunnels still find mbufs. Should the
- * pool run dry all the same (many such cables, or delay lines holding
- * frames), what arrives is received into a scratch buffer and counted as
- * no-mbuf: the socket is drained either way, and its lcore never spins on
- * a readable socket it cannot read.
+ * the rest as backlog, and the other tunnels still find mbufs (a stalled
+ * tunnel holds its share and the burst its direction holds: with the
+ * share's floor of a burst, about 60 stalled tunnels at once use up the
+ * pool). Should the pool run dry all the same (that many such cables, or
+ * delay lines holding frames), what arrives is received into a scratch
+ * buffer and counted as no-mbuf: the socket is drained either way (a held
+ * direction drains it too, vxlan_drain()), and its lcore never spins on a
+ * readable socket it cannot read.
  *
  * Sending is one sendmmsg() per burst, each frame one message of iovecs:
  * the tunnel's prebuilt header, then every segment of the mbuf (a chain
@@ -283,8 +286,17 @@ static struct xc_vxlan_tun *find_tun(struct xc_vxlan *vx, uint32_t vni,
  */
 static unsigned int ready(struct xc_vxlan *vx)
 {
-	unsigned int i;
+	unsigned int i, k;
 
+	/* the slots that still hold an mbuf first (a datagram no tunnel
+	 * took left its own), so that a dry pool does not hide them */
+	for (i = k = 0; i < XC_BURST; i++)
+		if (vx->rxm[i] != NULL) {
+			struct rte_mbuf *m = vx->rxm[i];
+
+			vx->rxm[i] = vx->rxm[k];
+			vx->rxm[k++] = m;
+		}
 	for (i = 0; i < XC_BURST; i++) {
 		struct msghdr *h = &vx->rmsg[i].msg_hdr;
 
@@ -417,6 +429,16 @@ static uint16_t vxlan_rx(struct xc_end *e, uint16_t q, struct rte_mbuf **pkts,
 		t->q.n--;
 	}
 	return i;
+}
+
+/**
+ * vxlan_drain() - end op: receive one burst for every tunnel (a tunnel's
+ *		   direction holds frames and does not receive)
+ * @e:		tunnel end
+ */
+static void vxlan_drain(struct xc_end *e)
+{
+	fill(((struct xc_vxlan_tun *)e->priv)->vx);
 }
 
 /**
@@ -612,6 +634,7 @@ const struct xc_end_ops xc_end_vxlan_ops = {
 	.caps = vxlan_caps,
 	.shared = true,
 	.queued = vxlan_queued,
+	.drain = vxlan_drain,
 	.is_up = vxlan_is_up,
 	.where = vxlan_where,
 	.describe = vxlan_describe,
