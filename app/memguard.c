@@ -46,6 +46,7 @@
 RTE_LOG_REGISTER(xc_logtype_memguard, xcable.memguard, INFO);
 
 #define XC_MG_FULL_S		60	/* a full scan at least this often */
+#define XC_MG_BUSY_S		10	/* full scans after the fd count moved */
 #define TMPFS_MAGIC_		0x01021994
 #define HUGETLBFS_MAGIC_	0x958458f6
 
@@ -432,10 +433,13 @@ static int find_guest_fds(const struct xc_memguard *mg,
 /**
  * xc_memguard_scan() - close guest memory fds left behind, and report
  *			faults caught since the last call; for housekeeping
- *			(once a second: an fd is closed when two scans in a
+ *			(every 1 to 2 s: an fd is closed when two scans in a
  *			row find it unmapped; while no fd is suspect and as
- *			many are open as before, a scan looks at every fd
- *			only every XC_MG_FULL_S seconds)
+ *			many have been open for XC_MG_BUSY_S, a scan looks
+ *			at every fd only every XC_MG_FULL_S seconds: a
+ *			frontend that connects, has its memory table refused
+ *			and goes, all between two scans, may leave the count
+ *			as it was, and its fd open that long)
  * @mg:		guard state
  */
 void xc_memguard_scan(struct xc_memguard *mg)
@@ -465,14 +469,18 @@ void xc_memguard_scan(struct xc_memguard *mg)
 	 * sure (looking at every fd is most of an idle worker's CPU) */
 	n_open = open_fds();
 	now = rte_get_tsc_cycles();
+	/* fds come and go: frontends are connecting, and a memory table
+	 * may be refused; every scan looks at every fd for a while */
+	if (n_open != mg->n_open)
+		mg->busy_until = now + rte_get_tsc_hz() * XC_MG_BUSY_S;
 	if (n_open > 0 && n_open == mg->n_open && mg->n_suspects == 0 &&
-	    now < mg->next_full)
+	    now < mg->next_full && now >= mg->busy_until)
 		return;
-	mg->n_open = n_open;
-	mg->next_full = now + rte_get_tsc_hz() * XC_MG_FULL_S;
 	n_fds = find_guest_fds(mg, fds);
 	if (n_fds < 0 && n_fds != -E2BIG)
-		return;
+		return;	/* not scanned: the next call tries again */
+	mg->n_open = n_open;
+	mg->next_full = now + rte_get_tsc_hz() * XC_MG_FULL_S;
 	/* the same fds as last time, all mapped then: nothing leaked since
 	 * (a leaked fd is a new one; a reused number has a new file) */
 	if (n_fds >= 0 && mg->n_suspects == 0 &&

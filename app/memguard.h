@@ -37,6 +37,8 @@ struct xc_memguard_suspect {
  * @next_full:	TSC after which a scan looks at every fd even if as many
  *		are open as before (one closed and one leaked keep the
  *		count)
+ * @busy_until:	TSC until which every scan looks at every fd: the count
+ *		moved a while ago
  * @fds:	scratch: the guest memory fds a scan finds open
  */
 struct xc_memguard {
@@ -49,6 +51,7 @@ struct xc_memguard {
 	unsigned int n_known;
 	long n_open;
 	uint64_t next_full;
+	uint64_t busy_until;
 	struct xc_memguard_suspect known[XC_MG_MAX_KNOWN];
 	struct xc_memguard_suspect fds[XC_MG_MAX_KNOWN];
 };

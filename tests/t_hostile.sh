@@ -84,8 +84,8 @@ hostile_case() {
 	good A || { fail "cable A does not work again after the case"; return 1; }
 	good B || { fail "cable B (another cable) does not forward"; return 1; }
 	# leaked guest memory fds are closed by xcable's memory guard after
-	# two scans a second apart
-	for ((i = 0; i < 40; i++)); do
+	# two scans up to 2 s apart (the main thread, idle, keeps house every 2 s)
+	for ((i = 0; i < 60; i++)); do
 		fd1=$(xc_fds)
 		[ "$fd1" -le "$fd0" ] && break
 		sleep 0.1
