@@ -15,7 +15,7 @@
  *
  * At start every worker gets an even share, in config order: the fewest
  * workers that can hold the lab, each filled up to its part of the ports
- * still to place (so 100 socket cables go 14, 14, 14, 14, 14, 15, 15 into
+ * still to place (so 100 socket cables go 14, 14, 14, 14, 15, 14, 15 into
  * 7 workers, not 16 into each of six and 4 into the seventh). The workers
  * share the forwarding CPU (the same lcores), and the kernel gives each
  * forwarding thread an equal part of it when all are busy: even shares

@@ -464,6 +464,7 @@ variant_boot() {
 # features: each BIT must be as said; prints the misses
 feature_bits() {
 	local f=$1 b bad=""
+	[ "${f:-0}" != 0 ] || { echo "no features read"; return; }
 	for b in $2; do
 		(( (f >> ${b%=*} & 1) == ${b#*=} )) || bad+=" bit ${b%=*} is $(( f >> ${b%=*} & 1 ))"
 	done

@@ -1012,6 +1012,11 @@ static int case_iotlb_bad(const char *txp, const char *rxp, int only)
 			    iotlb_what[k], got, iotlb_want[k]);
 			rc = 1;
 		}
+		if (iotlb_want[k] < 0 && sent >= 0 && !closed(&tx, 200)) {
+			out("FAIL %s: the connection should have been closed",
+			    iotlb_what[k]);
+			rc = 1;
+		}
 next:
 		guest_close(&tx);
 		guest_close(&rx);
