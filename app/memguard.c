@@ -46,7 +46,7 @@
 RTE_LOG_REGISTER(xc_logtype_memguard, xcable.memguard, INFO);
 
 #define XC_MG_FULL_S		60	/* a full scan at least this often */
-#define XC_MG_BUSY_S		10	/* full scans after the fd count moved */
+#define XC_MG_BUSY_S		4	/* full scans after the fd count moved */
 #define TMPFS_MAGIC_		0x01021994
 #define HUGETLBFS_MAGIC_	0x958458f6
 

@@ -267,7 +267,9 @@ scale_run() {
 	[ "$SCALE_LISTEN_MS" -le 10000 ] || { fail "$n cables are not ready within 10 s"; rc=1; }
 	say "$(grep "frames sent" "front$n.out")"
 	grep -q "cables $n: ok $n, failed 0; .* mismatched 0" "front$n.out" || { cat "front$n.out"; fail "not every cable carried its frames intact"; rc=1; }
-	sleep 2
+	# idle as a lab is idle: the memory guard looks at every fd for 4 s
+	# after guests' fds came and went (memguard.c), then no more
+	sleep 6
 	read -r SCALE_KB rss < <(tree_kb "$SCALE_PID")
 	say "$n cables connected and idle: the process tree takes $SCALE_KB kB (proportional set + own hugepages; resident: $rss kB), $((SCALE_KB / n)) kB a cable, fixed part included"
 	if [ "$secs" -gt 0 ]; then
