@@ -137,6 +137,8 @@ extern const struct xc_end_ops xc_end_port_ops;
  * @dir:	2 * @n_queues directions: dir[2q] carries end[0] -> end[1] on
  *		queue q, dir[2q + 1] the reverse (fwd.h)
  * @pool:	mbufs for this cable only, so one cable cannot starve another
+ * @pool_want:	where directions ask for @pool to grow (struct xc_pool's
+ *		@want)
  * @ipool:	indirect mbufs for segments that point into a TSO frame
  * @paused:	lcores leave this cable's ports alone (main thread; atomic)
  * @admin_down:	taken down by an operator (main thread)
@@ -152,6 +154,7 @@ struct xc_cable {
 	unsigned int n_queues;
 	struct xc_dir *dir;
 	struct rte_mempool *pool;
+	uint32_t *pool_want;
 	struct rte_mempool *ipool;
 	uint32_t paused;
 	bool admin_down;

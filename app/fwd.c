@@ -69,6 +69,13 @@
  * without a kick (a guest driver may refill without notifying) */
 #define XC_BLOCKED_SLEEP_MS	1
 
+/* mbufs one received frame may take at most from a pool of default
+ * mbufs: a 64 KB GSO frame with its Ethernet header and two tags, in
+ * segments of RTE_MBUF_DEFAULT_DATAROOM bytes (what a guest sends beyond
+ * that is its own loss, logged by the vhost library) */
+#define XC_RX_SEGS_MAX \
+	((65535 + 22 + RTE_MBUF_DEFAULT_DATAROOM - 1) / RTE_MBUF_DEFAULT_DATAROOM)
+
 RTE_LOG_REGISTER(xc_logtype_fwd, xcable.fwd, INFO);
 
 /**
@@ -428,6 +435,60 @@ static inline void run_stages(struct xc_dir *d)
 }
 
 /**
+ * rx_budget() - how many frames a direction may receive now: a whole
+ *		 burst, unless its end's driver chains large frames out of
+ *		 a pool too short for a burst of the largest ones (the
+ *		 vhost library would lose the frame whose chain ran dry,
+ *		 and count it nowhere); then what its share of the free
+ *		 mbufs surely holds, and the pool is asked to grow (a
+ *		 cable's pool starts small, pool.c). Frames not taken wait
+ *		 in the guest's ring.
+ * @d:		direction
+ *
+ * Return: frames to ask for, 0 to XC_BURST
+ */
+static inline uint16_t rx_budget(struct xc_dir *d)
+{
+	unsigned int per, avail;
+
+	d->starved = false;
+	if (likely(d->rx_pool == NULL))
+		return XC_BURST;
+	per = XC_RX_SEGS_MAX * d->rx_share;
+	avail = rte_mempool_avail_count(d->rx_pool);
+	if (likely(avail >= XC_BURST * per))
+		return XC_BURST;
+	return (uint16_t)(avail / per);
+}
+
+/* bursts of small frames cut short in a row before the pool is asked to
+ * grow: frames of a light stream that met in a ring now and then need no
+ * bigger pool */
+#define XC_RX_SHORT_ASK		8
+
+/**
+ * rx_short() - a burst was cut short by rx_budget() and may have left
+ *		frames behind: ask the main thread for a pool that holds a
+ *		whole burst of the largest frames, at once if nothing could
+ *		be taken or the frames were chains (large frames, which the
+ *		cut is for), else once the cut kept happening
+ * @d:		direction
+ * @chains:	a frame received was a chain
+ */
+static void rx_short(struct xc_dir *d, bool chains)
+{
+	uint32_t need = XC_BURST * XC_RX_SEGS_MAX * d->rx_share;
+
+	d->starved = true;
+	if (!chains && ++d->rx_cut < XC_RX_SHORT_ASK)
+		return;
+	d->rx_cut = 0;
+	if (d->pool_want != NULL &&
+	    __atomic_load_n(d->pool_want, __ATOMIC_RELAXED) < need)
+		__atomic_store_n(d->pool_want, need, __ATOMIC_RELAXED);
+}
+
+/**
  * xc_dir_poll() - one round of a direction: retry held frames, or receive a
  *		   new burst and send it on
  * @d:		direction
@@ -465,11 +526,19 @@ unsigned int xc_dir_poll(struct xc_dir *d)
 	}
 
 	if (d->raw_n == 0) {
-		n = xc_end_rx(d->rx, d->rxq, d->raw, XC_BURST);
+		uint16_t budget = rx_budget(d), segs = 0;
+
+		n = budget ? xc_end_rx(d->rx, d->rxq, d->raw, budget) : 0;
+		for (i = 0; i < n; i++) {
+			bytes += d->raw[i]->pkt_len;
+			segs += d->raw[i]->nb_segs;
+		}
+		if (unlikely(n == budget && budget < XC_BURST))
+			rx_short(d, budget == 0 || segs > n);
+		else if (d->rx_pool != NULL)
+			d->rx_cut = 0;
 		if (n == 0 && !xc_impair_pending(&d->im))
 			return work;
-		for (i = 0; i < n; i++)
-			bytes += d->raw[i]->pkt_len;
 		xc_stat_add(&d->st.rx_pkts, n);
 		xc_stat_add(&d->st.rx_bytes, bytes);
 		d->raw_head = 0;
@@ -612,14 +681,15 @@ static unsigned int poll_all(struct xc_fwd_lcore *lc, bool *blocked,
 		unsigned int w = xc_dir_poll(d);
 
 		work += w;
-		/* raw frames left: waiting for mbufs to segment into */
-		*blocked |= (d->hold_n | d->raw_n) != 0;
+		/* raw frames left: waiting for mbufs to segment into; or
+		 * a guest's frames left in its ring for want of mbufs */
+		*blocked |= (d->hold_n | d->raw_n) != 0 || d->starved;
 		/* held back, it did not receive: its socket or port is read
 		 * all the same, so that it does not stay readable */
 		if (unlikely(d->hold_n && d->rx->ops->drain))
 			d->rx->ops->drain(d->rx);
 		/* traffic that may soon need the pool to grow */
-		if (unlikely(w >= XC_BURST || d->raw_n))
+		if (unlikely(w >= XC_BURST || d->raw_n || d->starved))
 			want_hk(lc);
 		if (unlikely(xc_impair_pending(im)))
 			*due = RTE_MIN(*due, im->rel[im->head]);
@@ -750,7 +820,7 @@ int xc_fwd_loop(void *arg)
 		/* a kick or a wake-up may bring a burst: poll the idle time
 		 * before sleeping again; a sleep that merely ran out brings
 		 * nothing, so one empty round will do (an idle worker of a
-		 * lab wakes once a second, and spinning 100 us each time
+		 * lab wakes once a second, and spinning the idle time each time
 		 * was most of what it cost) */
 		last_work = rte_rdtsc();
 		if (!woken)
@@ -816,6 +886,12 @@ int xc_cable_dirs_create(struct xc_cable *c, const struct xc_impair_cfg ic[2],
 			snprintf(d->label, sizeof(d->label), "%s->%s",
 				 d->rx->label, d->tx->label);
 			xc_off_init(&d->off, c->pool, c->ipool);
+			/* a guest's large frames are chains of c->pool's */
+			if (d->rx->ops == &xc_end_port_ops &&
+			    d->rx->port->ops->rx_chains)
+				d->rx_pool = c->pool;
+			d->rx_share = 1;	/* lcores.c may say more */
+			d->pool_want = c->pool_want;
 			if (xc_impair_init(&d->im, seed ^ (2ULL * q + j) << 32,
 					   socket))
 				return -ENOMEM;

@@ -59,6 +59,19 @@ typedef void xc_stage_fn(struct xc_dir *d, struct xc_burst *b);
  * @n_stages:	how many (same writers as @stage)
  * @restage:	build @stage again before the next burst: a stage no
  *		longer needed says so (written by the owning lcore)
+ * @rx_pool:	the pool @rx builds received frames from, when its driver
+ *		chains large frames and loses one whose chain runs dry
+ *		(xc_port_ops.rx_chains); NULL otherwise (set up by the main
+ *		thread)
+ * @rx_share:	directions of other lcores that take from @rx_pool at the
+ *		same time, this one included (set up by the main thread):
+ *		each bounds its bursts by its share of the free mbufs
+ * @pool_want:	where this direction asks the main thread for a bigger
+ *		pool: the free mbufs a whole burst needs (written by the
+ *		owning lcore, cleared by the main thread); NULL if none
+ * @starved:	the last burst was cut short by @rx_pool's free mbufs
+ *		(written by the owning lcore)
+ * @rx_cut:	bursts of small frames cut short in a row (the same)
  * @st:		counters, written only by the owning lcore
  */
 struct xc_dir {
@@ -82,6 +95,11 @@ struct xc_dir {
 	xc_stage_fn *stage[XC_DIR_STAGES];
 	uint8_t n_stages;
 	bool restage;
+	struct rte_mempool *rx_pool;
+	uint16_t rx_share;
+	uint32_t *pool_want;
+	bool starved;
+	uint8_t rx_cut;
 	struct xc_dir_stats st;
 } __rte_cache_aligned;
 

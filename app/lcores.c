@@ -67,6 +67,26 @@ static struct xc_fwd_lcore *pick(struct xc_lcores *l, const struct xc_topo *t,
 }
 
 /**
+ * pool_share() - tell a cable's directions how many lcores take from its
+ *		  pool at once (each bounds its bursts by its share, fwd.c)
+ * @c:		cable, wired
+ * @on:		the lcore of each of its directions
+ */
+static void pool_share(struct xc_cable *c, struct xc_fwd_lcore *const *on)
+{
+	unsigned int j, k;
+	uint16_t n = 0;
+
+	for (j = 0; j < 2 * c->n_queues; j++) {
+		for (k = 0; k < j && on[k] != on[j]; k++)
+			;
+		n += k == j;
+	}
+	for (j = 0; j < 2 * c->n_queues; j++)
+		c->dir[j].rx_share = n;
+}
+
+/**
  * xc_lcores_assign() - place every cable direction on an lcore
  * @l:		lcores, zeroed
  * @t:		topology, started
@@ -107,6 +127,7 @@ int xc_lcores_assign(struct xc_lcores *l, struct xc_topo *t, bool poll,
 	for (i = 0; i < t->n_cables; i++) {
 		struct xc_cable *c = &t->cables[i];
 		struct xc_fwd_lcore *feeds[2] = { NULL, NULL };
+		struct xc_fwd_lcore *on[2 * XC_MAX_QUEUES];
 
 		for (j = 0; j < 2 * c->n_queues; j++, k++) {
 			/* the directions feeding a steered end share one lcore:
@@ -124,11 +145,13 @@ int xc_lcores_assign(struct xc_lcores *l, struct xc_topo *t, bool poll,
 				lc->max_sleep_ms = 1;
 			xc_dir_build(&c->dir[j]);	/* its stages */
 			lc->dirs[lc->n_dirs++] = &c->dir[j];
+			on[j] = lc;
 			if (xc_idle_watch(&lc->idle, &c->dir[j])) {
 				snprintf(err, errlen, "too many queues");
 				return -ENOSPC;
 			}
 		}
+		pool_share(c, on);
 	}
 	return 0;
 }

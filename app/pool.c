@@ -9,8 +9,13 @@
  * doubling it each time up to the old size. The cap keeps what the
  * old pools gave: one cable can never take more than its own share, so
  * a busy cable cannot starve another; while its pool is short, a guest's
- * frames wait in its own ring (the vhost library takes no more than it
- * has mbufs for), and a frame that software segmentation finds no mbufs
+ * frames wait in its own ring: the vhost library takes no more frames
+ * than it has head mbufs for, but it builds a large frame as a chain and
+ * loses the frame (counted nowhere) if the pool runs dry in the middle,
+ * so a direction from a guest asks it for no more frames than the free
+ * mbufs hold at their largest (33 mbufs for a 64 KB TSO frame), and asks
+ * the main thread to grow the pool to what a whole burst needs (@want,
+ * fwd.c's rx_budget()); and a frame that software segmentation finds no mbufs
  * for waits in the direction's raw queue for the pool to grow; only if it
  * still finds none after XC_SEG_WAIT_MS (the pool is at its cap) is it
  * dropped, counted as no-mbuf. A cable with a delay or rate impairment

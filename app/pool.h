@@ -26,9 +26,12 @@
  * @failed:	a growth failed (logged once)
  * @idle_since:	TSC since which every mbuf of @mp has been free, as seen
  *		by housekeeping; 0 if it was not at the last look
+ * @want:	free mbufs a direction needs to receive a whole burst and
+ *		did not find (written by forwarding lcores, read and
+ *		cleared by the main thread, which grows the pool to them)
  *
- * Only the main thread changes the struct; lcores only take mbufs from
- * @mp and free them to it.
+ * Only the main thread changes the struct, but for @want; lcores only
+ * take mbufs from @mp and free them to it.
  */
 struct xc_pool {
 	struct rte_mempool *mp;
@@ -41,6 +44,7 @@ struct xc_pool {
 	int socket;
 	bool failed;
 	uint64_t idle_since;
+	uint32_t want;
 };
 
 /* a pool whose mbufs have all been free this long gives its growth back */

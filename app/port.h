@@ -93,6 +93,10 @@ typedef void (*xc_kv_fn)(void *arg, const char *key, const char *str,
  *		its peer sees the carrier go)
  * @mt_txq:	several lcores may send on one Tx queue at once (the driver
  *		locks it): frames can be steered to any queue (steer.h)
+ * @rx_chains:	the driver builds a frame that does not fit one mbuf as a
+ *		chain from the pool and drops the frame, uncounted, if the
+ *		pool runs dry in the middle (the vhost library does): its
+ *		receive bursts are bounded by the pool's free mbufs (fwd.c)
  */
 struct xc_port_ops {
 	const char *kind;
@@ -117,6 +121,7 @@ struct xc_port_ops {
 	bool event_link;
 	bool pluggable;
 	bool mt_txq;
+	bool rx_chains;
 };
 
 /**

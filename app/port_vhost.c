@@ -418,6 +418,7 @@ const struct xc_port_ops xc_port_vhost_ops = {
 	.event_link = true,
 	.pluggable = true,
 	.mt_txq = true,		/* the vhost library locks each ring */
+	.rx_chains = true,	/* a guest's large frame: a chain, or lost */
 };
 
 /**

@@ -411,6 +411,7 @@ static int cable_pools(struct xc_topo *t, unsigned int i, char *err,
 			       XC_POOL_MBUFS * c->n_queues, 0, socket);
 	}
 	c->pool = t->pools[i][0].mp;
+	c->pool_want = &t->pools[i][0].want;
 	c->ipool = t->pools[i][1].mp;
 	if (c->pool == NULL || c->ipool == NULL) {
 		snprintf(err, errlen, "%s: cannot create mbuf pool: %s",
@@ -692,13 +693,20 @@ bool xc_topo_grow(struct xc_topo *t)
 
 		for (j = 0; j < 2; j++) {
 			struct xc_pool *p = &t->pools[i][j];
+			uint32_t want = __atomic_exchange_n(&p->want, 0,
+							    __ATOMIC_RELAXED);
 			unsigned int n;
+			bool more;
 
-			/* a cable that holds frames grows to its cap at once */
+			/* a cable that holds frames grows to its cap at once;
+			 * one whose guest could not send a whole burst, to
+			 * what that burst needs */
 			do {
 				n = p->n;
-				xc_pool_grow(p, hold);
-			} while (hold && p->n > n);
+				more = hold || (p->mp != NULL && want &&
+						rte_mempool_avail_count(p->mp) < want);
+				xc_pool_grow(p, more);
+			} while (more && p->n > n);
 			xc_pool_shrink(p, hold);
 			busy |= xc_pool_in_use(p);
 		}

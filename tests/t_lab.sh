@@ -90,7 +90,7 @@ t_impair_rate() {
 	peer_run xc.log 2 $(peer_eal "$T/l.sock" "$T/r.sock") -- goodput --tx none --rx none --warmup 1 --seconds 3 ||
 		{ fail "goodput run failed"; return 1; }
 	xc_stop
-	frames=$(sed -nE 's/^goodput .* frames ([0-9]+)/\1/p' "$T/peer.log")
+	frames=$(sed -nE 's/^goodput .* frames ([0-9]+).*/\1/p' "$T/peer.log")
 	# 1514-byte frames
 	mbps=$(awk -v f="$frames" 'BEGIN { printf "%.1f", f * 1514 * 8 / 3 / 1e6 }')
 	say "rate=100mbit: $frames frames of 1514 bytes in 3 s: $mbps Mbit/s"
