@@ -132,6 +132,53 @@ PYEOF
 TESTS+=(t_bench_quick)
 ONCE+=(t_bench_quick)
 
+t_bench_notify() {
+	# the notification accounting (issue 17, item 6): one short stream
+	# through xcable and through tap+bridge; each record must count what
+	# the guests saw, xcable's record the calls its vhost ports sent
+	local out=$T/notify rec bad
+	"$TOP/scripts/bench" --notify --only xcable,tap-bridge --reps 1 --vm-seconds 3 --out "$out" >notify.log 2>&1 ||
+		{ tail -n 20 notify.log; fail "scripts/bench --notify failed"; return 1; }
+	rec=$out/records.jsonl
+	bad=$(/usr/bin/python3 - "$rec" <<'PYEOF'
+import json, sys
+seen = set()
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    if r.get("level") != "notify":
+        continue
+    f = r["forwarder"]
+    seen.add(f)
+    # the receiving guest got the stream, and needed interrupts for it
+    if not (r.get("mb") or 0) > 1 or not r.get("gbps"):
+        print(f, "moved no data:", r.get("mb"), r.get("gbps"))
+    if not (r.get("b_irq_per_mb") or 0) > 0:
+        print(f, "no interrupts counted in B")
+    for k in ("a_tx_kicks_per_mb", "b_tx_kicks_per_mb", "a_vcpu_ms_per_mb", "a_main_ms_per_mb"):
+        if not isinstance(r.get(k), (int, float)):
+            print(f, "no", k)
+    if not (r.get("a_vcpu_ms_per_mb") or 0) > 0:
+        print(f, "no vCPU time counted for A")
+    if f == "xcable":
+        if not (r.get("calls_to_b_per_mb") or 0) > 0 or not (r.get("fwd_ms_per_mb") or 0) > 0:
+            print(f, "no calls or CPU counted for xcable:", r.get("calls_to_b_per_mb"), r.get("fwd_ms_per_mb"))
+        if r.get("fwd_stop") != "term" or r.get("fwd_left_behind") != []:
+            print(f, "not stopped cleanly")
+for f in ("xcable", "tap-bridge"):
+    if f not in seen:
+        print("no notify record for", f)
+PYEOF
+)
+	[ -z "$bad" ] || { echo "$bad" | head -n 5 | sed 's/^/  /'; fail "notification records incomplete"; return 1; }
+	grep -q "where a TCP stream's notifications and CPU go" "$out/summary.md" ||
+		{ fail "summary lacks the notification table"; return 1; }
+	say "kicks, interrupts, calls and CPU per MB recorded for xcable and tap+bridge, and tabled"
+	sed -n "/where a TCP stream's notifications/,/^## How/p" "$out/summary.md" |
+		grep -E '^\| (xcable|tap-bridge) \|' | cut -d'|' -f1-9 | sed 's/^/  /'
+}
+TESTS+=(t_bench_notify)
+ONCE+=(t_bench_notify)
+
 t_soak_short() {
 	# traffic both ways for 20 s, the right side restarting at random, then
 	# xcable itself (scripts/soak --minutes 10 is the long run)
