@@ -479,9 +479,9 @@ static void rx_short(struct xc_dir *d, bool chains)
 {
 	uint32_t need = XC_BURST * XC_RX_SEGS_MAX * d->rx_share;
 
-	d->starved = true;
 	if (!chains && ++d->rx_cut < XC_RX_SHORT_ASK)
 		return;
+	d->starved = true;	/* the lcore sleeps briefly, the main thread wakes */
 	d->rx_cut = 0;
 	if (d->pool_want != NULL &&
 	    __atomic_load_n(d->pool_want, __ATOMIC_RELAXED) < need)

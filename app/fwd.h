@@ -69,8 +69,8 @@ typedef void xc_stage_fn(struct xc_dir *d, struct xc_burst *b);
  * @pool_want:	where this direction asks the main thread for a bigger
  *		pool: the free mbufs a whole burst needs (written by the
  *		owning lcore, cleared by the main thread); NULL if none
- * @starved:	the last burst was cut short by @rx_pool's free mbufs
- *		(written by the owning lcore)
+ * @starved:	the last burst was cut short by @rx_pool's free mbufs and
+ *		the pool asked to grow (written by the owning lcore)
  * @rx_cut:	bursts of small frames cut short in a row (the same)
  * @st:		counters, written only by the owning lcore
  */
