@@ -17,7 +17,7 @@
 #include "vxlan_wire.h"
 
 #define XC_MAX_LOG_LEVELS	8
-#define XC_IDLE_US_DEFAULT	100
+#define XC_IDLE_US_DEFAULT	20
 #define XC_SOCK_MODE_DEFAULT	0660
 
 /**
