@@ -451,9 +451,9 @@ static inline uint16_t rx_budget(struct xc_dir *d)
 {
 	unsigned int per, avail;
 
-	d->starved = false;
 	if (likely(d->rx_pool == NULL))
 		return XC_BURST;
+	d->starved = false;
 	per = XC_RX_SEGS_MAX * d->rx_share;
 	avail = rte_mempool_avail_count(d->rx_pool);
 	if (likely(avail >= XC_BURST * per))
@@ -473,12 +473,16 @@ static inline uint16_t rx_budget(struct xc_dir *d)
  *		be taken or the frames were chains (large frames, which the
  *		cut is for), else once the cut kept happening
  * @d:		direction
- * @chains:	a frame received was a chain
+ * @n:		frames received, in d->raw (0: nothing could be taken)
  */
-static void rx_short(struct xc_dir *d, bool chains)
+static void rx_short(struct xc_dir *d, uint16_t n)
 {
 	uint32_t need = XC_BURST * XC_RX_SEGS_MAX * d->rx_share;
+	bool chains = n == 0;
+	uint16_t i;
 
+	for (i = 0; i < n && !chains; i++)
+		chains = d->raw[i]->nb_segs > 1;
 	if (!chains && ++d->rx_cut < XC_RX_SHORT_ASK)
 		return;
 	d->starved = true;	/* the lcore sleeps briefly, the main thread wakes */
@@ -526,19 +530,17 @@ unsigned int xc_dir_poll(struct xc_dir *d)
 	}
 
 	if (d->raw_n == 0) {
-		uint16_t budget = rx_budget(d), segs = 0;
+		uint16_t budget = rx_budget(d);
 
 		n = budget ? xc_end_rx(d->rx, d->rxq, d->raw, budget) : 0;
-		for (i = 0; i < n; i++) {
-			bytes += d->raw[i]->pkt_len;
-			segs += d->raw[i]->nb_segs;
-		}
 		if (unlikely(n == budget && budget < XC_BURST))
-			rx_short(d, budget == 0 || segs > n);
+			rx_short(d, n);
 		else if (d->rx_pool != NULL)
 			d->rx_cut = 0;
 		if (n == 0 && !xc_impair_pending(&d->im))
 			return work;
+		for (i = 0; i < n; i++)
+			bytes += d->raw[i]->pkt_len;
 		xc_stat_add(&d->st.rx_pkts, n);
 		xc_stat_add(&d->st.rx_bytes, bytes);
 		d->raw_head = 0;

@@ -63,9 +63,9 @@ typedef void xc_stage_fn(struct xc_dir *d, struct xc_burst *b);
  *		chains large frames and loses one whose chain runs dry
  *		(xc_port_ops.rx_chains); NULL otherwise (set up by the main
  *		thread)
- * @rx_share:	directions of other lcores that take from @rx_pool at the
- *		same time, this one included (set up by the main thread):
- *		each bounds its bursts by its share of the free mbufs
+ * @rx_share:	lcores that take from @rx_pool at the same time, this
+ *		direction's included (set up by the main thread): each
+ *		bounds its bursts by its share of the free mbufs
  * @pool_want:	where this direction asks the main thread for a bigger
  *		pool: the free mbufs a whole burst needs (written by the
  *		owning lcore, cleared by the main thread); NULL if none

@@ -169,10 +169,12 @@ static unsigned int hand_over(struct xc_pool *p, struct rte_mempool *ch)
  *		    of it is free, or whatever is free if @hold (main
  *		    thread, housekeeping)
  * @p:		pool
- * @hold:	its cable holds frames on purpose (a delay or rate
- *		impairment): the free count, sampled every 100 ms between
- *		two releases of the delay line, says little, and the line
- *		may hold its whole limit, so the pool grows to its cap
+ * @hold:	grow whatever is free: its cable holds frames on purpose
+ *		(a delay or rate impairment: the free count, sampled every
+ *		100 ms between two releases of the delay line, says little,
+ *		and the line may hold its whole limit, so the pool grows to
+ *		its cap), or a direction asked for more free mbufs than it
+ *		has (@want, xc_topo_grow())
  */
 void xc_pool_grow(struct xc_pool *p, bool hold)
 {
