@@ -794,6 +794,40 @@ static int mode_offload(struct peer *pr)
 }
 
 /**
+ * struct gp_count - what mode_goodput()'s receiver got
+ * @bytes:	TCP payload bytes of the frames counted
+ * @frames:	frames counted (after the warm-up)
+ * @got:	frames received in all
+ */
+struct gp_count {
+	uint64_t bytes;
+	uint64_t frames;
+	uint64_t got;
+};
+
+/**
+ * gp_take() - receive one burst on port 1 for mode_goodput() and free it
+ * @c:		counts, updated
+ * @hl:		header bytes of each frame (not payload)
+ * @counted:	past the warm-up: count payload and frames too
+ *
+ * Return: frames received
+ */
+static uint16_t gp_take(struct gp_count *c, uint32_t hl, bool counted)
+{
+	struct rte_mbuf *m[32];
+	uint16_t n = rte_eth_rx_burst(1, 0, m, 32), j;
+
+	c->got += n;
+	for (j = 0; j < n && counted; j++) {
+		c->bytes += m[j]->pkt_len > hl ? m[j]->pkt_len - hl : 0;
+		c->frames++;
+	}
+	rte_pktmbuf_free_bulk(m, n);
+	return n;
+}
+
+/**
  * mode_goodput() - TCP payload through the cable, as fast as it goes:
  *		    64 KB TSO frames if the port may send them (--tx tso),
  *		    else MSS-sized frames with their checksums done (a guest
@@ -824,7 +858,8 @@ static int mode_goodput(struct peer *pr, unsigned int warmup,
 	bool tso = pr->tx_offl == 2;
 	uint64_t hz = rte_get_tsc_hz(), t0 = rte_get_tsc_cycles();
 	uint64_t start = t0 + hz * warmup, end = start + hz * seconds;
-	uint64_t bytes = 0, frames = 0, sent = 0, got = 0, now, quiet;
+	uint64_t sent = 0, now, quiet;
+	struct gp_count c = { 0 };
 	struct rte_mempool *big = NULL;
 	uint32_t hl;
 
@@ -843,23 +878,14 @@ static int mode_goodput(struct peer *pr, unsigned int warmup,
 		}
 	}
 	while ((now = rte_get_tsc_cycles()) < end && !stop) {
-		struct rte_mbuf *m[32], *xs[32];
-		uint16_t n, j, k, nx = 0;
+		struct rte_mbuf *xs[32];
+		uint16_t k, nx = 0;
 
 		for (k = 0; k < (burst ? burst : 4); k++) {
-			struct rte_mbuf *x = big ? rte_pktmbuf_alloc(big) :
-					     make_mbuf(pr, f.b, f.len);
-			char *p;
+			struct rte_mbuf *x = big ?
+				mbuf_chain(big, f.b, f.len, 0, UINT32_MAX) :
+				make_mbuf(pr, f.b, f.len);
 
-			if (x != NULL && big != NULL) {
-				p = rte_pktmbuf_append(x, (uint16_t)f.len);
-				if (p == NULL) {
-					rte_pktmbuf_free(x);
-					x = NULL;
-				} else {
-					memcpy(p, f.b, f.len);
-				}
-			}
 			if (x == NULL)
 				break;
 			if (tso) {
@@ -887,43 +913,22 @@ static int mode_goodput(struct peer *pr, unsigned int warmup,
 
 			rte_pktmbuf_free_bulk(xs + t, nx - t);
 			sent += t;
-			while (got < sent && rte_get_tsc_cycles() < until) {
-				n = rte_eth_rx_burst(1, 0, m, 32);
-				got += n;
-				for (j = 0; j < n && now >= start; j++) {
-					bytes += m[j]->pkt_len > hl ?
-						 m[j]->pkt_len - hl : 0;
-					frames++;
-				}
-				rte_pktmbuf_free_bulk(m, n);
-			}
+			while (c.got < sent && rte_get_tsc_cycles() < until)
+				gp_take(&c, hl, now >= start);
 			continue;
 		}
-		n = rte_eth_rx_burst(1, 0, m, 32);
-		got += n;
-		for (j = 0; j < n && now >= start; j++) {
-			bytes += m[j]->pkt_len > hl ? m[j]->pkt_len - hl : 0;
-			frames++;
-		}
-		rte_pktmbuf_free_bulk(m, n);
+		gp_take(&c, hl, now >= start);
 	}
 	/* what is still on its way */
 	for (quiet = rte_get_tsc_cycles() + hz / 5;
-	     rte_get_tsc_cycles() < quiet && !stop;) {
-		struct rte_mbuf *m[32];
-		uint16_t n = rte_eth_rx_burst(1, 0, m, 32);
-
-		if (n) {
-			got += n;
-			rte_pktmbuf_free_bulk(m, n);
+	     rte_get_tsc_cycles() < quiet && !stop;)
+		if (gp_take(&c, hl, false))
 			quiet = rte_get_tsc_cycles() + hz / 5;
-		}
-	}
 	printf("goodput tso %d rx %d secs %u payload_bytes %" PRIu64
 	       " gbps %.3f frames %" PRIu64 " sent %" PRIu64 " received %"
-	       PRIu64 "\n", tso, pr->rx_offl, seconds, bytes,
-	       (double)bytes * 8 / 1e9 / seconds, frames, sent, got);
-	return bytes ? 0 : 1;
+	       PRIu64 "\n", tso, pr->rx_offl, seconds, c.bytes,
+	       (double)c.bytes * 8 / 1e9 / seconds, c.frames, sent, c.got);
+	return c.bytes ? 0 : 1;
 }
 
 /**
