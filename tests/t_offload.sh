@@ -80,7 +80,7 @@ t_tso_burst_lossless() {
 	# vhost library (which drops a frame whose chain runs dry and counts
 	# it nowhere: TCP between two guests retransmitted whole TSO frames)
 	local out sent got dr
-	xc_start xc.log --left "$T/l.sock" --right "$T/r.sock" --no-link-propagation --log-level=xcable.main:debug
+	xc_start xc.log --left "$T/l.sock" --right "$T/r.sock" --no-link-propagation --log-level=xcable.pool:debug
 	wait_log xc.log "running;" 1 20 || { fail "xcable did not start"; return 1; }
 	peer_run xc.log 2 $(peer_eal "$T/l.sock" "$T/r.sock") -- goodput --tx tso --rx tso --burst 32 --warmup 0 --seconds 3 ||
 		{ fail "goodput run failed"; return 1; }

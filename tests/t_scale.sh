@@ -175,7 +175,7 @@ t_pool_isolation() {
 	ensure_hugepages 512 || { fail "cannot reserve hugepages"; return 1; }
 	printf '[global]\nstats-interval = 0\nlink-propagation = no\n[cable A]\nleft = %s/a-l.sock\nright = %s/a-r.sock\nimpair = delay=200ms,limit=4096\n[cable B]\nleft = %s/b-l.sock\nright = %s/b-r.sock\n' \
 		"$T" "$T" "$T" "$T" >iso.ini
-	xc_start xc.log --config iso.ini --log-level=xcable.main:debug
+	xc_start xc.log --config iso.ini --log-level=xcable.pool:debug
 	wait_log xc.log "running;" 1 30 || { fail "xcable did not start"; return 1; }
 	rm -f "$T/go-a"
 	for s in l r; do
@@ -209,7 +209,7 @@ t_pool_shrinks() {
 	local h0 h1 h2 r0 r2 first
 	# the pool's memory goes back to the system only from hugepages
 	ensure_hugepages 512 || { fail "cannot reserve hugepages"; return 1; }
-	xc_start xc.log --left "$T/l.sock" --right "$T/r.sock" --log-level=xcable.main:debug
+	xc_start xc.log --left "$T/l.sock" --right "$T/r.sock" --log-level=xcable.pool:debug
 	wait_log xc.log "running;" 1 30 || { fail "xcable did not start"; return 1; }
 	first=$(sed -nE 's/.*xc_pool0: ([0-9]+) mbufs to start with.*/\1/p' xc.log)
 	[ -n "$first" ] || { fail "the pool's first size was not logged"; return 1; }

@@ -38,6 +38,7 @@
 
 #include "cable.h"
 #include "fwd.h"
+#include "pool.h"
 #include "trunk.h"
 #include "l4frames.h"
 #include "unitlib.h"
@@ -935,6 +936,47 @@ static void test_from_trunk(struct rig *r)
 	rig_done(r);
 }
 
+/* a cable's pool (pool.c) hands back the mbuf freed last, whose memory
+ * the CPU still caches, before it grows and after it shrinks; growing
+ * and shrinking keep the count */
+static void test_pool_lifo(void)
+{
+	static struct rte_mbuf *held[64];
+	struct rte_mbuf *m;
+	struct xc_pool xp;
+	unsigned int i, first;
+	bool ok = true;
+
+	if (xc_pool_create(&xp, "t_xp", 256, 1024, RTE_MBUF_DEFAULT_BUF_SIZE,
+			   0)) {
+		CHECK("a cable pool of up to 256 mbufs is made", false);
+		return;
+	}
+	first = xp.n;
+	for (i = 0; i < RTE_DIM(held); i++)
+		ok &= (held[i] = rte_pktmbuf_alloc(xp.mp)) != NULL;
+	rte_pktmbuf_free(held[7]);
+	m = rte_pktmbuf_alloc(xp.mp);
+	CHECK("of 64 taken, the one freed is the next one taken",
+	      ok && first > 64 && m == held[7]);
+	xc_pool_grow(&xp, true);
+	rte_pktmbuf_free(held[9]);
+	m = rte_pktmbuf_alloc(xp.mp);
+	CHECK("grown to twice its mbufs, all free but the 64 out; the mbuf "
+	      "freed last is still taken first",
+	      xp.n == 2 * first &&
+	      rte_mempool_avail_count(xp.mp) == xp.n - 64 && m == held[9]);
+	rte_pktmbuf_free_bulk(held, RTE_DIM(held));
+	xp.idle_since = 1;	/* as if idle for XC_POOL_IDLE_MS already */
+	xc_pool_shrink(&xp, false);
+	m = rte_pktmbuf_alloc(xp.mp);
+	ok = m != NULL && rte_mempool_avail_count(xp.mp) == first - 1;
+	rte_pktmbuf_free(m);
+	CHECK("idle: shrunk back to its first mbufs, which still work",
+	      xp.n == first && xp.n_chunks == 0 && ok);
+	xc_pool_free(&xp);
+}
+
 int main(int argc, char **argv)
 {
 	static struct rig r;
@@ -964,6 +1006,7 @@ int main(int argc, char **argv)
 	test_stage_order(&r);
 	test_whole(&r);
 	test_from_trunk(&r);
+	test_pool_lifo();
 	CHECK("no mbuf leaked", rte_mempool_in_use_count(pool) == 0 &&
 	      rte_mempool_in_use_count(ipool) == 0 &&
 	      rte_mempool_in_use_count(own) == 0);
