@@ -84,7 +84,7 @@ t_bench_quick() {
 # and under load, how every forwarder was stopped, the machine in every
 # record, the comparison and the plots
 bench_quick_ovs_rr() {
-	local out=$1 log=$2 rec=$1/records.jsonl f t w bad
+	local out=$1 log=$2 rec=$1/records.jsonl f t w bad n
 	for f in ovs-dpdk ovs-dpdk-tso; do
 		grep -q "\"level\": \"frontend\", \"forwarder\": \"$f\", .*\"mpps\": [0-9]*\.[0-9]*[1-9]" "$rec" ||
 			{ fail "no frontend loop record for $f"; return 1; }
@@ -99,6 +99,10 @@ bench_quick_ovs_rr() {
 	done
 	grep '"level": "vm", "forwarder": "xcable"' "$rec" | grep -q '"rtt_load_p99_ms": [0-9]' ||
 		{ fail "no ping under load with VMs for xcable"; return 1; }
+	# --quick: pings every 10 ms through a 4 s stream, from its second
+	# second to one before its end: 200 sent, every one of them counted
+	n=$(grep '"level": "vm", "forwarder": "xcable"' "$rec" | sed -nE 's/.*"rtt_load_n": ([0-9]+).*/\1/p')
+	[ "${n:-0}" -ge 190 ] || { fail "the VM p99 under load came from ${n:-no} pings, not 200"; return 1; }
 	bad=$(/usr/bin/python3 - "$rec" <<'PYEOF'
 import json, sys
 for l in open(sys.argv[1]):
@@ -126,7 +130,7 @@ PYEOF
 	done
 	grep -q "## xcable against OVS-DPDK" "$out/summary.md" && grep -q "## Latency under load against the targets" "$out/summary.md" ||
 		{ fail "summary lacks the OVS-DPDK or latency tables"; return 1; }
-	say "OVS-DPDK (TSO off and on) measured, stopped by SIGTERM, its run directory and daemons gone; round trips for xcable, testpmd, ovs-dpdk; every record carries machine, versions, parameters; comparison and plots written"
+	say "OVS-DPDK (TSO off and on) measured, stopped by SIGTERM, its run directory and daemons gone; round trips for xcable, testpmd, ovs-dpdk; VM pings under load: $n of xcable's; every record carries machine, versions, parameters; comparison and plots written"
 	grep -E '^\| xcable / .*p99' "$out/summary.md" | sed 's/^/  /'
 }
 TESTS+=(t_bench_quick)
