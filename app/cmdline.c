@@ -134,7 +134,9 @@ void xc_cmdline_parse(struct xc_cmdline *cl, int argc, char **argv,
 					err, sizeof(err)))
 				xc_die_usage("cable %s: %s", cl->defs[i].name,
 					  err);
-			if (xc_sock_prepare(e->path, e->client, err,
+			if (xc_sock_path_fits(e->path, e->client, err,
+					      sizeof(err)) ||
+			    xc_sock_prepare(e->path, e->client, err,
 					    sizeof(err)))
 				xc_die_usage("%s", err);
 		}

@@ -45,6 +45,8 @@
 #include <rte_cfgfile.h>
 
 #include "config.h"
+#include "sockpath.h"
+#include "vxlan_wire.h"
 
 #define XC_MAX_LCORE_ID		127
 
@@ -72,12 +74,19 @@ struct cfg_ctx {
 static int bad(struct cfg_ctx *c, const char *sec, const char *key,
 	       const char *what)
 {
+	char *p;
+
 	if (key)
 		snprintf(c->err, c->errlen, "%s: [%s] %s: %s", c->file, sec,
 			 key, what);
 	else
 		snprintf(c->err, c->errlen, "%s: [%s]: %s", c->file, sec,
 			 what);
+	/* names and keys come from the file or a request: untrusted, and
+	 * the message goes to a terminal and the log */
+	for (p = c->err; *p; p++)
+		if ((unsigned char)*p < ' ' || *p == 0x7f)
+			*p = '?';
 	return -EINVAL;
 }
 
@@ -117,12 +126,14 @@ static bool valid_name(const char *s)
 static int set_path(struct cfg_ctx *c, const char *sec, const char *key,
 		    const char *v, char *dst)
 {
+	char why[XC_ERR_LEN];
+
 	if (v[0] != '/')
 		return bad(c, sec, key, "socket path must be absolute");
 	if (strlen(v) >= XC_SOCK_PATH_MAX)
 		return bad(c, sec, key, "socket path is longer than 107 bytes");
-	if (strchr(v, ','))
-		return bad(c, sec, key, "socket path contains a comma");
+	if (xc_sock_path_chars(v, why, sizeof(why)))
+		return bad(c, sec, key, why);
 	strcpy(dst, v);
 	return 0;
 }
@@ -350,7 +361,7 @@ static int load_cable(struct cfg_ctx *c, struct rte_cfgfile *cfg,
 	for (j = 0; j < 2; j++) {
 		const struct xc_end_def *end = &d->end[j];
 		const char *side = j ? "right" : "left";
-		char key[16];
+		char key[16], why[XC_ERR_LEN];
 
 		snprintf(key, sizeof(key), "%s", side);
 		if (!!end->path[0] + (end->port >= 0) + xc_end_def_vxlan(end) > 1)
@@ -362,6 +373,9 @@ static int load_cable(struct cfg_ctx *c, struct rte_cfgfile *cfg,
 			return bad(c, sec, key, "missing: a tunnel end needs a VNI (left-vni = N)");
 		if (xc_end_def_vxlan(end) && end->queues > 1)
 			return bad(c, sec, key, "tunnel ends use one queue pair");
+		if (end->path[0] && xc_sock_path_fits(end->path, end->client,
+						       why, sizeof(why)))
+			return bad(c, sec, side, why);
 		snprintf(key, sizeof(key), "%s-tag", side);
 		if (end->tag && end->port < 0)
 			return bad(c, sec, key, "a tag needs a port (left-port = NAME)");
@@ -430,8 +444,40 @@ static int find_bad_line(const char *file, const char **why)
 }
 
 /**
- * check_ends_unique() - check that no two ends share a socket, or a port
- *			 without distinct tags, and no two cables a name
+ * xc_end_def_clash() - would two end definitions take the same thing: a
+ *			socket, a port (untagged, or under one tag), a
+ *			tunnel (its VNI and remote)?
+ * @a:		an end
+ * @b:		another
+ * @def_port:	the UDP port of a tunnel remote that gives none
+ *
+ * Return: true if so
+ */
+bool xc_end_def_clash(const struct xc_end_def *a, const struct xc_end_def *b,
+		      uint16_t def_port)
+{
+	struct sockaddr_storage sa, sb;
+	char why[128];
+
+	if (a->path[0] && strcmp(a->path, b->path) == 0)
+		return true;
+	if (a->port >= 0 && a->port == b->port &&
+	    (!a->tag || !b->tag || a->tag == b->tag))
+		return true;
+	if (!xc_end_def_vxlan(a) || !xc_end_def_vxlan(b) || a->vni != b->vni)
+		return false;
+	if (xc_addr_parse(a->vxlan, true, def_port, &sa, why, sizeof(why)) ||
+	    xc_addr_parse(b->vxlan, true, def_port, &sb, why, sizeof(why)))
+		return strcmp(a->vxlan, b->vxlan) == 0;
+	xc_addr_to_v6(&sa);
+	xc_addr_to_v6(&sb);
+	return xc_addr_same_host(&sa, &sb);
+}
+
+/**
+ * check_ends_unique() - check that no two ends share a socket, a port
+ *			 without distinct tags or a tunnel, and no two
+ *			 cables a name
  * @c:		context
  * @o:		options, with the port definitions
  * @defs:	the cables
@@ -451,35 +497,38 @@ static int check_ends_unique(struct cfg_ctx *c, const struct xc_opts *o,
 			const struct xc_cable_def *db = &defs[b / 2];
 			const struct xc_end_def *ea = &da->end[a % 2];
 			const struct xc_end_def *eb = &db->end[b % 2];
-			char sec[XC_NAME_MAX + 8];
+			const char *side = b % 2 ? "right" : "left";
+			char sec[XC_NAME_MAX + 8], key[16];
 			char what[XC_SOCK_PATH_MAX + XC_NAME_MAX * 2 + 96];
 
 			snprintf(sec, sizeof(sec), "cable %s", db->name);
 			if (a % 2 == 0 && b % 2 == 0 &&
 			    strcmp(da->name, db->name) == 0)
 				return bad(c, sec, NULL, "cable name used twice");
-			if (ea->port >= 0 && ea->port == eb->port &&
-			    (!ea->tag || !eb->tag || ea->tag == eb->tag)) {
-				if (ea->tag && eb->tag)
-					snprintf(what, sizeof(what),
-						 "port %s already carries tag %u for cable %s",
-						 o->port_defs[eb->port].name,
-						 eb->tag, da->name);
-				else
-					snprintf(what, sizeof(what),
-						 "port %s is already an end of cable %s: give each end on it a tag (left-tag)",
-						 o->port_defs[eb->port].name,
-						 da->name);
-				return bad(c, sec,
-					   b % 2 ? "right-port" : "left-port",
-					   what);
-			}
-			if (ea->path[0] && strcmp(ea->path, eb->path) == 0) {
+			if (!xc_end_def_clash(ea, eb, (uint16_t)o->vxlan_port))
+				continue;
+			snprintf(key, sizeof(key), "%s%s", side,
+				 eb->port >= 0 ? "-port" :
+				 xc_end_def_vxlan(eb) ? "-vxlan" : "");
+			if (ea->port >= 0 && ea->tag && eb->tag)
+				snprintf(what, sizeof(what),
+					 "port %s already carries tag %u for cable %s",
+					 o->port_defs[eb->port].name,
+					 eb->tag, da->name);
+			else if (ea->port >= 0)
+				snprintf(what, sizeof(what),
+					 "port %s is already an end of cable %s: give each end on it a tag (left-tag)",
+					 o->port_defs[eb->port].name,
+					 da->name);
+			else if (xc_end_def_vxlan(ea))
+				snprintf(what, sizeof(what),
+					 "tunnel %s vni %u is already an end of cable %s",
+					 eb->vxlan, eb->vni, da->name);
+			else
 				snprintf(what, sizeof(what),
 					 "socket %s is already used by cable %s",
 					 eb->path, da->name);
-				return bad(c, sec, b % 2 ? "right" : "left", what);
-			}
+			return bad(c, sec, key, what);
 		}
 	}
 	return 0;

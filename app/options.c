@@ -22,6 +22,7 @@
 #include <stddef.h>
 
 #include "options.h"
+#include "sockpath.h"
 
 /**
  * xc_parse_uint() - parse a whole decimal number within [min, max]
@@ -146,13 +147,7 @@ static int check_path(const char *path, char *why, size_t whylen)
 			 strlen(path), XC_SOCK_PATH_MAX - 1);
 		return -EINVAL;
 	}
-	if (strchr(path, ',') != NULL) {
-		snprintf(why, whylen,
-			 "socket path '%.64s' contains a comma, which DPDK device arguments cannot carry",
-			 path);
-		return -EINVAL;
-	}
-	return 0;
+	return xc_sock_path_chars(path, why, whylen);
 }
 
 #define OPT(f)	((int)offsetof(struct xc_opts, f))

@@ -169,12 +169,15 @@ static int vhost_prepare(struct xc_port *p, bool again, char *err,
 	}
 	if (v->client)
 		return 0;
+	/* without its hidden name the guard would be off: refused (the
+	 * simple and config modes refuse such a path before the EAL) */
 	if (xc_guard_init(&v->guard, v->iface, p->conf.sock_mode,
 			  p->conf.sock_uid, p->conf.sock_gid, p->guard_set,
-			  p->label))
-		XC_LOG(port, WARNING,
-		       "%s: path %s too long to hide while in use: a second frontend could take the port over",
-		       p->label, v->iface);
+			  p->label)) {
+		xc_sock_path_fits(v->iface, false, why, sizeof(why));
+		snprintf(err, errlen, "%s: %s", p->label, why);
+		return -ENAMETOOLONG;
+	}
 	return 0;
 }
 

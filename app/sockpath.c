@@ -23,6 +23,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "bounds.h"
 #include "sockpath.h"
 
 /**
@@ -345,4 +346,60 @@ int xc_sock_read_request(int fd, char *req, size_t len)
 	}
 	req[got] = '\0';
 	return got == len - 1 && !memchr(req, '\n', got) ? -E2BIG : 0;
+}
+
+/**
+ * xc_sock_path_chars() - can DPDK's device arguments carry a socket path?
+ *			  (they are "key=value,key=value": no ',' nor '=',
+ *			  and no control characters, which would reach the
+ *			  log and terminals)
+ * @path:	the path
+ * @why:	what is wrong, on error
+ * @whylen:	size of @why
+ *
+ * Return: 0 or -EINVAL
+ */
+int xc_sock_path_chars(const char *path, char *why, size_t whylen)
+{
+	const char *p;
+
+	for (p = path; *p; p++) {
+		if (*p == ',' || *p == '=') {
+			snprintf(why, whylen, "socket path contains '%c', which DPDK device arguments cannot carry",
+				 *p);
+			return -EINVAL;
+		}
+		if ((unsigned char)*p < ' ' || *p == 0x7f) {
+			snprintf(why, whylen, "socket path contains a control character");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/**
+ * xc_sock_path_fits() - is a socket path short enough for what xcable
+ *			 does with it: a socket it serves is hidden under
+ *			 .NAME.in-use while a VM is attached (guard.c), a
+ *			 name 8 bytes longer that must fit a unix socket
+ *			 address too
+ * @path:	the path
+ * @client:	xcable connects to it (it is never hidden)
+ * @why:	what is wrong, on error
+ * @whylen:	size of @why
+ *
+ * Return: 0 or -ENAMETOOLONG
+ */
+int xc_sock_path_fits(const char *path, bool client, char *why, size_t whylen)
+{
+	char hidden[XC_SOCK_PATH_MAX];
+	size_t n = strlen(path);
+
+	if (n >= XC_SOCK_PATH_MAX ||
+	    (!client && xc_sock_hidden(path, hidden, sizeof(hidden)))) {
+		snprintf(why, whylen, "socket path is %zu bytes: a socket xcable serves may have at most %d (it is hidden under .NAME.in-use, 8 more, while a VM is attached, and a unix socket's path holds %d)",
+			 n, XC_SOCK_PATH_MAX - 9, XC_SOCK_PATH_MAX - 1);
+		return -ENAMETOOLONG;
+	}
+	return 0;
 }

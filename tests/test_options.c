@@ -95,7 +95,13 @@ static void test_parse(void)
 	CHECK("positional argument", parse(&o, "left.sock", err) == -EINVAL);
 	CHECK("comma in path",
 	      parse(&o, "--left /tmp/a,b --right /tmp/c", err) == -EINVAL &&
-	      strstr(err, "comma"));
+	      strstr(err, "contains ','"));
+	CHECK("'=' in path (DPDK's device arguments cannot carry it)",
+	      parse(&o, "--left /tmp/a=b --right /tmp/c", err) == -EINVAL &&
+	      strstr(err, "contains '='"));
+	CHECK("control character in path",
+	      parse(&o, "--left /tmp/a\033b --right /tmp/c", err) == -EINVAL &&
+	      strstr(err, "control character"));
 	memset(long_path, 'x', sizeof(long_path) - 1);
 	long_path[0] = '/';
 	long_path[sizeof(long_path) - 1] = '\0';
@@ -501,7 +507,40 @@ static void test_config(void)
 	      xc_config_load("/nonexistent/x.ini", &o, d, XC_MAX_CABLES, &n, err, sizeof(err)) == -EINVAL &&
 	      strstr(err, "/nonexistent/x.ini: No such file"));
 	CHECK("config: comma in path",
-	      load("[cable x]\nleft = /a,b\nright = /b\n", &o, d, &n, err) == -EINVAL && strstr(err, "comma"));
+	      load("[cable x]\nleft = /a,b\nright = /b\n", &o, d, &n, err) == -EINVAL && strstr(err, "contains ','"));
+	CHECK("config: '=' in path",
+	      load("[cable x]\nleft = /a=b\nright = /b\n", &o, d, &n, err) == -EINVAL && strstr(err, "contains '='"));
+	{
+		char text[512], p100[101];
+
+		/* 100 bytes: fits a socket, but not its hidden name */
+		memset(p100, 'p', sizeof(p100) - 1);
+		p100[0] = '/';
+		p100[100] = '\0';
+		snprintf(text, sizeof(text), "[cable x]\nleft = %s\nright = /b\n", p100);
+		CHECK("config: a served socket too long to hide",
+		      load(text, &o, d, &n, err) == -EINVAL &&
+		      strstr(err, "[cable x] left: socket path is 100 bytes: a socket xcable serves may have at most 99"));
+		snprintf(text, sizeof(text), "[cable x]\nleft = %s\nleft-client = yes\nright = /b\n", p100);
+		CHECK("config: a client socket of 100 bytes is fine",
+		      load(text, &o, d, &n, err) == 0);
+		p100[99] = '\0';
+		snprintf(text, sizeof(text), "[cable x]\nleft = %s\nright = /b\n", p100);
+		CHECK("config: a served socket of 99 bytes is fine",
+		      load(text, &o, d, &n, err) == 0);
+	}
+	CHECK("config: two tunnels with one VNI and remote",
+	      load("[cable x]\nleft = /a\nright-vxlan = 192.0.2.1\nright-vni = 5\n"
+		   "[cable y]\nleft = /b\nright-vxlan = 192.0.2.1:4789\nright-vni = 5\n",
+		   &o, d, &n, err) == -EINVAL &&
+	      strstr(err, "[cable y] right-vxlan: tunnel 192.0.2.1:4789 vni 5 is already an end of cable x"));
+	CHECK("config: two tunnels with one VNI, two remotes",
+	      load("[cable x]\nleft = /a\nright-vxlan = 192.0.2.1\nright-vni = 5\n"
+		   "[cable y]\nleft = /b\nright-vxlan = 192.0.2.2\nright-vni = 5\n",
+		   &o, d, &n, err) == 0);
+	CHECK("config: a control character in a section name is not echoed",
+	      load("[cable a\033b]\nleft = /a\nright = /b\n", &o, d, &n, err) == -EINVAL &&
+	      strchr(err, '\033') == NULL && strstr(err, "[cable a?b]"));
 	test_config_max();
 	test_config_ports();
 }
