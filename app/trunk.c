@@ -21,7 +21,9 @@
 #include "trunk.h"
 
 /**
- * xc_trunk_add() - make a cable end a member of a trunk under a tag
+ * xc_trunk_add() - make a cable end a member of a trunk under a tag, in
+ *		    its first free slot; frames with the tag are sorted to
+ *		    it from now on (main thread)
  * @t:		trunk, with @port and @tpid set
  * @member:	the cable end; it becomes an end on the trunk's port
  * @tag:	VLAN id, 1..4094
@@ -30,20 +32,78 @@
  */
 int xc_trunk_add(struct xc_trunk *t, struct xc_end *member, uint16_t tag)
 {
+	unsigned int idx;
+
 	if (tag == 0 || tag >= XC_VLAN_IDS - 1)
 		return -EINVAL;
 	if (t->member_of[tag])
 		return -EEXIST;
-	if (t->n_members == XC_TRUNK_MAX_MEMBERS)
+	for (idx = 0; idx < XC_TRUNK_MAX_MEMBERS && t->member[idx]; idx++)
+		;
+	if (idx == XC_TRUNK_MAX_MEMBERS)
 		return -ENOSPC;
 	member->ops = &xc_end_trunk_ops;
 	member->trunk = t;
 	member->tag = tag;
-	member->member_idx = (uint8_t)t->n_members;
+	member->member_idx = (uint8_t)idx;
 	member->port = t->port;
-	t->member[t->n_members++] = member;
-	t->member_of[tag] = (uint8_t)t->n_members;
+	t->q[idx].head = t->q[idx].n = 0;
+	t->member[idx] = member;
+	t->n_members++;
+	/* the slot is ready before the lcore can sort a frame into it */
+	__atomic_store_n(&t->member_of[tag], (uint8_t)(idx + 1),
+			 __ATOMIC_RELEASE);
 	return 0;
+}
+
+/**
+ * xc_trunk_stop() - sort no more frames to a member: its tag is unknown
+ *		     from now on (main thread, before the lcore lets go of
+ *		     the member's cable)
+ * @t:		trunk
+ * @member:	a member of it
+ */
+void xc_trunk_stop(struct xc_trunk *t, const struct xc_end *member)
+{
+	if (t->member_of[member->tag] == member->member_idx + 1)
+		__atomic_store_n(&t->member_of[member->tag], 0,
+				 __ATOMIC_RELEASE);
+}
+
+/**
+ * drop_queue() - free the frames sorted for one member that it will not
+ *		  take any more, counted as backlog
+ * @t:		trunk
+ * @q:		the member's queue
+ */
+static void drop_queue(struct xc_trunk *t, struct xc_trunk_q *q)
+{
+	xc_stat_add(&t->backlog, q->n);
+	while (q->n) {
+		rte_pktmbuf_free(q->m[q->head]);
+		q->head = (uint16_t)((q->head + 1) % XC_TRUNK_QLEN);
+		q->n--;
+	}
+}
+
+/**
+ * xc_trunk_del() - take a stopped member away: the frames still sorted
+ *		    for it are dropped (backlog), its slot is free (main
+ *		    thread, once the trunk's lcore let go of its cable)
+ * @t:		trunk
+ * @member:	a member of it, stopped (xc_trunk_stop())
+ */
+void xc_trunk_del(struct xc_trunk *t, struct xc_end *member)
+{
+	unsigned int idx = member->member_idx;
+
+	if (idx >= XC_TRUNK_MAX_MEMBERS || t->member[idx] != member)
+		return;
+	xc_trunk_stop(t, member);
+	drop_queue(t, &t->q[idx]);
+	t->member[idx] = NULL;
+	t->n_members--;
+	member->trunk = NULL;
 }
 
 /**
@@ -60,7 +120,8 @@ static unsigned int pop_tag(const struct xc_trunk *t, struct rte_mbuf *m)
 	unsigned int idx;
 
 	if (m->ol_flags & RTE_MBUF_F_RX_VLAN_STRIPPED) {
-		idx = t->member_of[m->vlan_tci & 0xfff];
+		idx = __atomic_load_n(&t->member_of[m->vlan_tci & 0xfff],
+				      __ATOMIC_ACQUIRE);
 		if (idx) {
 			m->ol_flags &= ~(RTE_MBUF_F_RX_VLAN |
 					 RTE_MBUF_F_RX_VLAN_STRIPPED);
@@ -73,7 +134,8 @@ static unsigned int pop_tag(const struct xc_trunk *t, struct rte_mbuf *m)
 	eth = rte_pktmbuf_mtod(m, uint8_t *);
 	if ((eth[12] << 8 | eth[13]) != t->tpid)
 		return 0;
-	idx = t->member_of[(eth[14] << 8 | eth[15]) & 0xfff];
+	idx = __atomic_load_n(&t->member_of[(eth[14] << 8 | eth[15]) & 0xfff],
+			      __ATOMIC_ACQUIRE);
 	if (idx) {
 		memmove(eth + 4, eth, 2 * RTE_ETHER_ADDR_LEN);
 		rte_pktmbuf_adj(m, 4);
@@ -262,14 +324,6 @@ void xc_trunk_flush(struct xc_trunk *t)
 {
 	unsigned int i;
 
-	for (i = 0; i < t->n_members; i++) {
-		struct xc_trunk_q *q = &t->q[i];
-
-		xc_stat_add(&t->backlog, q->n);
-		while (q->n) {
-			rte_pktmbuf_free(q->m[q->head]);
-			q->head = (uint16_t)((q->head + 1) % XC_TRUNK_QLEN);
-			q->n--;
-		}
-	}
+	for (i = 0; i < XC_TRUNK_MAX_MEMBERS; i++)
+		drop_queue(t, &t->q[i]);
 }

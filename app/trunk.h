@@ -13,6 +13,13 @@
  *
  * One lcore forwards every cable of a trunk: it alone receives from the
  * port, fills the member queues and sends to it.
+ *
+ * Members come and go while that lcore runs (cables added and removed at
+ * runtime): the main thread fills a free member slot and then publishes
+ * its tag in @member_of, and takes a member away in two steps, its tag
+ * first (xc_trunk_stop(): nothing more is sorted to it), its slot once
+ * the lcore has let go of the member's cable (xc_trunk_del()), so the
+ * lcore never sorts a frame into a queue being emptied.
  */
 #ifndef XC_TRUNK_H
 #define XC_TRUNK_H
@@ -40,10 +47,13 @@ struct xc_trunk_q {
  * struct xc_trunk - a port shared by several cables
  * @port:	the port itself (configured and started once)
  * @tpid:	outer tag type, 0x88a8 or 0x8100
- * @member_of:	VLAN id -> member index + 1 (0: none)
- * @n_members:	members
- * @member:	their ends
- * @q:		frames received for each member, not yet taken
+ * @member_of:	VLAN id -> member index + 1 (0: none); written by the main
+ *		thread, read by the trunk's lcore (atomic)
+ * @n_members:	members (main thread)
+ * @member:	their ends, by index; NULL for a free slot (main thread)
+ * @q:		frames received for each member, not yet taken (the
+ *		trunk's lcore; the main thread empties a member's once its
+ *		tag is gone and the lcore has let go of it)
  * @rx_pkts:	frames received from the port (atomic, one writer)
  * @unknown_tag: frames dropped because no member has their tag, or they
  *		had none (atomic, one writer)
@@ -65,6 +75,8 @@ struct xc_trunk {
 extern const struct xc_end_ops xc_end_trunk_ops;
 
 int xc_trunk_add(struct xc_trunk *t, struct xc_end *member, uint16_t tag);
+void xc_trunk_stop(struct xc_trunk *t, const struct xc_end *member);
+void xc_trunk_del(struct xc_trunk *t, struct xc_end *member);
 uint16_t xc_trunk_rx(struct xc_end *member, struct rte_mbuf **pkts,
 		     uint16_t n);
 int xc_trunk_push(struct rte_mbuf *m, uint16_t tpid, uint16_t tag);

@@ -183,7 +183,26 @@ int xc_vxlan_open(struct xc_vxlan **out, const char *local, uint16_t port,
 }
 
 /**
- * xc_vxlan_add() - make a cable end a tunnel on the socket
+ * set_qcap() - share half the socket's pool out between its tunnels (see
+ *		the theory of operation), as they come and go
+ * @vx:		socket
+ */
+static void set_qcap(struct xc_vxlan *vx)
+{
+	unsigned int n = RTE_MAX(vx->n_tuns, 1u);
+
+	__atomic_store_n(&vx->qcap,
+			 (uint16_t)RTE_MAX(XC_VXLAN_QMIN + 0u,
+					   RTE_MIN(XC_VXLAN_QLEN + 0u,
+						   (XC_VXLAN_POOL_MBUFS - XC_BURST) /
+						   (2 * n))),
+			 __ATOMIC_RELAXED);
+}
+
+/**
+ * xc_vxlan_add() - make a cable end a tunnel on the socket, in its first
+ *		    free slot; its datagrams are sorted to it from now on
+ *		    (main thread)
  * @vx:		socket
  * @e:		the end (cable, idx, label set)
  * @remote:	"ADDR[:PORT]"
@@ -198,40 +217,43 @@ int xc_vxlan_open(struct xc_vxlan **out, const char *local, uint16_t port,
 int xc_vxlan_add(struct xc_vxlan *vx, struct xc_end *e, const char *remote,
 		 uint16_t def_port, uint32_t vni, char *err, size_t errlen)
 {
-	struct sockaddr_storage local;
+	struct sockaddr_storage local, addr;
 	struct xc_vxlan_tun *t;
 	socklen_t len = sizeof(local);
 	char why[128], text[XC_ADDR_TEXT_MAX];
-	unsigned int i;
+	unsigned int i, k;
 
-	if (vx->n_tuns == XC_VXLAN_MAX_TUNS) {
+	for (k = 0; k < XC_VXLAN_MAX_TUNS && vx->tun[k].end; k++)
+		;
+	if (k == XC_VXLAN_MAX_TUNS) {
 		snprintf(err, errlen, "too many tunnel ends (%d)",
 			 XC_VXLAN_MAX_TUNS);
 		return -EINVAL;
 	}
-	t = &vx->tun[vx->n_tuns];
-	memset(t, 0, sizeof(*t));
-	if (xc_addr_parse(remote, true, def_port, &t->remote, why,
-			  sizeof(why)) || vni > XC_VXLAN_VNI_MAX) {
+	if (xc_addr_parse(remote, true, def_port, &addr, why, sizeof(why)) ||
+	    vni > XC_VXLAN_VNI_MAX) {
 		snprintf(err, errlen, "tunnel %s vni %u: %s", remote, vni,
 			 vni > XC_VXLAN_VNI_MAX ? "VNI above 16777215" : why);
 		return -EINVAL;
 	}
 	if (getsockname(vx->fd, (struct sockaddr *)&local, &len) == 0 &&
 	    local.ss_family == AF_INET6)
-		xc_addr_to_v6(&t->remote);
-	else if (t->remote.ss_family == AF_INET6) {
+		xc_addr_to_v6(&addr);
+	else if (addr.ss_family == AF_INET6) {
 		snprintf(err, errlen, "tunnel %s: an IPv6 remote needs an IPv6 (or no) vxlan-local",
 			 remote);
 		return -EINVAL;
 	}
-	for (i = 0; i < vx->n_tuns; i++)
-		if (vx->tun[i].vni == vni &&
-		    xc_addr_same_host(&vx->tun[i].remote, &t->remote)) {
+	for (i = 0; i < vx->hi; i++)
+		if (vx->tun[i].end && vx->tun[i].vni == vni &&
+		    xc_addr_same_host(&vx->tun[i].remote, &addr)) {
 			snprintf(err, errlen, "tunnel %s vni %u: used by two cable ends",
 				 remote, vni);
 			return -EINVAL;
 		}
+	t = &vx->tun[k];
+	memset(t, 0, sizeof(*t));
+	t->remote = addr;
 	t->rlen = t->remote.ss_family == AF_INET ? sizeof(struct sockaddr_in) :
 						   sizeof(struct sockaddr_in6);
 	t->vx = vx;
@@ -244,11 +266,58 @@ int xc_vxlan_add(struct xc_vxlan *vx, struct xc_end *e, const char *remote,
 	e->priv = t;
 	e->port = NULL;
 	vx->n_tuns++;
-	vx->qcap = (uint16_t)RTE_MAX(XC_VXLAN_QMIN + 0u,
-				     RTE_MIN(XC_VXLAN_QLEN + 0u,
-					     (XC_VXLAN_POOL_MBUFS - XC_BURST) /
-					     (2 * vx->n_tuns)));
+	set_qcap(vx);
+	if (k >= vx->hi)
+		__atomic_store_n(&vx->hi, k + 1, __ATOMIC_RELEASE);
+	/* written whole before the lcore may sort a datagram to it */
+	__atomic_store_n(&t->live, 1, __ATOMIC_RELEASE);
 	return 0;
+}
+
+/**
+ * xc_vxlan_stop() - sort no more datagrams to a tunnel (main thread,
+ *		     before the lcore lets go of the tunnel's cable)
+ * @e:		tunnel end
+ */
+void xc_vxlan_stop(struct xc_end *e)
+{
+	struct xc_vxlan_tun *t = e->priv;
+
+	__atomic_store_n(&t->live, 0, __ATOMIC_RELEASE);
+}
+
+/**
+ * drop_queue() - free what was sorted to a tunnel that will not take it
+ *		  any more, counted as backlog
+ * @t:		tunnel
+ */
+static void drop_queue(struct xc_vxlan_tun *t)
+{
+	xc_stat_add(&t->vx->st.backlog, t->q.n);
+	while (t->q.n) {
+		rte_pktmbuf_free(t->q.m[t->q.head]);
+		t->q.head = (uint16_t)((t->q.head + 1) % XC_VXLAN_QLEN);
+		t->q.n--;
+	}
+}
+
+/**
+ * xc_vxlan_del() - take a tunnel away: what was sorted to it is dropped
+ *		    (backlog), its slot is free (main thread, once the
+ *		    socket's lcore let go of its cable)
+ * @e:		tunnel end
+ */
+void xc_vxlan_del(struct xc_end *e)
+{
+	struct xc_vxlan_tun *t = e->priv;
+	struct xc_vxlan *vx = t->vx;
+
+	xc_vxlan_stop(e);
+	drop_queue(t);
+	t->end = NULL;
+	e->priv = NULL;
+	vx->n_tuns--;
+	set_qcap(vx);
 }
 
 /**
@@ -262,14 +331,17 @@ int xc_vxlan_add(struct xc_vxlan *vx, struct xc_end *e, const char *remote,
 static struct xc_vxlan_tun *find_tun(struct xc_vxlan *vx, uint32_t vni,
 				     const struct sockaddr_storage *from)
 {
+	unsigned int i, hi = __atomic_load_n(&vx->hi, __ATOMIC_ACQUIRE);
 	bool vni_known = false;
-	unsigned int i;
 
-	for (i = 0; i < vx->n_tuns; i++) {
-		if (vx->tun[i].vni != vni)
+	for (i = 0; i < hi; i++) {
+		struct xc_vxlan_tun *t = &vx->tun[i];
+
+		if (!__atomic_load_n(&t->live, __ATOMIC_ACQUIRE) ||
+		    t->vni != vni)
 			continue;
-		if (xc_addr_same_host(&vx->tun[i].remote, from))
-			return &vx->tun[i];
+		if (xc_addr_same_host(&t->remote, from))
+			return t;
 		vni_known = true;
 	}
 	xc_stat_add(vni_known ? &vx->st.unknown_remote : &vx->st.unknown_vni,
@@ -348,7 +420,7 @@ static void take(struct xc_vxlan *vx, unsigned int i)
 	t = find_tun(vx, vni, &vx->rfrom[i]);
 	if (t == NULL)
 		return;
-	if (t->q.n >= vx->qcap) {
+	if (t->q.n >= __atomic_load_n(&vx->qcap, __ATOMIC_RELAXED)) {
 		xc_stat_add(&vx->st.backlog, 1);
 		return;
 	}
@@ -678,16 +750,26 @@ void xc_vxlan_flush(struct xc_vxlan *vx)
 {
 	unsigned int i;
 
-	for (i = 0; i < vx->n_tuns; i++) {
-		struct xc_vxlan_tun *t = &vx->tun[i];
+	for (i = 0; i < vx->hi; i++)
+		if (vx->tun[i].end)
+			drop_queue(&vx->tun[i]);
+}
 
-		xc_stat_add(&vx->st.backlog, t->q.n);
-		while (t->q.n) {
-			rte_pktmbuf_free(t->q.m[t->q.head]);
-			t->q.head = (uint16_t)((t->q.head + 1) % XC_VXLAN_QLEN);
-			t->q.n--;
-		}
-	}
+/**
+ * xc_vxlan_idle() - are all of the socket's mbufs back, but those its
+ *		     receive slots hold? (none is in a delay line or a
+ *		     NIC's transmit ring: the socket may close)
+ * @vx:		socket, without tunnels
+ *
+ * Return: true if so
+ */
+bool xc_vxlan_idle(const struct xc_vxlan *vx)
+{
+	unsigned int i, held = 0;
+
+	for (i = 0; i < XC_BURST; i++)
+		held += vx->rxm[i] != NULL;
+	return rte_mempool_in_use_count(vx->pool) == held;
 }
 
 /**

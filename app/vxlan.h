@@ -17,6 +17,13 @@
  * counted by reason. One lcore serves every cable with a tunnel end (the
  * end ops are shared, lcores.c), so the socket and the queues have one
  * user and need no locks.
+ *
+ * Tunnels come and go while that lcore runs (cables added and removed at
+ * runtime): the main thread fills a free slot of @tun and then marks it
+ * @live, and takes a tunnel away in two steps, @live first
+ * (xc_vxlan_stop(): its datagrams are unknown from then on), its slot
+ * once the lcore has let go of the tunnel's cable (xc_vxlan_del()), so the
+ * lcore never sorts a datagram into a queue being emptied.
  */
 #ifndef XC_VXLAN_H
 #define XC_VXLAN_H
@@ -50,9 +57,16 @@ struct xc_vxlan;
  * @vni:	its VNI
  * @hdr:	the VXLAN header of its frames
  * @where:	"vxlan ADDR:PORT vni N", for people
+ * @live:	datagrams are sorted to it: set by the main thread once the
+ *		rest is written, cleared before it goes (atomic)
  * @q:		frames received for it, not yet taken (@head, @n)
+ *
+ * A free slot has @end NULL. Everything but @q is written by the main
+ * thread while @live is clear; @q belongs to the socket's lcore while the
+ * tunnel is live.
  */
 struct xc_vxlan_tun {
+	uint8_t live;
 	struct xc_vxlan *vx;
 	struct xc_end *end;
 	struct sockaddr_storage remote;
@@ -73,11 +87,14 @@ struct xc_vxlan_tun {
  * @local:	its address, for people
  * @df:		outer packets are not fragmented (vxlan-df)
  * @pool:	mbufs datagrams are received into, XC_VXLAN_FRAME_MAX each
- * @n_tuns:	tunnels
+ * @n_tuns:	tunnels (main thread)
+ * @hi:		slots of @tun ever used: the lcore looks at those (main
+ *		thread; atomic)
  * @qcap:	frames one tunnel's queue may hold: its share of @pool, so
  *		that tunnels whose guests stop taking frames cannot empty
- *		it for the others (set as tunnels are added)
- * @tun:	them
+ *		it for the others (set by the main thread as tunnels come
+ *		and go; atomic)
+ * @tun:	them, by slot
  * @rxm:	mbufs ready to receive into (the serving lcore's)
  * @rxhdr:	where each received datagram's VXLAN header goes
  * @rfrom:	who sent each
@@ -94,6 +111,7 @@ struct xc_vxlan {
 	bool df;
 	struct rte_mempool *pool;
 	unsigned int n_tuns;
+	unsigned int hi;
 	uint16_t qcap;
 	struct xc_vxlan_tun tun[XC_VXLAN_MAX_TUNS];
 	struct rte_mbuf *rxm[XC_BURST];
@@ -113,9 +131,12 @@ int xc_vxlan_open(struct xc_vxlan **out, const char *local, uint16_t port,
 		  bool df, char *err, size_t errlen);
 int xc_vxlan_add(struct xc_vxlan *vx, struct xc_end *e, const char *remote,
 		 uint16_t def_port, uint32_t vni, char *err, size_t errlen);
+void xc_vxlan_stop(struct xc_end *e);
+void xc_vxlan_del(struct xc_end *e);
 const struct xc_vxlan *xc_vxlan_of(const struct xc_end *e);
 void xc_vxlan_stats(const struct xc_vxlan *vx, struct xc_vxlan_stats *s);
 void xc_vxlan_flush(struct xc_vxlan *vx);
+bool xc_vxlan_idle(const struct xc_vxlan *vx);
 void xc_vxlan_close(struct xc_vxlan *vx);
 
 #endif /* XC_VXLAN_H */
