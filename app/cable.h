@@ -11,8 +11,10 @@
  *   (struct xc_dir, fwd.h) receives from one end and transmits to the
  *   other through a list of stages, and is owned by one lcore.
  *
- * Who writes what: the main thread builds everything at start-up (and
- * pulls cables: @paused, @pulled, @admin_down); the ethdev event thread
+ * Who writes what: the main thread builds everything at start-up and
+ * changes it at runtime (a cable made, then shown; hidden, then freed:
+ * endkind.h, reconf.c), and pulls cables (@paused, @pulled, @admin_down);
+ * the ethdev event thread
  * writes the ports' link state; the control thread writes @req and the
  * impairment settings (through their seqlock); forwarding lcores write
  * their directions' queues and counters; telemetry and the control thread
@@ -36,6 +38,7 @@
 struct xc_cable;
 struct xc_dir;
 struct xc_end;
+struct xc_end_kind;
 struct xc_steer;
 struct xc_trunk;
 
@@ -91,7 +94,9 @@ struct xc_end_ops {
 
 /**
  * struct xc_end - one end of a cable (set at start-up by the main thread)
- * @ops:	its kind
+ * @ops:	its kind's data path
+ * @kind:	its kind's life cycle (endkind.h): what made it, and frees it;
+ *		NULL for an end not made yet
  * @port:	the port it is on, NULL for an end of a kind without one
  *		(a tunnel: its ops say what the port would)
  * @label:	"left"/"right", or the port's name in the DPDK mode
@@ -113,6 +118,7 @@ struct xc_end_ops {
  */
 struct xc_end {
 	const struct xc_end_ops *ops;
+	const struct xc_end_kind *kind;
 	struct xc_port *port;
 	char label[RTE_ETH_NAME_MAX_LEN];
 	struct xc_trunk *trunk;
@@ -131,7 +137,12 @@ extern const struct xc_end_ops xc_end_port_ops;
 
 /**
  * struct xc_cable - two ends joined point to point
- * @name:	cable name, e.g. "cable0"
+ * @name:	cable name, e.g. "cable0"; empty for a free slot (main thread)
+ * @shown:	the cable is part of the lab: threads other than the main
+ *		one (control, telemetry) and the main thread's housekeeping
+ *		look at it; a cable being made or freed is not shown (set
+ *		and cleared by the main thread holding reconf's lock for
+ *		writing; atomic)
  * @end:	its two ends
  * @n_queues:	queue pairs used on both ends
  * @dir:	2 * @n_queues directions: dir[2q] carries end[0] -> end[1] on
@@ -150,6 +161,7 @@ extern const struct xc_end_ops xc_end_port_ops;
  */
 struct xc_cable {
 	char name[XC_NAME_MAX];
+	uint32_t shown;
 	struct xc_end end[2];
 	unsigned int n_queues;
 	struct xc_dir *dir;
@@ -285,6 +297,17 @@ static inline bool xc_end_wakes(const struct xc_end *e)
 	if (e->ops->wait_fd)
 		return true;
 	return e->port != NULL && xc_port_kicks(e->port);
+}
+
+/**
+ * xc_cable_shown() - is a cable part of the lab, for those who look at it?
+ * @c:		cable slot
+ *
+ * Return: true if so (false for a free slot, or one being made or freed)
+ */
+static inline bool xc_cable_shown(const struct xc_cable *c)
+{
+	return __atomic_load_n(&c->shown, __ATOMIC_ACQUIRE) != 0;
 }
 
 void xc_end_describe(const struct xc_end *e, xc_kv_fn fn, void *arg);

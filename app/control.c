@@ -81,7 +81,8 @@ static struct xc_cable *find(struct xc_control *c, const char *name)
 	unsigned int i;
 
 	for (i = 0; name && i < c->n_cables; i++)
-		if (c->cables[i].name[0] && strcmp(c->cables[i].name, name) == 0)
+		if (xc_cable_shown(&c->cables[i]) &&
+		    strcmp(c->cables[i].name, name) == 0)
 			return &c->cables[i];
 	return NULL;
 }
@@ -159,7 +160,7 @@ static void trunk_lines(struct xc_control *c, const struct xc_cable *cb)
 static int answer_json(struct xc_control *c, const struct xc_cable *only)
 {
 	xc_json_free(&c->js);
-	xc_counters_doc(c->cables, c->n_cables, only, &c->js);
+	xc_counters_doc(c->cables, c->n_cables, only, c->gone, &c->js);
 	if (xc_json_finish(&c->js)) {
 		xc_json_free(&c->js);
 		snprintf(c->why, sizeof(c->why), "out of memory");
@@ -211,7 +212,7 @@ static int cmd_list(struct xc_control *c, const struct xc_ctl_req *r)
 		return answer_json(c, NULL);
 	for (i = 0; i < c->n_cables; i++) {
 		cb = &c->cables[i];
-		if (!cb->name[0])
+		if (!xc_cable_shown(cb))
 			continue;	/* a slot of a cable removed */
 		say(c, "%s: %s %s, %s %s", cb->name, cb->end[0].label,
 		    xc_end_is_up(&cb->end[0]) ? "up" : "down", cb->end[1].label,

@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "cable.h"
+#include "counters.h"
 #include "json.h"
 
 #define XC_CTL_WORDS	32	/* words of a request */
@@ -22,6 +23,7 @@
  * @gid:	its group, -1 to leave it
  * @cables:	the cables it controls
  * @n_cables:	how many
+ * @gone:	the cables removed at runtime (list --json), or NULL
  * @fd:		listening socket, -1 if not started
  * @thread:	the thread serving it
  * @quit:	asks the thread to end
@@ -45,6 +47,7 @@ struct xc_control {
 	int gid;
 	struct xc_cable *cables;
 	unsigned int n_cables;
+	const struct xc_gone_list *gone;
 	int fd;
 	pthread_t thread;
 	bool quit;

@@ -15,7 +15,14 @@
  *           "impair": SPEC, "counters": { COUNTER: N, ... },
  *           "queues": [ { COUNTER: N, ... }, ... ] }, ... } }, ... },
  *     "trunks": { "LABEL": { "port": ETHDEV, "counters": { ... } }, ... },
- *     "vxlan": { "local": ADDR, "counters": { ... } } }
+ *     "vxlan": { "local": ADDR, "counters": { ... } },
+ *     "removed": [ { "name": NAME, "when": UNIX-SECONDS,
+ *       "directions": { "FROM->TO": { "counters": { ... } }, ... } }, ... ],
+ *     "removed-total": N }
+ *
+ * "removed" has the last counters of the last XC_GONE_KEEP cables removed
+ * at runtime (or replaced by a reload), oldest first; "removed-total" how
+ * many went since start (each was logged with its counters as it went).
  *
  * "vxlan" (the tunnel socket) appears when a cable has a tunnel end; such
  * an end has no "port" but its tunnel's facts ("kind": "vxlan", "remote",
@@ -57,7 +64,8 @@ static unsigned int trunks_of(struct xc_cable *cables, unsigned int n_cables,
 		for (j = 0; j < 2; j++) {
 			const struct xc_trunk *t = cables[i].end[j].trunk;
 
-			if (t == NULL || (only && only != &cables[i]))
+			if (t == NULL || (only && only != &cables[i]) ||
+			    !xc_cable_shown(&cables[i]))
 				continue;
 			for (k = 0; k < n && out[k] != t; k++)
 				;
@@ -85,6 +93,7 @@ const struct xc_vxlan *xc_counters_vxlan(const struct xc_cable *cables,
 	for (i = 0; i < n_cables; i++)
 		for (j = 0; j < 2; j++)
 			if ((only == NULL || only == &cables[i]) &&
+			    xc_cable_shown(&cables[i]) &&
 			    xc_vxlan_of(&cables[i].end[j]))
 				return xc_vxlan_of(&cables[i].end[j]);
 	return NULL;
@@ -139,9 +148,11 @@ static void print_dir(const struct xc_cable *c, unsigned int j)
  * @n_cables:	how many
  * @final:	this is the print at exit
  * @json_path:	file for the JSON document (--stats-json), or NULL
+ * @gone:	cables removed at runtime (in the JSON document), or NULL
  */
 void xc_counters_print(struct xc_cable *cables, unsigned int n_cables,
-		       bool final, const char *json_path)
+		       bool final, const char *json_path,
+		       const struct xc_gone_list *gone)
 {
 	const struct xc_vxlan *vx = xc_counters_vxlan(cables, n_cables, NULL);
 	const struct xc_trunk *tr[2 * XC_MAX_CABLES];
@@ -152,7 +163,7 @@ void xc_counters_print(struct xc_cable *cables, unsigned int n_cables,
 
 	printf("%s\n", final ? "xcable: final counters" : "xcable: counters");
 	for (i = 0; i < n_cables; i++) {
-		if (!cables[i].name[0])
+		if (!xc_cable_shown(&cables[i]))
 			continue;	/* a slot of a cable removed */
 		print_dir(&cables[i], 0);
 		print_dir(&cables[i], 1);
@@ -170,7 +181,7 @@ void xc_counters_print(struct xc_cable *cables, unsigned int n_cables,
 		printf("vxlan %s: %s\n", vx->local, line);
 	}
 	fflush(stdout);
-	if (json_path && xc_counters_write(cables, n_cables, json_path))
+	if (json_path && xc_counters_write(cables, n_cables, json_path, gone))
 		XC_LOG(stats, WARNING, "counters not written to %s: %s",
 		       json_path, strerror(errno));
 }
@@ -264,16 +275,72 @@ static void dir_json(const struct xc_cable *c, unsigned int k,
 }
 
 /**
+ * gone_json() - the cables removed at runtime, oldest first, and how many
+ *		 went in all
+ * @gone:	the list
+ * @j:		JSON being written
+ */
+static void gone_json(const struct xc_gone_list *gone, struct xc_json *j)
+{
+	uint64_t i = gone->n > XC_GONE_KEEP ? gone->n - XC_GONE_KEEP : 0;
+	unsigned int k;
+
+	xc_json_open(j, "removed", '[');
+	for (; i < gone->n; i++) {
+		const struct xc_gone *g = &gone->g[i % XC_GONE_KEEP];
+
+		xc_json_open(j, NULL, '{');
+		xc_json_str(j, "name", g->name);
+		xc_json_u64(j, "when", g->when);
+		xc_json_open(j, "directions", '{');
+		for (k = 0; k < 2; k++) {
+			xc_json_open(j, g->label[k], '{');
+			xc_counters_json(&xc_dir_counters, &g->st[k], j,
+					 "counters");
+			xc_json_close(j, '}');
+		}
+		xc_json_close(j, '}');
+		xc_json_close(j, '}');
+	}
+	xc_json_close(j, ']');
+	xc_json_u64(j, "removed-total", gone->n);
+}
+
+/**
+ * xc_counters_gone() - the last counters of a removed cable, a line per
+ *			direction ("NAME FROM->TO: COUNTERS, HOW"), for the
+ *			log and the answer to the request that removed it
+ * @g:		the cable's last counters
+ * @how:	what happened to it ("removed", "replaced")
+ * @out:	the lines are appended
+ */
+void xc_counters_gone(const struct xc_gone *g, const char *how,
+		      struct xc_sbuf *out)
+{
+	char line[XC_LINE_MAX];
+	unsigned int k;
+
+	for (k = 0; k < 2; k++) {
+		xc_counters_line(&xc_dir_counters, &g->st[k], line,
+				 sizeof(line));
+		xc_sbuf_printf(out, "%s %s: %s (final: %s)\n", g->name,
+			       g->label[k], line, how);
+	}
+}
+
+/**
  * xc_counters_doc() - the JSON document of the cables and trunks (see the
  *		       top of this file)
  * @cables:	cables
  * @n_cables:	how many
  * @only:	one cable in detail (xcablectl show), or NULL for all of
  *		them (list, --stats-json)
+ * @gone:	the cables removed at runtime (not with @only), or NULL
  * @j:		JSON written into, empty
  */
 void xc_counters_doc(struct xc_cable *cables, unsigned int n_cables,
-		     const struct xc_cable *only, struct xc_json *j)
+		     const struct xc_cable *only,
+		     const struct xc_gone_list *gone, struct xc_json *j)
 {
 	const struct xc_vxlan *vx = xc_counters_vxlan(cables, n_cables, only);
 	const struct xc_trunk *tr[2 * XC_MAX_CABLES];
@@ -286,7 +353,7 @@ void xc_counters_doc(struct xc_cable *cables, unsigned int n_cables,
 	for (i = 0; i < n_cables; i++) {
 		struct xc_cable *c = &cables[i];
 
-		if ((only && only != c) || !c->name[0])
+		if ((only && only != c) || !xc_cable_shown(c))
 			continue;
 		xc_json_open(j, c->name, '{');
 		xc_json_u64(j, "queues", c->n_queues);
@@ -318,6 +385,8 @@ void xc_counters_doc(struct xc_cable *cables, unsigned int n_cables,
 		xc_counters_json(&xc_vxlan_counters, &vs, j, "counters");
 		xc_json_close(j, '}');
 	}
+	if (gone && only == NULL)
+		gone_json(gone, j);
 	xc_json_close(j, '}');
 }
 
@@ -327,11 +396,12 @@ void xc_counters_doc(struct xc_cable *cables, unsigned int n_cables,
  * @cables:	cables
  * @n_cables:	how many
  * @path:	the file
+ * @gone:	the cables removed at runtime, or NULL
  *
  * Return: 0, or -errno (errno set too)
  */
 int xc_counters_write(struct xc_cable *cables, unsigned int n_cables,
-		      const char *path)
+		      const char *path, const struct xc_gone_list *gone)
 {
 	char tmp[PATH_MAX];
 	struct xc_json j;
@@ -343,7 +413,7 @@ int xc_counters_write(struct xc_cable *cables, unsigned int n_cables,
 		return -errno;
 	}
 	xc_json_init(&j);
-	xc_counters_doc(cables, n_cables, NULL, &j);
+	xc_counters_doc(cables, n_cables, NULL, gone, &j);
 	rc = xc_json_finish(&j);
 	if (rc) {
 		xc_json_free(&j);

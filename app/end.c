@@ -1,11 +1,16 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * end.c - cable ends that are a whole port: frames go to and come from
- *	   the port's own queues
+ *	   the port's own queues; and what the kinds whose ends are ports
+ *	   share (endkind.h)
  */
+#include <stdio.h>
+#include <string.h>
+
 #include <rte_ethdev.h>
 
 #include "cable.h"
+#include "topology.h"
 
 /* port_rx() - receive a burst from queue @q of the end's port */
 static uint16_t port_rx(struct xc_end *e, uint16_t q, struct rte_mbuf **pkts,
@@ -68,3 +73,93 @@ const struct xc_end_ops xc_end_port_ops = {
 	.tx = port_tx,
 	.caps = port_caps,
 };
+
+/**
+ * xc_kind_set_port() - make an end of a cable a whole port (the ends of
+ *			the socket and port kinds, and of the DPDK mode)
+ * @c:		cable
+ * @j:		which end
+ * @p:		the port
+ * @label:	the end's name, which the port takes too
+ */
+void xc_kind_set_port(struct xc_cable *c, unsigned int j, struct xc_port *p,
+		      const char *label)
+{
+	struct xc_end *e = &c->end[j];
+
+	e->ops = &xc_end_port_ops;
+	e->port = p;
+	e->cable = c;
+	e->idx = (int)j;
+	snprintf(e->label, sizeof(e->label), "%s", label);
+	snprintf(p->label, sizeof(p->label), "%s", label);
+}
+
+/**
+ * xc_kind_start_port() - configure an end's port with its cable's pool
+ *			  (a port of its own kind may use its own) and start
+ *			  it, unless that was done (a trunk's port, for its
+ *			  first member); a port made at runtime is wired to
+ *			  the lcores' wake-up
+ * @t:		topology
+ * @e:		end on a port
+ * @err:	one-line message on error
+ * @errlen:	size of @err
+ *
+ * Return: 0 or -errno
+ */
+int xc_kind_start_port(struct xc_topo *t, struct xc_end *e, char *err,
+		       size_t errlen)
+{
+	struct xc_port *p = e->port;
+	int rc;
+
+	if (t->notify && p->notify == NULL) {
+		p->notify_arg = t->notify_arg;
+		__atomic_store_n(&p->notify, t->notify, __ATOMIC_RELEASE);
+	}
+	if (!p->configured &&
+	    (rc = xc_port_configure(p, e->cable->pool, err, errlen)))
+		return rc;
+	if (!p->started && (rc = xc_port_start(p, err, errlen)))
+		return rc;
+	return 0;
+}
+
+/**
+ * xc_kind_def_port() - the port a [port NAME] end definition names
+ * @t:		topology, its ports created
+ * @e:		end definition with a port
+ * @err:	one-line message on error: why there is no such port
+ * @errlen:	size of @err
+ *
+ * Return: the port, or NULL
+ */
+struct xc_port *xc_kind_def_port(struct xc_topo *t, const struct xc_end_def *e,
+				 char *err, size_t errlen)
+{
+	const struct xc_port_def *pd = &t->opts->port_defs[e->port];
+	char name[RTE_ETH_NAME_MAX_LEN], why[XC_ERR_LEN / 2];
+	uint16_t id;
+
+	snprintf(name, sizeof(name), "%.*s", (int)strcspn(pd->devargs, ","),
+		 pd->devargs);
+	if (rte_eth_dev_get_port_by_name(name, &id) == 0 && id < t->n_ports &&
+	    t->ports[id].ops) {
+		if (xc_port_vhost_socket(&t->ports[id]) == NULL)
+			return &t->ports[id];
+		snprintf(err, errlen,
+			 "port %s: a vhost port is declared by its socket",
+			 pd->name);
+		return NULL;
+	}
+	if (xc_port_kernel_absent(pd->devargs, why, sizeof(why)))
+		snprintf(err, errlen, "port %s: %s", pd->name, why);
+	else if (strncmp(name, "net_", 4) == 0)
+		snprintf(err, errlen, "port %s: no device %s: it was not created (the reason, its driver's or the EAL's, is logged above)",
+			 pd->name, name);
+	else
+		snprintf(err, errlen, "port %s: no device %s (write PCI addresses in full, e.g. 0000:03:00.0)",
+			 pd->name, name);
+	return NULL;
+}

@@ -236,6 +236,9 @@ void xc_lcores_wire(struct xc_lcores *l, struct xc_topo *t,
 		__atomic_store_n(&t->ports[i].notify, xc_lcores_wake,
 				 __ATOMIC_RELEASE);
 	}
+	/* ports made at runtime too (endkind.h: their kind's start) */
+	t->notify_arg = l;
+	t->notify = xc_lcores_wake;
 	pull->pause = xc_lcores_pause;
 	pull->pause_arg = l;
 	m->hk = l->hk;
@@ -355,17 +358,39 @@ static bool settled(struct xc_lcores *l)
 }
 
 /**
+ * shared_lcore() - the lcore that serves the cables with an end on a
+ *		    trunk or a tunnel (it alone receives from their port or
+ *		    socket), if one does
+ * @l:		lcores
+ *
+ * Return: its id, or RTE_MAX_LCORE if none does
+ */
+static unsigned int shared_lcore(const struct xc_lcores *l)
+{
+	unsigned int lcore, k;
+
+	RTE_LCORE_FOREACH(lcore)
+		for (k = 0; k < l->lc[lcore].n_dirs; k++)
+			if (on_shared(l->lc[lcore].dirs[k]->rx->cable))
+				return lcore;
+	return RTE_MAX_LCORE;
+}
+
+/**
  * xc_lcores_add_cable() - give a cable added at runtime to an lcore: the
- *			   one its definition names, else the forwarding
- *			   lcore with the fewest directions (main thread)
+ *			   one that serves the trunks and tunnels if it has
+ *			   such an end, else the one its definition names,
+ *			   else the forwarding lcore with the fewest
+ *			   directions (main thread)
  * @l:		lcores, running
  * @c:		cable with its directions, ports started
  * @want:	lcore the definition names, -1 to choose
  * @err:	one-line message on error
  * @errlen:	size of @err
  *
- * Return: 0, -EINVAL (that lcore does not forward), -EBUSY, -ENOSPC or
- *	   -ETIMEDOUT
+ * Return: 0, -EINVAL (that lcore does not forward, or another serves the
+ *	   trunks and tunnels), -EBUSY, -ENOSPC, or -ETIMEDOUT (the lcore
+ *	   may still take the cable: it must not be freed)
  */
 int xc_lcores_add_cable(struct xc_lcores *l, struct xc_cable *c, int want,
 			char *err, size_t errlen)
@@ -373,7 +398,16 @@ int xc_lcores_add_cable(struct xc_lcores *l, struct xc_cable *c, int want,
 	unsigned int lcore, best = RTE_MAX_LCORE, j;
 	struct xc_fwd_lcore *lc;
 
+	if (on_shared(c))
+		best = shared_lcore(l);
+	if (best != RTE_MAX_LCORE && want >= 0 && (unsigned int)want != best) {
+		snprintf(err, errlen, "%s: lcore %u serves every cable on a trunk or tunnel, not lcore %d",
+			 c->name, best, want);
+		return -EINVAL;
+	}
 	RTE_LCORE_FOREACH(lcore) {
+		if (best != RTE_MAX_LCORE && on_shared(c))
+			break;
 		if (lcore == rte_get_main_lcore() && !l->main_fwd)
 			continue;
 		if (want >= 0 ? (int)lcore == want :
@@ -397,8 +431,12 @@ int xc_lcores_add_cable(struct xc_lcores *l, struct xc_cable *c, int want,
 	for (j = 0; j < 2 * c->n_queues; j++) {
 		xc_dir_build(&c->dir[j]);	/* its stages */
 		lc->next[lc->n_next++] = &c->dir[j];
+		/* ends without kicks are looked at every ms */
+		if (!xc_end_wakes(&c->end[j % 2]))
+			lc->max_sleep_ms = 1;
 	}
 	if (publish(l, best)) {
+		/* it may take the list over later: the cable must stay */
 		snprintf(err, errlen, "%s: lcore %u does not answer", c->name,
 			 best);
 		return -ETIMEDOUT;

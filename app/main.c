@@ -161,7 +161,7 @@ static unsigned int housekeeping(void *arg)
 	now = rte_rdtsc();
 	if (now >= ctx->next_stats) {
 		xc_counters_print(ctx->topo.cables, ctx->topo.n_cables, false,
-				  ctx->cl.opts.stats_json);
+				  ctx->cl.opts.stats_json, &ctx->topo.gone);
 		ctx->next_stats = now + hz * ctx->cl.opts.stats_interval;
 	}
 	return (unsigned int)RTE_MIN((uint64_t)ms,
@@ -194,6 +194,7 @@ static void start_control(struct xc_ctx *ctx)
 	c->gid = ctx->cl.sock_gid;
 	c->cables = ctx->topo.cables;
 	c->n_cables = XC_MAX_CABLES;	/* the slots: cables come and go */
+	c->gone = &ctx->topo.gone;
 	c->lock = &ctx->reconf.lock;
 	c->change = xc_reconf_request;
 	c->change_arg = &ctx->reconf;
@@ -226,7 +227,7 @@ static void stop_all(struct xc_ctx *ctx, bool counters)
 	if (counters) {
 		xc_topo_drain(&ctx->topo);
 		xc_counters_print(ctx->topo.cables, ctx->topo.n_cables, true,
-				  ctx->cl.opts.stats_json);
+				  ctx->cl.opts.stats_json, &ctx->topo.gone);
 		for (i = 0; i < RTE_MAX_LCORE; i++)
 			if (ctx->lcores.lc[i].n_dirs)
 				printf("xcable: lcore %u slept %" PRIu64 " times\n",
@@ -234,6 +235,7 @@ static void stop_all(struct xc_ctx *ctx, bool counters)
 		fflush(stdout);
 	}
 	xc_topo_free(&ctx->topo);
+	xc_reconf_fini(&ctx->reconf);
 	/* its fds close now: no handler may write to them any more */
 	signal(SIGINT, SIG_IGN);
 	signal(SIGTERM, SIG_IGN);
@@ -279,8 +281,6 @@ static void start_reconf(struct xc_ctx *ctx)
 	r->l = &ctx->lcores;
 	r->pull = &ctx->pull;
 	r->defs = ctx->cl.defs;
-	r->end_uid = ctx->cl.end_uid;
-	r->end_gid = ctx->cl.end_gid;
 	r->opts = &ctx->cl.opts;
 	r->config = ctx->cl.opts.config;
 	pthread_rwlock_init(&r->lock, NULL);
@@ -317,8 +317,6 @@ static void start(struct xc_ctx *ctx, struct xc_eal_argv *ea)
 	t->n_defs = ctx->cl.n_defs;
 	t->sock_uid = ctx->cl.sock_uid;
 	t->sock_gid = ctx->cl.sock_gid;
-	t->end_uid = (const int (*)[2])ctx->cl.end_uid;
-	t->end_gid = (const int (*)[2])ctx->cl.end_gid;
 	if ((rc = xc_topo_build(t, err, sizeof(err))) ||
 	    (rc = xc_topo_start(t, err, sizeof(err))))
 		fail(ctx, rc, err);

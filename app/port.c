@@ -359,6 +359,27 @@ static void set_down(struct xc_port *p)
 }
 
 /**
+ * xc_port_stop() - stop a started port that no cable uses any more (its
+ *		    last cable removed at runtime), keeping it configured:
+ *		    lcores stop using it, and xc_port_start() starts it
+ *		    again for the next cable
+ * @p:		port
+ */
+void xc_port_stop(struct xc_port *p)
+{
+	int rc;
+
+	if (!p->started)
+		return;
+	set_down(p);
+	rc = rte_eth_dev_stop(p->id);
+	if (rc)
+		XC_LOG(port, WARNING, "%s: cannot stop port: %s", p->label,
+		       rte_strerror(-rc));
+	p->started = false;
+}
+
+/**
  * xc_port_close() - stop and close a port (a vhost server's socket goes
  *		     away); nothing happens to a port that is not configured
  * @p:		port

@@ -18,6 +18,7 @@
  *                        the ethdev (a vhost server's socket appears),
  *                        kind's secure (socket permissions), queues
  *   xc_port_start()      start; the link comes by event or by polling
+ *   xc_port_stop()       stop, configured still (no cable uses it now)
  *   xc_port_unplug()     link down, close, hot-unplug the device
  *   xc_port_plug()       probe it again from its devargs, configure, start
  *   xc_port_close()      stop and close the ethdev (idempotent)
@@ -206,6 +207,7 @@ int xc_port_create(struct xc_port *p, uint16_t id, char *err,
 int xc_port_configure(struct xc_port *p, struct rte_mempool *pool,
 		      char *err, size_t errlen);
 int xc_port_start(struct xc_port *p, char *err, size_t errlen);
+void xc_port_stop(struct xc_port *p);
 int xc_port_unplug(struct xc_port *p);
 int xc_port_plug(struct xc_port *p, struct rte_mempool *pool);
 void xc_port_close(struct xc_port *p);

@@ -125,7 +125,7 @@ bool xc_pull_housekeeping(struct xc_pull_env *env)
 		uint32_t req = __atomic_exchange_n(&c->req, XC_REQ_NONE,
 						   __ATOMIC_ACQ_REL);
 
-		if (!c->name[0])
+		if (!xc_cable_shown(c))
 			continue;	/* a slot of a cable removed */
 
 		if (!xc_end_pluggable(&c->end[0]) ||

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * reconf.c - cables added and removed while xcable runs
+ * reconf.c - cables added, removed and changed while xcable runs
  *
  *   xcablectl add NAME left=SOCK right=SOCK [KEY=VALUE]...  a new cable,
  *			the keys of a [cable NAME] section, read by config.c
@@ -8,32 +8,52 @@
  *			its sockets are removed) and forget it
  *   xcablectl reload, SIGHUP	read the config file again and apply the
  *			difference: cables it no longer has go, new ones
- *			come, changed ones are replaced; the others are not
- *			touched (they keep forwarding, their carrier stays)
+ *			come, changed ones are replaced (a cable whose
+ *			impairments alone change keeps running and takes
+ *			them in place); the others are not touched (they
+ *			keep forwarding, their carrier stays)
  *
  * Theory of operation: the control thread and the signal handler only post
  * a request; the main thread carries it out in its housekeeping, the one
- * thread that builds and frees cables. Everything that can be checked is
- * checked before anything changes (the definitions, with the code that
- * reads a config file; names and sockets against the running cables; the
- * port limit; the lcores; the socket paths), so a bad request or config
- * changes nothing and says why, to xcablectl and in the log.
+ * thread that makes and frees cables. A change is applied whole or not at
+ * all, for every kind of end (endkind.h), in five steps:
  *
- * A cable is added in a free slot of the topology: its vhost ports are
- * probed (rte_dev_probe), configured and started, its pools and
- * directions made, then an lcore is given its directions through the
- * lcore's published list (lcores.c, fwd.c: the lcore takes the new list
- * over at a poll boundary, so the forwarding path takes no lock). A cable
- * is removed the other way round: its directions are taken from the
- * lcores, and once every lcore has said it took its new list over, no
- * lcore touches the cable: its ports are unplugged and freed, then its
- * memory. Threads that read the cables (control, telemetry) hold @lock
- * for reading; the main thread holds it for writing while a slot changes.
+ *   plan     which running cables go, which cables come (a changed cable
+ *            does both), whose impairments alone change (struct xc_plan)
+ *   check    everything that can be checked before anything changes: the
+ *            definitions, with the code that reads a config file (names,
+ *            sockets, ports under their tags, tunnels: each once); room
+ *            for cables and DPDK ports; lcores; and each new end with its
+ *            kind's check (a socket's path, a port that is no trunk...)
+ *   make     each new cable made whole in a free slot, hidden and on no
+ *            lcore: its ends, pools and directions, its sockets there
+ *            (xc_topo_add_cable()); first those that take nothing a
+ *            cable that goes holds; then the cables that hold what the
+ *            others take (the same socket, tag or tunnel) are taken away
+ *            (below), and the rest are made
+ *   switch   each new cable shown and given to an lcore, which takes it
+ *            over at a poll boundary (lcores.c: no lock on the
+ *            forwarding path)
+ *   release  the other cables that go taken away: hidden, their ends
+ *            stopped (nothing more is sorted to a trunk member or a
+ *            tunnel), taken from their lcores, and once every lcore has
+ *            let go, freed; their last counters are logged, returned to
+ *            xcablectl and kept for list --json and --stats-json
+ *
+ * A failure while making or switching undoes it all: the new cables are
+ * freed, and the cables taken away for them are made again from their
+ * definitions (their guests then saw the carrier go and come back: a
+ * socket cannot be served twice at once). So a request or config with an
+ * error, found by the checks or half-way, leaves the lab as it was, and
+ * says why, to xcablectl and in the log. Threads that read the cables
+ * (control, telemetry) hold @lock for reading and look only at cables
+ * shown; the main thread holds it for writing while it shows or hides one.
  *
  * [global] options and [port NAME] sections are read at start only: a
- * reload that changes a [port NAME] section, or a cable with a port end,
- * is refused; a [global] default that changes (queues, offloads...)
- * changes the cables that inherit it.
+ * reload that changes a [port NAME] section is refused; a [global]
+ * default that changes (queues, offloads...) changes the cables that
+ * inherit it. Cables of the DPDK mode (made of the EAL's ports, with no
+ * definition) cannot be removed.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -58,7 +78,7 @@
  * @arg:	struct xc_reconf
  * @argc:	number of words
  * @argv:	the request's words
- * @why:	the reason of a failure
+ * @why:	the answer's text: what was done, or the reason of a failure
  * @whylen:	size of @why
  *
  * Return: 0, or -errno with @why set
@@ -93,14 +113,16 @@ int xc_reconf_request(void *arg, int argc, char *const *argv, char *why,
 		usleep(10000);
 		done = __atomic_load_n(&r->done, __ATOMIC_ACQUIRE);
 	}
-	if (done == 1)
-		return 0;
-	snprintf(why, whylen, "%s", done == 0 ? "timed out" : r->why);
-	return done == 0 ? -ETIMEDOUT : done;
+	if (done == 0) {
+		snprintf(why, whylen, "timed out");
+		return -ETIMEDOUT;
+	}
+	snprintf(why, whylen, "%s", xc_sbuf_str(&r->answer));
+	return done == 1 ? 0 : done;
 }
 
-/* live() - is slot @i a cable? */
-static bool live(const struct xc_reconf *r, unsigned int i)
+/* used() - is slot @i taken by a cable (shown, or being made)? */
+static bool used(const struct xc_reconf *r, unsigned int i)
 {
 	return r->t->cables[i].name[0] != '\0';
 }
@@ -117,115 +139,141 @@ static int find(const struct xc_reconf *r, const char *name)
 	unsigned int i;
 
 	for (i = 0; i < r->t->n_cables; i++)
-		if (live(r, i) && strcmp(r->t->cables[i].name, name) == 0)
+		if (used(r, i) && strcmp(r->t->cables[i].name, name) == 0)
 			return (int)i;
 	return -1;
 }
 
 /**
- * removable() - is a running cable one that can be removed: two socket
- *		 ends (a port end's port may carry other cables)
- * @c:		cable
- *
- * Return: true if so
- */
-static bool removable(const struct xc_cable *c)
-{
-	return xc_port_vhost_socket(c->end[0].port) &&
-	       xc_port_vhost_socket(c->end[1].port) &&
-	       !c->end[0].trunk && !c->end[1].trunk;
-}
-
-/**
- * socket_ends() - how many of a definition's ends are sockets (each is a
- *		   DPDK port)
+ * new_ports() - how many DPDK ports the ends of a definition add to the
+ *		 process (a socket end probes its own)
  * @d:		definition
  *
  * Return: 0 to 2
  */
-static unsigned int socket_ends(const struct xc_cable_def *d)
+static unsigned int new_ports(const struct xc_cable_def *d)
 {
-	return (d->end[0].port < 0) + (d->end[1].port < 0);
+	unsigned int j, n = 0;
+
+	for (j = 0; j < 2; j++) {
+		const struct xc_end_kind *k = xc_end_kind_of(&d->end[j]);
+
+		n += k ? k->ports : 0;
+	}
+	return n;
 }
 
 /**
- * check_end() - can a new cable's end be made: a socket, whose owner and
- *		 group exist and whose path is free (unless a cable being
- *		 removed holds it)
+ * holds() - does a running cable hold what an end definition takes (a
+ *	     socket, a port under a tag, a tunnel)?
  * @r:		state
- * @d:		the new cable
- * @j:		which end
- * @del:	slots being removed
+ * @s:		the running cable's slot
+ * @e:		the end
+ *
+ * Return: true if so
+ */
+static bool holds(const struct xc_reconf *r, unsigned int s,
+		  const struct xc_end_def *e)
+{
+	return xc_end_def_clash(&r->defs[s].end[0], e,
+				(uint16_t)r->opts->vxlan_port) ||
+	       xc_end_def_clash(&r->defs[s].end[1], e,
+				(uint16_t)r->opts->vxlan_port);
+}
+
+/**
+ * freed() - does a cable that goes hold what an end takes?
+ * @r:		state
+ * @p:		the change
+ * @e:		the end
+ *
+ * Return: true if so
+ */
+static bool freed(const struct xc_reconf *r, const struct xc_plan *p,
+		  const struct xc_end_def *e)
+{
+	unsigned int s;
+
+	for (s = 0; s < r->t->n_cables; s++)
+		if (p->del[s] && holds(r, s, e))
+			return true;
+	return false;
+}
+
+/**
+ * check_lcore() - does the lcore a new cable names forward?
+ * @r:		state
+ * @d:		the cable
+ * @why:	the reason it does not
+ * @whylen:	size of @why
+ *
+ * Return: 0 or -EINVAL
+ */
+static int check_lcore(struct xc_reconf *r, const struct xc_cable_def *d,
+		       char *why, size_t whylen)
+{
+	int want = d->lcore;
+
+	if (want < 0 || (want < RTE_MAX_LCORE &&
+			 rte_lcore_is_enabled((unsigned int)want) &&
+			 ((unsigned int)want != rte_get_main_lcore() ||
+			  r->l->main_fwd)))
+		return 0;
+	snprintf(why, whylen, "cable %s: lcore %d does not forward (EAL -l, or the main lcore)",
+		 d->name, want);
+	return -EINVAL;
+}
+
+/**
+ * check() - can the change be made? The cables after it (those that stay
+ *	     and those that come) as a config file's, room for them, lcores
+ *	     that forward, and each new end by its kind; says which cables
+ *	     must go before the new ones are made
+ * @r:		state
+ * @p:		the change, planned; its @first and @later are set
  * @why:	the reason it cannot
  * @whylen:	size of @why
  *
  * Return: 0 or -errno
  */
-static int check_end(struct xc_reconf *r, const struct xc_cable_def *d,
-		     unsigned int j, const bool *del, char *why, size_t whylen)
+static int check(struct xc_reconf *r, struct xc_plan *p, char *why,
+		 size_t whylen)
 {
-	const struct xc_end_def *e = &d->end[j];
-	char err[XC_ERR_LEN];
-	unsigned int i;
-	int uid, gid;
-
-	if (e->port >= 0) {
-		snprintf(why, whylen, "cable %s: only cables between two sockets can be added at runtime ([port] ends are set at start)",
-			 d->name);
-		return -EINVAL;
-	}
-	if (xc_sock_ids(e->sock_owner, e->sock_group, &uid, &gid, err,
-			sizeof(err))) {
-		snprintf(why, whylen, "cable %s: %.200s", d->name, err);
-		return -EINVAL;
-	}
-	for (i = 0; i < r->t->n_cables; i++)
-		if (del[i] && (strcmp(r->defs[i].end[0].path, e->path) == 0 ||
-			       strcmp(r->defs[i].end[1].path, e->path) == 0))
-			return 0;	/* ours until it is removed */
-	if (xc_sock_prepare(e->path, e->client, err, sizeof(err))) {
-		snprintf(why, whylen, "cable %s: %.200s", d->name, err);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/**
- * check() - can these cables be added once those are removed? Names and
- *	     sockets unique, room for them, ports left, lcores that forward,
- *	     sockets that can be made
- * @r:		state
- * @add:	new cables
- * @n_add:	how many
- * @del:	for each slot, whether it is being removed
- * @why:	the reason they cannot
- * @whylen:	size of @why
- *
- * Return: 0 or -errno
- */
-static int check(struct xc_reconf *r, const struct xc_cable_def *add,
-		 unsigned int n_add, const bool *del, char *why, size_t whylen)
-{
-	unsigned int i, n = 0, ports = rte_eth_dev_count_avail(), j;
+	unsigned int i, j, n = 0, free_slots = XC_MAX_CABLES, early = 0;
+	int ports = (int)rte_eth_dev_count_avail(), peak;
 	struct xc_cable_def *all;
-	int rc, want;
+	int rc;
 
-	all = calloc(XC_MAX_CABLES + n_add, sizeof(*all));
+	all = calloc(XC_MAX_CABLES + p->n_add, sizeof(*all));
 	if (all == NULL) {
 		snprintf(why, whylen, "out of memory");
 		return -ENOMEM;
 	}
 	for (i = 0; i < r->t->n_cables; i++) {
-		if (!live(r, i))
+		if (!used(r, i))
 			continue;
-		if (del[i])
-			ports -= socket_ends(&r->defs[i]);
+		free_slots--;
+		if (p->del[i] && r->defs[i].name[0] == '\0') {
+			snprintf(why, whylen, "cable %s was made of the EAL's ports (the DPDK mode): it cannot be removed at runtime",
+				 r->t->cables[i].name);
+			free(all);
+			return -EINVAL;
+		}
+		if (p->del[i])
+			ports -= (int)new_ports(&r->defs[i]);
 		else
 			all[n++] = r->defs[i];
 	}
-	for (i = 0; i < n_add; i++) {
-		all[n++] = add[i];
-		ports += socket_ends(&add[i]);
+	peak = (int)rte_eth_dev_count_avail();
+	for (i = 0; i < p->n_add; i++) {
+		all[n++] = p->add[i];
+		ports += (int)new_ports(&p->add[i]);
+		p->later[i] = freed(r, p, &p->add[i].end[0]) ||
+			      freed(r, p, &p->add[i].end[1]);
+		if (!p->later[i]) {
+			peak += (int)new_ports(&p->add[i]);
+			early++;
+		}
 	}
 	rc = xc_config_check(r->opts, all, n, why, whylen);
 	free(all);
@@ -237,142 +285,384 @@ static int check(struct xc_reconf *r, const struct xc_cable_def *add,
 		return -ENOSPC;
 	}
 	if (ports > RTE_MAX_ETHPORTS) {
-		snprintf(why, whylen, "the cables would need %u DPDK ports (one per socket end), but this DPDK gives one process at most %d (RTE_MAX_ETHPORTS), that is %d socket-to-socket cables: run another xcable for more",
+		snprintf(why, whylen, "the cables would need %d DPDK ports (one per socket end), but this DPDK gives one process at most %d (RTE_MAX_ETHPORTS), that is %d socket-to-socket cables: run another xcable for more",
 			 ports, RTE_MAX_ETHPORTS, RTE_MAX_ETHPORTS / 2);
 		return -ENOSPC;
 	}
-	for (i = 0; i < n_add; i++) {
-		want = add[i].lcore;
-		if (want >= 0 && (want >= RTE_MAX_LCORE ||
-				  !rte_lcore_is_enabled((unsigned int)want) ||
-				  ((unsigned int)want == rte_get_main_lcore() &&
-				   !r->l->main_fwd))) {
-			snprintf(why, whylen, "cable %s: lcore %d does not forward (EAL -l, or the main lcore)",
-				 add[i].name, want);
-			return -EINVAL;
-		}
-		for (j = 0; j < 2; j++)
-			if ((rc = check_end(r, &add[i], j, del, why, whylen)))
+	/* no room for the new cables beside those that go: they go first */
+	if (peak > RTE_MAX_ETHPORTS || early > free_slots)
+		for (i = 0; i < p->n_add; i++)
+			p->later[i] = true;
+	for (i = 0; i < r->t->n_cables; i++) {
+		if (!p->del[i])
+			continue;
+		for (j = 0; j < p->n_add && !p->first[i]; j++)
+			p->first[i] = p->later[j] &&
+				      (peak > RTE_MAX_ETHPORTS ||
+				       early > free_slots ||
+				       holds(r, i, &p->add[j].end[0]) ||
+				       holds(r, i, &p->add[j].end[1]));
+	}
+	for (i = 0; i < p->n_add; i++) {
+		if ((rc = check_lcore(r, &p->add[i], why, whylen)))
+			return rc;
+		for (j = 0; j < 2; j++) {
+			const struct xc_end_def *e = &p->add[i].end[j];
+			const struct xc_end_kind *k = xc_end_kind_of(e);
+			char err[XC_ERR_LEN];
+
+			if (k == NULL) {
+				snprintf(why, whylen, "cable %s: %s end of no known kind",
+					 p->add[i].name, j ? "right" : "left");
+				return -EINVAL;
+			}
+			rc = k->check(r->t, e, freed(r, p, e), err, sizeof(err));
+			if (rc) {
+				snprintf(why, whylen, "cable %s: %s end: %.200s",
+					 p->add[i].name, j ? "right" : "left",
+					 err);
 				return rc;
+			}
+		}
 	}
 	return 0;
 }
 
 /**
- * remove_cable() - take a cable away: from its lcores, then its ports and
- *		    memory (main thread)
+ * gone() - keep a cable's last counters: in the list of removed cables,
+ *	    in the log and in the answer
  * @r:		state
- * @i:		its slot
- *
- * Return: 0, or -errno if an lcore did not let go of it (it stays)
+ * @g:		its counters
+ * @how:	"removed", "replaced"
  */
-static int remove_cable(struct xc_reconf *r, unsigned int i)
+static void gone(struct xc_reconf *r, const struct xc_gone *g,
+		 const char *how)
 {
-	struct xc_cable *c = &r->t->cables[i];
-	char name[XC_NAME_MAX];
-	int rc;
+	struct xc_gone_list *gl = &r->t->gone;
+	struct xc_sbuf lines = { 0 };
+	const char *s, *nl;
 
-	memcpy(name, c->name, sizeof(name));
 	pthread_rwlock_wrlock(&r->lock);
-	rc = xc_lcores_del_cable(r->l, c);
-	if (rc == 0) {
-		xc_topo_del_cable(r->t, i);
-		memset(&r->defs[i], 0, sizeof(r->defs[i]));
-	}
+	gl->g[gl->n % XC_GONE_KEEP] = *g;
+	gl->n++;
 	pthread_rwlock_unlock(&r->lock);
-	if (rc)
-		XC_LOG(main, ERR, "%s: not removed: an lcore did not let go of it",
-		       name);
-	else
-		XC_LOG(main, INFO, "%s: removed", name);
-	return rc;
+	xc_counters_gone(g, how, &lines);
+	for (s = xc_sbuf_str(&lines); *s; s = nl + 1) {
+		nl = strchr(s, '\n');
+		XC_LOG(main, INFO, "%.*s", (int)(nl - s), s);
+	}
+	xc_sbuf_put(&r->answer, xc_sbuf_str(&lines), lines.len);
+	xc_sbuf_free(&lines);
 }
 
 /**
- * add_cable() - bring a new cable up in a free slot and give it to an
- *		 lcore; undo it all on failure (main thread)
+ * take_away() - take a cable away: hide it, stop its ends, take it from
+ *		 its lcores and, once they let go, free it and keep its last
+ *		 counters (main thread)
  * @r:		state
+ * @s:		its slot
+ * @how:	what is said of it: "removed", "replaced"; NULL to keep no
+ *		record (a cable being undone that never was part of the lab)
+ *
+ * Return: 0, or -errno if an lcore did not let go of it (it stays, shown
+ *	   again)
+ */
+static int take_away(struct xc_reconf *r, unsigned int s, const char *how)
+{
+	struct xc_cable *c = &r->t->cables[s];
+	struct xc_gone g;
+	int rc;
+
+	pthread_rwlock_wrlock(&r->lock);
+	xc_topo_show_cable(r->t, s, false);
+	pthread_rwlock_unlock(&r->lock);
+	xc_topo_stop_cable(r->t, s);
+	rc = xc_lcores_del_cable(r->l, c);
+	if (rc) {
+		XC_LOG(main, ERR, "%s: not removed: an lcore did not let go of it",
+		       c->name);
+		pthread_rwlock_wrlock(&r->lock);
+		xc_topo_show_cable(r->t, s, true);
+		pthread_rwlock_unlock(&r->lock);
+		return rc;
+	}
+	xc_topo_del_cable(r->t, s, &g);
+	memset(&r->defs[s], 0, sizeof(r->defs[s]));
+	if (how)
+		gone(r, &g, how);
+	return 0;
+}
+
+/**
+ * make() - make a cable in a slot, hidden and on no lcore (main thread)
+ * @r:		state
+ * @s:		the slot, free
  * @d:		its definition, checked
  * @why:	the reason of a failure
  * @whylen:	size of @why
  *
- * Return: 0 or -errno
+ * Return: 0, or -errno with the slot free again
  */
-static int add_cable(struct xc_reconf *r, const struct xc_cable_def *d,
-		     char *why, size_t whylen)
+static int make(struct xc_reconf *r, unsigned int s,
+		const struct xc_cable_def *d, char *why, size_t whylen)
 {
-	unsigned int i, j;
-	struct xc_cable *c;
 	int rc;
 
-	for (i = 0; i < XC_MAX_CABLES && live(r, i); i++)
-		;
-	if (i == XC_MAX_CABLES) {
-		snprintf(why, whylen, "too many cables (at most %d)",
-			 XC_MAX_CABLES);
-		return -ENOSPC;
-	}
-	c = &r->t->cables[i];
-	r->defs[i] = *d;
-	for (j = 0; j < 2; j++)
-		xc_sock_ids(d->end[j].sock_owner, d->end[j].sock_group,
-			    &r->end_uid[i][j], &r->end_gid[i][j], why, whylen);
-	pthread_rwlock_wrlock(&r->lock);
-	rc = xc_sock_prepare(d->end[0].path, d->end[0].client, why, whylen);
-	if (rc == 0)
-		rc = xc_sock_prepare(d->end[1].path, d->end[1].client, why,
-				     whylen);
-	if (rc == 0)
-		rc = xc_topo_add_cable(r->t, i, why, whylen);
-	for (j = 0; j < 2 && rc == 0; j++) {
-		c->end[j].port->notify_arg = r->l;
-		__atomic_store_n(&c->end[j].port->notify, xc_lcores_wake,
-				 __ATOMIC_RELEASE);
-	}
-	if (rc == 0)
-		rc = xc_lcores_add_cable(r->l, c, d->lcore, why, whylen);
-	if (rc) {
-		xc_topo_del_cable(r->t, i);
-		memset(&r->defs[i], 0, sizeof(r->defs[i]));
-	}
-	r->pull->n_cables = r->t->n_cables;
-	pthread_rwlock_unlock(&r->lock);
-	if (rc == 0)
-		XC_LOG(main, INFO, "%s: added: %s (%s) <-> %s (%s)", c->name,
-		       c->end[0].label, xc_end_where(&c->end[0]),
-		       c->end[1].label, xc_end_where(&c->end[1]));
+	r->defs[s] = *d;
+	rc = xc_topo_add_cable(r->t, s, d, why, whylen);
+	if (rc)
+		memset(&r->defs[s], 0, sizeof(r->defs[s]));
 	return rc;
 }
 
 /**
- * apply() - remove, then add, as check() accepted
+ * show() - make a cable that was made part of the lab: shown, and given
+ *	    to an lcore (main thread)
  * @r:		state
- * @add:	new cables
- * @n_add:	how many
- * @del:	for each slot, whether to remove it
+ * @s:		its slot
  * @why:	the reason of a failure
  * @whylen:	size of @why
  *
- * Return: 0, or the first -errno (what could be done is done)
+ * Return: 0, -ETIMEDOUT (an lcore may take the cable yet: it is kept,
+ *	   hidden), or another -errno (hidden again)
  */
-static int apply(struct xc_reconf *r, const struct xc_cable_def *add,
-		 unsigned int n_add, const bool *del, char *why,
-		 size_t whylen)
+static int show(struct xc_reconf *r, unsigned int s, char *why,
+		size_t whylen)
+{
+	struct xc_cable *c = &r->t->cables[s];
+	int rc;
+
+	pthread_rwlock_wrlock(&r->lock);
+	xc_topo_show_cable(r->t, s, true);
+	r->pull->n_cables = r->t->n_cables;
+	pthread_rwlock_unlock(&r->lock);
+	rc = xc_lcores_add_cable(r->l, c, r->defs[s].lcore, why, whylen);
+	if (rc) {
+		pthread_rwlock_wrlock(&r->lock);
+		xc_topo_show_cable(r->t, s, false);
+		pthread_rwlock_unlock(&r->lock);
+		return rc;
+	}
+	XC_LOG(main, INFO, "%s: added: %s (%s) <-> %s (%s)", c->name,
+	       c->end[0].label, xc_end_where(&c->end[0]), c->end[1].label,
+	       xc_end_where(&c->end[1]));
+	return 0;
+}
+
+/**
+ * free_slot() - a slot for a new cable: the first free one
+ * @r:		state
+ *
+ * Return: the slot, or -1 if none is free
+ */
+static int free_slot(const struct xc_reconf *r)
 {
 	unsigned int i;
+
+	for (i = 0; i < XC_MAX_CABLES; i++)
+		if (!used(r, i))
+			return (int)i;
+	return -1;
+}
+
+/**
+ * make_new() - make the new cables of one step (hidden, on no lcore)
+ * @r:		state
+ * @p:		the change
+ * @later:	the step: those made once the cables that go first are gone
+ * @why:	the reason of a failure
+ * @whylen:	size of @why
+ *
+ * Return: 0, or the first -errno
+ */
+static int make_new(struct xc_reconf *r, struct xc_plan *p, bool later,
+		    char *why, size_t whylen)
+{
+	char err[XC_ERR_LEN];
+	unsigned int k;
+	int s, rc;
+
+	for (k = 0; k < p->n_add; k++) {
+		if (p->later[k] != later)
+			continue;
+		s = free_slot(r);
+		if (s < 0) {
+			snprintf(why, whylen, "too many cables (at most %d)",
+				 XC_MAX_CABLES);
+			return -ENOSPC;
+		}
+		rc = make(r, (unsigned int)s, &p->add[k], err, sizeof(err));
+		if (rc) {
+			snprintf(why, whylen, "%s", err);
+			XC_LOG(main, ERR, "%s: not made: %s", p->add[k].name,
+			       err);
+			return rc;
+		}
+		p->slot[k] = s;
+	}
+	return 0;
+}
+
+/**
+ * undo() - a change failed half-way: free the new cables, and make the
+ *	    cables taken away for them again (main thread)
+ * @r:		state
+ * @p:		the change
+ */
+static void undo(struct xc_reconf *r, struct xc_plan *p)
+{
+	char why[XC_ERR_LEN];
+	unsigned int k, s;
+	int rc;
+
+	for (k = 0; k < p->n_add; k++) {
+		if (p->slot[k] < 0)
+			continue;
+		s = (unsigned int)p->slot[k];
+		if (p->shown[k]) {
+			if (take_away(r, s, NULL))
+				continue;	/* an lcore holds it: it stays */
+		} else {
+			xc_topo_del_cable(r->t, s, NULL);
+			memset(&r->defs[s], 0, sizeof(r->defs[s]));
+		}
+		p->slot[k] = -1;
+	}
+	for (s = 0; s < XC_MAX_CABLES; s++) {
+		if (!p->gone[s])
+			continue;
+		rc = make(r, s, &p->was[s], why, sizeof(why));
+		if (rc == 0)
+			rc = show(r, s, why, sizeof(why));
+		if (rc)
+			XC_LOG(main, ERR, "%s: could not be made again: %s",
+			       p->was[s].name, why);
+		else
+			XC_LOG(main, WARNING, "%s: made again as it was (its guests saw the carrier go and come back)",
+			       p->was[s].name);
+		xc_sbuf_printf(&r->answer, "%s: %s\n", p->was[s].name,
+			       rc ? "LOST: could not be made again, see the log" :
+			       "made again as it was");
+	}
+}
+
+/**
+ * is_replaced() - does a cable that goes come back in a new form?
+ * @p:		the change
+ * @name:	its name
+ *
+ * Return: true if so
+ */
+static bool is_replaced(const struct xc_plan *p, const char *name)
+{
+	unsigned int k;
+
+	for (k = 0; k < p->n_add; k++)
+		if (strcmp(p->add[k].name, name) == 0)
+			return true;
+	return false;
+}
+
+/**
+ * take_away_step() - take away the cables that go in one step, keeping
+ *		      their definitions in case the change is undone
+ * @r:		state
+ * @p:		the change
+ * @first:	the step: those that go before the later cables are made
+ * @why:	the reason of a failure
+ * @whylen:	size of @why
+ *
+ * Return: 0, or the first -errno (the others are still taken away)
+ */
+static int take_away_step(struct xc_reconf *r, struct xc_plan *p, bool first,
+			  char *why, size_t whylen)
+{
+	unsigned int s;
 	int rc = 0, e;
 
-	for (i = 0; i < r->t->n_cables; i++)
-		if (del[i] && (e = remove_cable(r, i)) && rc == 0) {
-			snprintf(why, whylen, "an lcore did not let go of a cable: see the log");
+	for (s = 0; s < XC_MAX_CABLES; s++) {
+		if (!p->del[s] || p->gone[s] || p->first[s] != first)
+			continue;
+		p->was[s] = r->defs[s];
+		e = take_away(r, s, is_replaced(p, p->was[s].name) ?
+			      "replaced" : "removed");
+		if (e == 0) {
+			p->gone[s] = true;
+		} else if (rc == 0) {
+			snprintf(why, whylen, "cable %s: an lcore did not let go of it: see the log",
+				 p->was[s].name);
 			rc = e;
+			if (first)
+				break;
 		}
-	for (i = 0; i < n_add; i++)
-		if ((e = add_cable(r, &add[i], why, whylen)) && rc == 0) {
-			XC_LOG(main, ERR, "%s: not added: %s", add[i].name, why);
-			rc = e;
-		}
+	}
 	return rc;
+}
+
+/**
+ * apply() - make, switch and release as check() planned; on a failure
+ *	     while making or switching, undo it all
+ * @r:		state
+ * @p:		the change, checked
+ * @why:	the reason of a failure
+ * @whylen:	size of @why
+ *
+ * Return: 0, or -errno: the lab is as it was, or (only if an lcore did
+ *	   not let go of a cable that goes) the change is made but for it
+ */
+static int apply(struct xc_reconf *r, struct xc_plan *p, char *why,
+		 size_t whylen)
+{
+	unsigned int k, s, q;
+	int rc;
+
+	rc = make_new(r, p, false, why, whylen);
+	if (rc == 0)
+		rc = take_away_step(r, p, true, why, whylen);
+	if (rc == 0)
+		rc = make_new(r, p, true, why, whylen);
+	for (k = 0; k < p->n_add && rc == 0; k++) {
+		rc = show(r, (unsigned int)p->slot[k], why, whylen);
+		/* an lcore that did not answer may take it yet */
+		p->shown[k] = rc == 0 || rc == -ETIMEDOUT;
+	}
+	if (rc) {
+		undo(r, p);
+		return rc;
+	}
+	rc = take_away_step(r, p, false, why, whylen);
+	for (s = 0; s < XC_MAX_CABLES; s++) {
+		struct xc_cable *c = &r->t->cables[s];
+
+		if (!p->tune[s])
+			continue;
+		for (q = 0; q < 2 * c->n_queues; q++)
+			xc_impair_set(&c->dir[q].im, &p->tune_to[s][q % 2]);
+		memcpy(r->defs[s].impair, p->tune_to[s],
+		       sizeof(r->defs[s].impair));
+		XC_LOG(main, INFO, "%s: impairments changed in place",
+		       c->name);
+	}
+	return rc;
+}
+
+/**
+ * plan_reset() - an empty change
+ * @p:		the change
+ */
+static void plan_reset(struct xc_plan *p)
+{
+	unsigned int k;
+
+	memset(p->del, 0, sizeof(p->del));
+	memset(p->first, 0, sizeof(p->first));
+	memset(p->gone, 0, sizeof(p->gone));
+	memset(p->tune, 0, sizeof(p->tune));
+	memset(p->shown, 0, sizeof(p->shown));
+	memset(p->later, 0, sizeof(p->later));
+	for (k = 0; k < XC_MAX_CABLES; k++)
+		p->slot[k] = -1;
+	p->n_add = 0;
 }
 
 /**
@@ -388,13 +678,16 @@ static int apply(struct xc_reconf *r, const struct xc_cable_def *add,
 static int cmd_add(struct xc_reconf *r, int argc, char **argv, char *why,
 		   size_t whylen)
 {
-	bool del[XC_MAX_CABLES] = { false };
+	struct xc_plan *p = &r->plan;
 	int rc;
 
-	rc = xc_config_cable(argc, argv, r->opts, &r->tmp[0], why, whylen);
-	if (rc == 0)
-		rc = check(r, r->tmp, 1, del, why, whylen);
-	return rc ? rc : apply(r, r->tmp, 1, del, why, whylen);
+	plan_reset(p);
+	rc = xc_config_cable(argc, argv, r->opts, &p->add[0], why, whylen);
+	if (rc)
+		return rc;
+	p->n_add = 1;
+	rc = check(r, p, why, whylen);
+	return rc ? rc : apply(r, p, why, whylen);
 }
 
 /**
@@ -409,66 +702,75 @@ static int cmd_add(struct xc_reconf *r, int argc, char **argv, char *why,
 static int cmd_del(struct xc_reconf *r, const char *name, char *why,
 		   size_t whylen)
 {
-	bool del[XC_MAX_CABLES] = { false };
-	int i = find(r, name);
+	struct xc_plan *p = &r->plan;
+	int i = find(r, name), rc;
 
 	if (i < 0) {
 		snprintf(why, whylen, "no cable '%.40s'", name);
 		return -ENOENT;
 	}
-	if (!removable(&r->t->cables[i])) {
-		snprintf(why, whylen, "%s: only cables between two sockets can be removed at runtime",
-			 name);
-		return -EINVAL;
-	}
-	del[i] = true;
-	return apply(r, NULL, 0, del, why, whylen);
+	plan_reset(p);
+	p->del[i] = true;
+	rc = check(r, p, why, whylen);
+	return rc ? rc : apply(r, p, why, whylen);
+}
+
+/**
+ * same_but_impair() - do two definitions of a cable differ in their
+ *		       impairments alone?
+ * @a:		one
+ * @b:		the other
+ *
+ * Return: true if so
+ */
+static bool same_but_impair(const struct xc_cable_def *a,
+			    const struct xc_cable_def *b)
+{
+	struct xc_cable_def x = *a, y = *b;
+
+	memset(x.impair, 0, sizeof(x.impair));
+	memset(y.impair, 0, sizeof(y.impair));
+	return memcmp(&x, &y, sizeof(x)) == 0;
 }
 
 /**
  * diff() - what a config read again changes: running cables it lacks or
- *	    defines otherwise go, its new or changed ones come
+ *	    defines otherwise go, its new or changed ones come, those whose
+ *	    impairments alone changed take them in place
  * @r:		state; r->tmp holds the file's cables
  * @n:		how many
- * @add:	filled with the new and changed ones, from r->tmp
- * @n_add:	how many
- * @del:	for each slot, set if it goes
- * @why:	the reason the difference cannot be applied
- * @whylen:	size of @why
- *
- * Return: 0, or -EINVAL (a cable with a port end would change)
+ * @p:		the change, filled
  */
-static int diff(struct xc_reconf *r, unsigned int n, struct xc_cable_def *add,
-		unsigned int *n_add, bool *del, char *why, size_t whylen)
+static void diff(struct xc_reconf *r, unsigned int n, struct xc_plan *p)
 {
 	unsigned int i, k;
 	int s;
 
-	*n_add = 0;
 	for (k = 0; k < n; k++) {
 		s = find(r, r->tmp[k].name);
 		if (s >= 0 && memcmp(&r->defs[s], &r->tmp[k],
 				     sizeof(r->tmp[k])) == 0)
 			continue;	/* unchanged: not touched */
+		if (s >= 0 && r->defs[s].name[0] &&
+		    same_but_impair(&r->defs[s], &r->tmp[k])) {
+			p->tune[s] = true;
+			memcpy(p->tune_to[s], r->tmp[k].impair,
+			       sizeof(p->tune_to[s]));
+			continue;
+		}
 		if (s >= 0)
-			del[s] = true;
-		add[(*n_add)++] = r->tmp[k];
+			p->del[s] = true;
+		p->add[p->n_add++] = r->tmp[k];
 	}
 	for (i = 0; i < r->t->n_cables; i++) {
-		if (!live(r, i))
+		if (!used(r, i))
 			continue;
 		for (k = 0; k < n && strcmp(r->tmp[k].name,
 					    r->t->cables[i].name); k++)
 			;
 		if (k == n)
-			del[i] = true;
-		if (del[i] && !removable(&r->t->cables[i])) {
-			snprintf(why, whylen, "cable %s: a cable with a [port] end cannot change at runtime: restart xcable",
-				 r->t->cables[i].name);
-			return -EINVAL;
-		}
+			p->del[i] = true;
 	}
-	return 0;
 }
 
 /**
@@ -481,9 +783,8 @@ static int diff(struct xc_reconf *r, unsigned int n, struct xc_cable_def *add,
  */
 static int cmd_reload(struct xc_reconf *r, char *why, size_t whylen)
 {
-	bool del[XC_MAX_CABLES] = { false };
-	struct xc_cable_def *add;
-	unsigned int n, n_add, n_del = 0, i;
+	struct xc_plan *p = &r->plan;
+	unsigned int n, n_del = 0, n_tune = 0, i;
 	int rc;
 
 	if (r->config == NULL) {
@@ -502,28 +803,24 @@ static int cmd_reload(struct xc_reconf *r, char *why, size_t whylen)
 			 r->config);
 		return -EINVAL;
 	}
-	add = calloc(XC_MAX_CABLES, sizeof(*add));
-	if (add == NULL) {
-		snprintf(why, whylen, "out of memory");
-		return -ENOMEM;
+	plan_reset(p);
+	diff(r, n, p);
+	for (i = 0; i < XC_MAX_CABLES; i++) {
+		n_del += p->del[i];
+		n_tune += p->tune[i];
 	}
-	rc = diff(r, n, add, &n_add, del, why, whylen);
+	rc = check(r, p, why, whylen);
 	if (rc == 0)
-		rc = check(r, add, n_add, del, why, whylen);
-	for (i = 0; i < XC_MAX_CABLES; i++)
-		n_del += del[i];
+		rc = apply(r, p, why, whylen);
 	if (rc == 0)
-		rc = apply(r, add, n_add, del, why, whylen);
-	free(add);
-	if (rc == 0)
-		snprintf(why, whylen, "%s: %u cable(s) removed or replaced, %u added or replaced",
-			 r->config, n_del, n_add);
+		snprintf(why, whylen, "%s: %u cable(s) removed or replaced, %u added or replaced, %u changed in place",
+			 r->config, n_del, p->n_add, n_tune);
 	return rc;
 }
 
 /**
  * run() - carry out one request (main thread)
- * @r:		state
+ * @r:		state; r->answer gets the lines of what was done
  * @line:	its words, split in place
  * @why:	the reason of a failure (or, for reload, what was done)
  * @whylen:	size of @why
@@ -563,6 +860,7 @@ void xc_reconf_housekeeping(struct xc_reconf *r)
 		if (r->config == NULL) {
 			XC_LOG(main, INFO, "SIGHUP: nothing to reload (no --config): ignored");
 		} else {
+			xc_sbuf_free(&r->answer);
 			rc = run(r, hup, why, sizeof(why));
 			XC_LOG(main, INFO, "SIGHUP: reload %s: %s",
 			       rc ? "refused, nothing changed" : "done", why);
@@ -572,12 +870,25 @@ void xc_reconf_housekeeping(struct xc_reconf *r)
 		return;
 	snprintf(line, sizeof(line), "%s", r->req);
 	why[0] = '\0';
+	xc_sbuf_free(&r->answer);
 	rc = run(r, line, why, sizeof(why));
-	snprintf(r->why, sizeof(r->why), "%s", why);
+	if (rc)	/* the reason alone: what was undone is in the log */
+		xc_sbuf_free(&r->answer);
+	if (why[0])
+		xc_sbuf_printf(&r->answer, "%s", why);
 	XC_LOG(main, INFO, "xcablectl %s: %s%s%s", r->req,
 	       rc ? "failed: " : "done", rc || why[0] ? (rc ? "" : ": ") : "",
 	       why);
 	__atomic_store_n(&r->done, rc ? (rc < 0 ? rc : -EINVAL) : 1,
 			 __ATOMIC_RELEASE);
 	__atomic_store_n(&r->pending, 0, __ATOMIC_RELEASE);
+}
+
+/**
+ * xc_reconf_fini() - free what the last answer holds
+ * @r:		state
+ */
+void xc_reconf_fini(struct xc_reconf *r)
+{
+	xc_sbuf_free(&r->answer);
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * reconf.h - cables added and removed while xcable runs: xcablectl add,
- *	      del and reload, and SIGHUP
+ * reconf.h - cables added, removed and changed while xcable runs:
+ *	      xcablectl add, del and reload, and SIGHUP
  */
 #ifndef XC_RECONF_H
 #define XC_RECONF_H
@@ -13,18 +13,51 @@
 
 #include "lcores.h"
 #include "pull.h"
+#include "sbuf.h"
 #include "topology.h"
 
 #define XC_RECONF_REQ_LEN	1024
+
+/**
+ * struct xc_plan - one change, as planned and as it is being applied
+ *		    (reconf.c; main thread)
+ * @add:	the cables that come (new, or the new form of a changed one)
+ * @n_add:	how many
+ * @slot:	where add[k] was made, -1 while it is not
+ * @shown:	add[k] is shown and on an lcore
+ * @later:	add[k] is made once the cables that go first are gone: it
+ *		takes what one of them holds (a socket, a tag, a tunnel),
+ *		or the room they free is needed
+ * @del:	for each slot, the cable in it goes
+ * @first:	for each slot, it goes before the later cables are made
+ * @gone:	for each slot, it went already (@was keeps it, to be made
+ *		again if the change fails)
+ * @was:	the definitions of the cables that went
+ * @tune:	for each slot, only the impairments of its cable change:
+ *		they are set in place (@tune_to), nothing is made again
+ * @tune_to:	the new impairments
+ */
+struct xc_plan {
+	struct xc_cable_def add[XC_MAX_CABLES];
+	unsigned int n_add;
+	int slot[XC_MAX_CABLES];
+	bool shown[XC_MAX_CABLES];
+	bool later[XC_MAX_CABLES];
+	bool del[XC_MAX_CABLES];
+	bool first[XC_MAX_CABLES];
+	bool gone[XC_MAX_CABLES];
+	struct xc_cable_def was[XC_MAX_CABLES];
+	bool tune[XC_MAX_CABLES];
+	struct xc_impair_cfg tune_to[XC_MAX_CABLES][2];
+};
 
 /**
  * struct xc_reconf - what changing the set of cables at runtime needs
  * @t:		topology, running; its cable slots are indexed like @defs
  * @l:		the lcores
  * @pull:	cable pulling, which must see new cables
- * @defs:	the running cables' definitions, one per slot of @t
- * @end_uid:	owners of their ends' sockets, one per slot
- * @end_gid:	their groups
+ * @defs:	the running cables' definitions, one per slot of @t (empty
+ *		for a cable of the DPDK mode, made of the EAL's ports)
  * @opts:	the options xcable started with (defaults of new cables)
  * @config:	the config file to read again, NULL in the simple mode
  * @lock:	readers of the cables outside the main thread (control,
@@ -33,32 +66,34 @@
  * @req:	a request of the control thread: its words, space separated
  * @pending:	@req is waiting for the main thread (atomic)
  * @done:	the main thread's answer: 1 done, -errno failed (atomic)
- * @why:	the reason of a failure, for xcablectl
+ * @answer:	its text for xcablectl: what was done (the last counters
+ *		of the cables that went), or the reason of a failure
  * @hup:	SIGHUP came: reload (set by the signal handler)
  * @tmp:	room for the definitions a reload reads
  * @tmp_opts:	room for the options it reads
+ * @plan:	the change being made
  */
 struct xc_reconf {
 	struct xc_topo *t;
 	struct xc_lcores *l;
 	struct xc_pull_env *pull;
 	struct xc_cable_def *defs;
-	int (*end_uid)[2];
-	int (*end_gid)[2];
 	const struct xc_opts *opts;
 	const char *config;
 	pthread_rwlock_t lock;
 	char req[XC_RECONF_REQ_LEN];
 	uint32_t pending;
 	int done;
-	char why[XC_ERR_LEN];
+	struct xc_sbuf answer;
 	volatile bool hup;
 	struct xc_cable_def tmp[XC_MAX_CABLES];
 	struct xc_opts tmp_opts;
+	struct xc_plan plan;
 };
 
 int xc_reconf_request(void *arg, int argc, char *const *argv, char *why,
 		      size_t whylen);
 void xc_reconf_housekeeping(struct xc_reconf *r);
+void xc_reconf_fini(struct xc_reconf *r);
 
 #endif /* XC_RECONF_H */

@@ -59,7 +59,7 @@ static int tel_cables(const char *cmd, const char *params,
 	if (xc_tel.lock)
 		pthread_rwlock_rdlock(xc_tel.lock);
 	for (i = 0; i < xc_tel.n_cables; i++)
-		if (xc_tel.cables[i].name[0])
+		if (xc_cable_shown(&xc_tel.cables[i]))
 			rte_tel_data_add_array_string(d, xc_tel.cables[i].name);
 	if (xc_tel.lock)
 		pthread_rwlock_unlock(xc_tel.lock);
@@ -199,7 +199,8 @@ static int tel_cable(const char *cmd, const char *params,
 	if (xc_tel.lock)
 		pthread_rwlock_rdlock(xc_tel.lock);
 	for (i = 0; i < xc_tel.n_cables && c == NULL; i++)
-		if (strcmp(xc_tel.cables[i].name, params) == 0)
+		if (xc_cable_shown(&xc_tel.cables[i]) &&
+		    strcmp(xc_tel.cables[i].name, params) == 0)
 			c = &xc_tel.cables[i];
 	if (c) {
 		rte_tel_data_start_dict(d);

@@ -5,17 +5,26 @@
  *
  * Every ethdev the EAL probed becomes a port (port.c picks its kind).
  * Cables then come from the definitions of the simple mode or the config
- * file (a socket end is the vhost port serving that socket; a [port NAME]
- * end is that port, or, with a tag, a member of the trunk it becomes; a
- * tunnel end is a tunnel on the one VXLAN socket, and has no port), or
- * in the DPDK mode from --cable A:B or the port order. Errors in what the
- * user wrote are -EINVAL with a message; the caller exits 2 for them.
+ * file, each end made by the kind its definition names (endkind.h: a
+ * socket end is the vhost port serving that socket; a [port NAME] end is
+ * that port, or, with a tag, a member of the trunk it becomes; a tunnel
+ * end is a tunnel on the one VXLAN socket, and has no port), or in the
+ * DPDK mode from --cable A:B or the port order. Errors in what the user
+ * wrote are -EINVAL with a message; the caller exits 2 for them.
+ *
+ * A cable's life is the same at start-up and at runtime (reconf.c): its
+ * ends made, its pools and directions made and its ends started
+ * (xc_topo_start(), xc_topo_add_cable()); shown to the rest of xcable;
+ * given to lcores (lcores.c); and the other way round: hidden, its ends
+ * stopped (xc_topo_stop_cable()), taken from its lcores, then freed
+ * (xc_topo_del_cable()), its last counters kept.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <rte_cycles.h>
@@ -83,176 +92,47 @@ static int create_ports(struct xc_topo *t, char *err, size_t errlen)
 }
 
 /**
- * set_end() - make an end of a cable a whole port
- * @c:		cable
- * @j:		which end
- * @p:		the port
- * @label:	the end's name
- */
-static void set_end(struct xc_cable *c, unsigned int j, struct xc_port *p,
-		    const char *label)
-{
-	struct xc_end *e = &c->end[j];
-
-	e->ops = &xc_end_port_ops;
-	e->port = p;
-	e->cable = c;
-	e->idx = (int)j;
-	snprintf(e->label, sizeof(e->label), "%s", label);
-	snprintf(p->label, sizeof(p->label), "%s", label);
-}
-
-/**
- * port_end() - the cable end a [port NAME] gives: the port itself, or, for
- *		a tagged end, a member of the trunk that port becomes
- * @t:		topology with ports created
- * @c:		cable
- * @j:		which end
- * @e:		the end's definition
- * @err:	one-line message on error
- * @errlen:	size of @err
- *
- * Return: 0, -EINVAL, or -ENOMEM
- */
-static int port_end(struct xc_topo *t, struct xc_cable *c, unsigned int j,
-		    const struct xc_end_def *e, char *err, size_t errlen)
-{
-	const struct xc_port_def *pd = &t->opts->port_defs[e->port];
-	char name[RTE_ETH_NAME_MAX_LEN];
-	struct xc_trunk *tr;
-	struct xc_port *p;
-	uint16_t id;
-	int rc;
-
-	snprintf(name, sizeof(name), "%.*s", (int)strcspn(pd->devargs, ","),
-		 pd->devargs);
-	if (rte_eth_dev_get_port_by_name(name, &id) != 0 || id >= t->n_ports) {
-		char why[XC_ERR_LEN / 2];
-
-		if (xc_port_kernel_absent(pd->devargs, why, sizeof(why)))
-			snprintf(err, errlen, "port %s: %s", pd->name, why);
-		else if (strncmp(name, "net_", 4) == 0)
-			snprintf(err, errlen, "port %s: no device %s: it was not created (the reason, its driver's or the EAL's, is logged above)",
-				 pd->name, name);
-		else
-			snprintf(err, errlen, "port %s: no device %s (write PCI addresses in full, e.g. 0000:03:00.0)",
-				 pd->name, name);
-		return -EINVAL;
-	}
-	p = &t->ports[id];
-	if (xc_port_vhost_socket(p) != NULL) {
-		snprintf(err, errlen,
-			 "port %s: a vhost port is declared by its socket",
-			 pd->name);
-		return -EINVAL;
-	}
-	p->conf.mtu = pd->mtu;
-	if (e->tag == 0) {
-		set_end(c, j, p, j ? "right" : "left");
-		return 0;
-	}
-	snprintf(p->label, sizeof(p->label), "%s", pd->name);
-	tr = t->trunk_of[id];
-	if (tr == NULL) {
-		tr = calloc(1, sizeof(*tr));
-		if (tr == NULL) {
-			snprintf(err, errlen, "out of memory");
-			return -ENOMEM;
-		}
-		tr->port = p;
-		tr->tpid = pd->tpid;
-		p->conf.strip_vlan = true;
-		t->trunk_of[id] = tr;
-	}
-	c->end[j].cable = c;
-	c->end[j].idx = (int)j;
-	snprintf(c->end[j].label, sizeof(c->end[j].label), "%s",
-		 j ? "right" : "left");
-	rc = xc_trunk_add(tr, &c->end[j], e->tag);
-	if (rc)
-		snprintf(err, errlen, "cable %s: port %s, tag %u: %s", c->name,
-			 pd->name, e->tag, rc == -ENOSPC ?
-			 "too many cables on one trunk (64)" : "tag used twice");
-	return rc ? -EINVAL : 0;
-}
-
-/**
- * socket_end() - the cable end a socket gives: the vhost port serving it,
- *		  with the end's own socket settings
- * @t:		topology with ports created
- * @i:		cable index
- * @j:		which end
- * @err:	one-line message on error
- * @errlen:	size of @err
- *
- * Return: 0, or -EINVAL if no port serves the socket
- */
-static int socket_end(struct xc_topo *t, unsigned int i, unsigned int j,
-		      char *err, size_t errlen)
-{
-	const struct xc_end_def *e = &t->defs[i].end[j];
-	struct xc_cable *c = &t->cables[i];
-	struct xc_port *p = NULL;
-	uint16_t k;
-
-	for (k = 0; k < t->n_ports && p == NULL; k++) {
-		const char *s = t->ports[k].ops ?
-				xc_port_vhost_socket(&t->ports[k]) : NULL;
-
-		if (s != NULL && strcmp(s, e->path) == 0)
-			p = &t->ports[k];
-	}
-	if (p == NULL) {
-		snprintf(err, errlen, "cable %s: no port serves %s", c->name,
-			 e->path);
-		return -EINVAL;
-	}
-	set_end(c, j, p, j ? "right" : "left");
-	p->conf.sock_mode = e->sock_mode;
-	p->conf.sock_gid = t->end_gid[i][j];
-	p->conf.sock_uid = t->end_uid[i][j];
-	p->conf.offloads = e->offloads;
-	p->conf.n_queues = (uint16_t)e->queues;
-	return 0;
-}
-
-/**
- * vxlan_end() - the cable end a tunnel gives: a tunnel on the one VXLAN
- *		 socket, opened with the first
+ * make_ends() - name a free cable slot and make its two ends, each by the
+ *		 kind its definition declares; undone on failure
  * @t:		topology
- * @c:		cable
- * @j:		which end
- * @e:		the end's definition
+ * @i:		the slot, free
+ * @d:		the cable's definition
  * @err:	one-line message on error
  * @errlen:	size of @err
  *
- * Return: 0, -EINVAL (bad tunnel, or the socket cannot be opened: a
- *	   setup error), or -ENOMEM
+ * Return: 0, -EINVAL for an error in the definition, other -errno
  */
-static int vxlan_end(struct xc_topo *t, struct xc_cable *c, unsigned int j,
-		     const struct xc_end_def *e, char *err, size_t errlen)
+static int make_ends(struct xc_topo *t, unsigned int i,
+		     const struct xc_cable_def *d, char *err, size_t errlen)
 {
-	const struct xc_opts *o = t->opts;
-	char why[XC_ERR_LEN];
+	struct xc_cable *c = &t->cables[i];
+	const struct xc_end_kind *k;
+	unsigned int j;
 	int rc;
 
-	if (t->vxlan == NULL) {
-		rc = xc_vxlan_open(&t->vxlan, o->vxlan_local,
-				   (uint16_t)o->vxlan_port, o->vxlan_df, why,
-				   sizeof(why));
-		if (rc) {
-			snprintf(err, errlen, "%s", why);
-			return rc == -ENOMEM ? rc : -EINVAL;
-		}
+	RTE_BUILD_BUG_ON(sizeof(c->name) < XC_NAME_MAX);
+	memset(c, 0, sizeof(*c));
+	memcpy(c->name, d->name, XC_NAME_MAX);
+	if (i >= t->n_cables)
+		t->n_cables = i + 1;
+	for (j = 0; j < 2; j++) {
+		c->end[j].cable = c;
+		c->end[j].idx = (int)j;
+		snprintf(c->end[j].label, sizeof(c->end[j].label), "%s",
+			 j ? "right" : "left");
+		k = xc_end_kind_of(&d->end[j]);
+		rc = k ? k->make(t, c, j, &d->end[j], err, errlen) : -EINVAL;
+		if (rc == -EINVAL && k == NULL)
+			snprintf(err, errlen, "cable %s: %s end of no known kind",
+				 c->name, c->end[j].label);
+		if (rc)
+			goto fail;
+		c->end[j].kind = k;
 	}
-	c->end[j].cable = c;
-	c->end[j].idx = (int)j;
-	snprintf(c->end[j].label, sizeof(c->end[j].label), "%s",
-		 j ? "right" : "left");
-	rc = xc_vxlan_add(t->vxlan, &c->end[j], e->vxlan,
-			  (uint16_t)o->vxlan_port, e->vni, why, sizeof(why));
-	if (rc)
-		snprintf(err, errlen, "cable %s: %s", c->name, why);
+	c->n_queues = d->end[0].queues;
+	return 0;
+fail:
+	xc_topo_del_cable(t, i, NULL);
 	return rc;
 }
 
@@ -266,36 +146,23 @@ static int vxlan_end(struct xc_topo *t, struct xc_cable *c, unsigned int j,
  */
 static int build_from_defs(struct xc_topo *t, char *err, size_t errlen)
 {
-	unsigned int i, j;
+	unsigned int i;
 	int rc;
 
 	t->n_cables = t->n_defs;
 	for (i = 0; i < t->n_defs; i++) {
-		struct xc_cable *c = &t->cables[i];
 		int l = t->defs[i].lcore;
 
-		RTE_BUILD_BUG_ON(sizeof(c->name) < XC_NAME_MAX);
-		memcpy(c->name, t->defs[i].name, XC_NAME_MAX);
 		if (l >= 0 && (l >= RTE_MAX_LCORE ||
 			       !rte_lcore_is_enabled((unsigned int)l))) {
 			snprintf(err, errlen,
 				 "cable %s: lcore %d is not enabled (EAL -l)",
-				 c->name, l);
+				 t->defs[i].name, l);
 			return -EINVAL;
 		}
-		for (j = 0; j < 2; j++) {
-			const struct xc_end_def *e = &t->defs[i].end[j];
-
-			if (xc_end_def_vxlan(e))
-				rc = vxlan_end(t, c, j, e, err, errlen);
-			else if (e->port >= 0)
-				rc = port_end(t, c, j, e, err, errlen);
-			else
-				rc = socket_end(t, i, j, err, errlen);
-			if (rc)
-				return rc;
-		}
-		c->n_queues = t->defs[i].end[0].queues;
+		rc = make_ends(t, i, &t->defs[i], err, errlen);
+		if (rc)
+			return rc;
 	}
 	return 0;
 }
@@ -348,7 +215,9 @@ static int pair_ports(struct xc_topo *t, char *err, size_t errlen)
 				return -EINVAL;
 			}
 			used[p[j]] = true;
-			set_end(c, j, &t->ports[p[j]], t->ports[p[j]].name);
+			xc_kind_set_port(c, j, &t->ports[p[j]],
+					 t->ports[p[j]].name);
+			c->end[j].kind = &xc_kind_port;
 		}
 		c->n_queues = RTE_MIN(t->ports[p[0]].conf.n_queues,
 				      t->ports[p[1]].conf.n_queues);
@@ -401,12 +270,13 @@ static int cable_pools(struct xc_topo *t, unsigned int i, char *err,
 	struct xc_cable *c = &t->cables[i];
 	int socket = xc_cable_socket(c);
 	char name[RTE_MEMPOOL_NAMESIZE];
+	unsigned int gen = t->pool_gen++;
 
-	snprintf(name, sizeof(name), "xc_pool%u", i);
+	snprintf(name, sizeof(name), "xc_pool%u.%u", i, gen);
 	if (xc_pool_create(&t->pools[i][0], name, XC_POOL_FIRST * c->n_queues,
 			   XC_POOL_MBUFS * c->n_queues,
 			   RTE_MBUF_DEFAULT_BUF_SIZE, socket) == 0) {
-		snprintf(name, sizeof(name), "xc_ipool%u", i);
+		snprintf(name, sizeof(name), "xc_ipool%u.%u", i, gen);
 		xc_pool_create(&t->pools[i][1], name, XC_IPOOL_FIRST,
 			       XC_POOL_MBUFS * c->n_queues, 0, socket);
 	}
@@ -422,8 +292,40 @@ static int cable_pools(struct xc_topo *t, unsigned int i, char *err,
 }
 
 /**
- * xc_topo_start() - give every cable its pools and directions, configure
- *		     every port (sockets appear), then start them all
+ * ready_cable() - give a cable whose ends are made its pools and
+ *		   directions, then start its ends (a vhost server's socket
+ *		   appears: a guest may attach from now on)
+ * @t:		topology
+ * @i:		cable index
+ * @ic:		impairments to start with
+ * @err:	one-line message on error
+ * @errlen:	size of @err
+ *
+ * Return: 0, -EINVAL for an error in what the user wrote, other -errno
+ */
+static int ready_cable(struct xc_topo *t, unsigned int i,
+		       const struct xc_impair_cfg ic[2], char *err,
+		       size_t errlen)
+{
+	struct xc_cable *c = &t->cables[i];
+	unsigned int j;
+	int rc;
+
+	rc = cable_pools(t, i, err, errlen);
+	if (rc == 0 && xc_cable_dirs_create(c, ic, rte_rdtsc() ^
+					    (uint64_t)i << 40)) {
+		snprintf(err, errlen, "%s: out of memory", c->name);
+		rc = -ENOMEM;
+	}
+	for (j = 0; j < 2 && rc == 0; j++)
+		if (c->end[j].kind->start)
+			rc = c->end[j].kind->start(t, &c->end[j], err, errlen);
+	return rc;
+}
+
+/**
+ * xc_topo_start() - give every cable its pools and directions and start
+ *		     its ends (sockets appear), then show them all
  * @t:		topology, built
  * @err:	one-line message on error
  * @errlen:	size of @err
@@ -434,37 +336,17 @@ static int cable_pools(struct xc_topo *t, unsigned int i, char *err,
  */
 int xc_topo_start(struct xc_topo *t, char *err, size_t errlen)
 {
-	unsigned int i, j;
+	unsigned int i;
 	int rc;
 
 	for (i = 0; i < t->n_cables; i++) {
-		struct xc_cable *c = &t->cables[i];
-		const struct xc_impair_cfg *ic = t->n_defs ?
-			t->defs[i].impair : t->opts->impair;
-
-		rc = cable_pools(t, i, err, errlen);
-		if (rc == 0 && xc_cable_dirs_create(c, ic, rte_rdtsc() ^
-						    (uint64_t)i << 40)) {
-			snprintf(err, errlen, "%s: out of memory", c->name);
-			rc = -ENOMEM;
-		}
-		for (j = 0; j < 2 && rc == 0; j++)
-			/* a trunk's port once: its frames go to many cables;
-			 * a tunnel has no port */
-			if (c->end[j].port && !c->end[j].port->configured)
-				rc = xc_port_configure(c->end[j].port, c->pool,
-						       err, errlen);
+		rc = ready_cable(t, i, t->n_defs ? t->defs[i].impair :
+				 t->opts->impair, err, errlen);
 		if (rc)
 			return rc;
 	}
 	for (i = 0; i < t->n_cables; i++)
-		for (j = 0; j < 2; j++) {
-			struct xc_port *p = t->cables[i].end[j].port;
-
-			if (p && !p->started &&
-			    (rc = xc_port_start(p, err, errlen)))
-				return rc;
-		}
+		xc_topo_show_cable(t, i, true);
 	return 0;
 }
 
@@ -508,6 +390,9 @@ void xc_topo_free(struct xc_topo *t)
 		xc_pool_free(&t->pools[i][1]);
 		t->cables[i].pool = t->cables[i].ipool = NULL;
 	}
+	for (i = 0; i < t->n_retired; i++)
+		xc_pool_free(&t->retired[i]);
+	t->n_retired = 0;
 	for (i = 0; i < RTE_MAX_ETHPORTS; i++) {
 		free(t->trunk_of[i]);
 		t->trunk_of[i] = NULL;
@@ -523,19 +408,22 @@ void xc_topo_free(struct xc_topo *t)
 }
 
 /**
- * new_port() - probe a vhost port for a socket end of a cable added at
- *		runtime, and describe it in a free port slot
+ * xc_topo_new_port() - probe a device for an end made at runtime (a
+ *			socket end's vhost port) and describe it in a free
+ *			port slot, with the settings every port gets
  * @t:		topology, running
- * @e:		the end
+ * @devargs:	the device and its arguments
+ * @name:	the device's name (the part of @devargs before a comma)
  * @err:	one-line message on error
  * @errlen:	size of @err
  *
- * Return: 0, -ENOSPC (no port left), or -errno
+ * Return: the port, or NULL (no port left, the probe failed) with @err
  */
-static int new_port(struct xc_topo *t, const struct xc_end_def *e,
-		    char *err, size_t errlen)
+struct xc_port *xc_topo_new_port(struct xc_topo *t, const char *devargs,
+				 const char *name, char *err, size_t errlen)
 {
-	char devargs[XC_DEVARGS_LEN], name[RTE_ETH_NAME_MAX_LEN];
+	struct rte_eth_dev_info info;
+	struct xc_port *p;
 	uint16_t id, k;
 	int rc;
 
@@ -545,112 +433,144 @@ static int new_port(struct xc_topo *t, const struct xc_end_def *e,
 				     RTE_MAX_ETHPORTS) {
 		snprintf(err, errlen, "no DPDK port left: this DPDK gives one process at most %d (RTE_MAX_ETHPORTS), one per socket end",
 			 RTE_MAX_ETHPORTS);
-		return -ENOSPC;
+		return NULL;
 	}
-	/* a name no device has: those of the start are net_vhost0... */
-	do {
-		xc_simple_vdev(devargs, sizeof(devargs), t->next_vdev++, e);
-		snprintf(name, sizeof(name), "%.*s",
-			 (int)strcspn(devargs, ","), devargs);
-	} while (rte_eth_dev_get_port_by_name(name, &id) == 0);
 	rc = rte_dev_probe(devargs);
 	if (rc == 0)
 		rc = rte_eth_dev_get_port_by_name(name, &id);
 	if (rc) {
-		snprintf(err, errlen, "%s: cannot create port %s: %s",
-			 e->path, name, rte_strerror(-rc));
-		return rc;
+		snprintf(err, errlen, "cannot create port %s: %s", name,
+			 rte_strerror(-rc));
+		return NULL;
 	}
-	rc = xc_port_create(&t->ports[k], id, err, errlen);
-	t->ports[k].guard_set = t->guard_set;
-	t->ports[k].conf.sock_checked = true;	/* by the caller */
+	p = &t->ports[k];
+	rc = xc_port_create(p, id, err, errlen);
+	p->guard_set = t->guard_set;
+	p->conf.sock_mode = t->opts->sock_mode;
+	p->conf.offloads = t->opts->offloads;
 	if (k >= t->n_ports)
 		t->n_ports = (uint16_t)(k + 1);
-	if (rc)	/* xc_topo_del_cable() removes it */
-		return rc;
-	return 0;
+	if (rc == 0)
+		return p;
+	xc_port_free(p);
+	if (rte_eth_dev_info_get(id, &info) == 0)
+		rte_dev_remove(info.device);
+	memset(p, 0, sizeof(*p));	/* a free slot */
+	return NULL;
 }
 
 /**
- * xc_topo_add_cable() - bring up a cable of two socket ends at runtime, in
- *			 a free slot whose definition is written: its ports
- *			 (the sockets appear), pools and directions; the
- *			 caller then gives it to an lcore
+ * xc_topo_add_cable() - bring up a cable at runtime in a free slot: its
+ *			 ends made by their kinds, its pools and directions,
+ *			 its ends started (sockets appear); not shown yet,
+ *			 and no lcore has it (reconf.c does both)
  * @t:		topology, running
- * @i:		the slot; t->defs[i] and the end owners are set
+ * @i:		the slot, free
+ * @d:		the cable's definition, checked
  * @err:	one-line message on error
  * @errlen:	size of @err
  *
- * On error, xc_topo_del_cable() undoes what was done.
- *
- * Return: 0, -EINVAL (a port end), -ENOSPC, or -errno
+ * Return: 0, or -errno with the slot free again and nothing left behind
  */
-int xc_topo_add_cable(struct xc_topo *t, unsigned int i, char *err,
-		      size_t errlen)
+int xc_topo_add_cable(struct xc_topo *t, unsigned int i,
+		      const struct xc_cable_def *d, char *err, size_t errlen)
 {
-	struct xc_cable *c = &t->cables[i];
-	unsigned int j;
-	int rc = 0;
+	int rc = make_ends(t, i, d, err, errlen);
 
-	memset(c, 0, sizeof(*c));
-	memcpy(c->name, t->defs[i].name, XC_NAME_MAX);
-	if (i >= t->n_cables)
-		t->n_cables = i + 1;
-	for (j = 0; j < 2 && rc == 0; j++) {
-		if (t->defs[i].end[j].port >= 0) {
-			snprintf(err, errlen, "%s: only cables between two sockets can be added at runtime",
-				 c->name);
-			return -EINVAL;
-		}
-		rc = new_port(t, &t->defs[i].end[j], err, errlen);
-		if (rc == 0)
-			rc = socket_end(t, i, j, err, errlen);
-	}
 	if (rc)
 		return rc;
-	c->n_queues = t->defs[i].end[0].queues;
-	rc = cable_pools(t, i, err, errlen);
-	if (rc == 0 && xc_cable_dirs_create(c, t->defs[i].impair, rte_rdtsc() ^
-					    (uint64_t)i << 40)) {
-		snprintf(err, errlen, "%s: out of memory", c->name);
-		rc = -ENOMEM;
-	}
-	for (j = 0; j < 2 && rc == 0; j++)
-		rc = xc_port_configure(c->end[j].port, c->pool, err, errlen);
-	for (j = 0; j < 2 && rc == 0; j++)
-		rc = xc_port_start(c->end[j].port, err, errlen);
+	rc = ready_cable(t, i, d->impair, err, errlen);
+	if (rc)
+		xc_topo_del_cable(t, i, NULL);
 	return rc;
 }
 
 /**
- * xc_topo_del_cable() - take a cable of two socket ends away at runtime,
- *			 once no lcore has its directions: its ports are
- *			 unplugged (the guests see the carrier go, the sockets
- *			 are removed), what it holds is dropped, its memory
- *			 freed, its slot emptied
- * @t:		topology, running
+ * xc_topo_show_cable() - show a cable to the rest of xcable, or hide it
+ *			  (the caller holds reconf's lock for writing)
+ * @t:		topology
  * @i:		the slot
+ * @on:		show (true) or hide
  */
-void xc_topo_del_cable(struct xc_topo *t, unsigned int i)
+void xc_topo_show_cable(struct xc_topo *t, unsigned int i, bool on)
+{
+	__atomic_store_n(&t->cables[i].shown, on, __ATOMIC_RELEASE);
+}
+
+/**
+ * xc_topo_stop_cable() - before a cable's lcores let go of it: nothing
+ *			  more is sorted to its ends (a trunk member's tag,
+ *			  a tunnel's VNI are unknown from now on)
+ * @t:		topology
+ * @i:		the slot, hidden
+ */
+void xc_topo_stop_cable(struct xc_topo *t, unsigned int i)
 {
 	struct xc_cable *c = &t->cables[i];
 	unsigned int j;
 
-	for (j = 0; j < 2; j++) {
-		struct xc_port *p = c->end[j].port;
+	for (j = 0; j < 2; j++)
+		if (c->end[j].kind && c->end[j].kind->stop)
+			c->end[j].kind->stop(t, &c->end[j]);
+}
 
-		if (p == NULL || p->ops == NULL)
-			continue;
-		if (!c->pulled[j] && p->configured)
-			xc_port_unplug(p);
-		xc_port_free(p);
-		memset(p, 0, sizeof(*p));	/* a free slot */
+/**
+ * retire() - free a pool of a cable that went, or, if some of its mbufs
+ *	      are still out (a NIC's transmit ring), keep it until they are
+ *	      back (xc_topo_grow())
+ * @t:		topology
+ * @p:		the pool, emptied of its cable's frames
+ */
+static void retire(struct xc_topo *t, struct xc_pool *p)
+{
+	if (p->mp && xc_pool_in_use(p) && t->n_retired < RTE_DIM(t->retired)) {
+		t->retired[t->n_retired++] = *p;
+		memset(p, 0, sizeof(*p));
+		return;
 	}
+	if (p->mp && xc_pool_in_use(p))	/* cannot happen: 4 per slot */
+		XC_LOG(main, ERR, "%s: mbufs still out, pool kept for good",
+		       p->mp->name);
+	else
+		xc_pool_free(p);
+	memset(p, 0, sizeof(*p));
+}
+
+/**
+ * xc_topo_del_cable() - free a cable once no lcore has its directions
+ *			 (or a cable half made): what it holds is dropped and
+ *			 counted as shutdown, its last counters kept in @g,
+ *			 its ends freed by their kinds (a guest sees the
+ *			 carrier go, a socket is removed), its pools freed
+ *			 and its slot emptied
+ * @t:		topology
+ * @i:		the slot, hidden, its ends stopped
+ * @g:		filled with its last counters, or NULL
+ */
+void xc_topo_del_cable(struct xc_topo *t, unsigned int i, struct xc_gone *g)
+{
+	struct xc_cable *c = &t->cables[i];
+	unsigned int j;
+
+	xc_topo_stop_cable(t, i);
 	for (j = 0; c->dir && j < 2 * c->n_queues; j++)
 		xc_dir_flush(&c->dir[j], XC_DROP_SHUTDOWN);
+	if (g) {
+		memset(g, 0, sizeof(*g));
+		memcpy(g->name, c->name, sizeof(g->name));
+		g->when = (uint64_t)time(NULL);
+		for (j = 0; c->dir && j < 2; j++) {
+			snprintf(g->label[j], sizeof(g->label[j]), "%s",
+				 c->dir[j].label);
+			xc_cable_stats(c, j, &g->st[j]);
+		}
+	}
+	for (j = 0; j < 2; j++)
+		if (c->end[j].kind)
+			c->end[j].kind->free(t, &c->end[j]);
 	xc_cable_dirs_free(c);
-	xc_pool_free(&t->pools[i][0]);
-	xc_pool_free(&t->pools[i][1]);
+	retire(t, &t->pools[i][0]);
+	retire(t, &t->pools[i][1]);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -711,5 +631,10 @@ bool xc_topo_grow(struct xc_topo *t)
 			busy |= xc_pool_in_use(p);
 		}
 	}
-	return busy;
+	for (i = 0; i < t->n_retired; i++)
+		if (!xc_pool_in_use(&t->retired[i])) {
+			xc_pool_free(&t->retired[i]);
+			t->retired[i--] = t->retired[--t->n_retired];
+		}
+	return busy || t->n_retired;
 }

@@ -13,6 +13,8 @@
 #include <rte_build_config.h>
 
 #include "cable.h"
+#include "counters.h"
+#include "endkind.h"
 #include "options.h"
 #include "pool.h"
 #include "trunk.h"
@@ -21,16 +23,15 @@
 /**
  * struct xc_topo - the ports and cables xcable runs (main thread)
  * @opts:	parsed options (input)
- * @defs:	cables declared by --left/--right or the config file (input;
- *		none in the DPDK mode, where --cable or the port order pairs
- *		ports)
+ * @defs:	cables declared by --left/--right or the config file, one
+ *		per cable slot (input; at runtime reconf.c writes the slots
+ *		of cables it adds; none in the DPDK mode, where --cable or
+ *		the port order pairs ports)
  * @n_defs:	number of @defs
  * @sock_uid:	owner of the sockets xcable creates, -1 to leave it (input)
  * @sock_gid:	their group, -1 to leave it (input)
- * @end_uid:	the owner of each end of @defs, resolved before the EAL
- *		started (input)
- * @end_gid:	the same for the group
- * @n_ports:	number of ethdev ports
+ * @n_ports:	number of port slots used (ports made at runtime go in the
+ *		first free slot)
  * @ports:	all of them, indexed by port id
  * @n_cables:	number of cables
  * @cables:	the cables
@@ -44,6 +45,15 @@
  *		polled); the caller sets -1 before xc_topo_build()
  * @pools:	each cable's pools, [0] for frames, [1] for indirect mbufs
  *		(segments); cable->pool and ->ipool are their mempools
+ * @pool_gen:	pools made so far: their names are unique (a retired pool
+ *		keeps its name until it is freed)
+ * @retired:	pools of cables that went while some of their mbufs were
+ *		still out (in a NIC's transmit ring): freed once all are back
+ * @n_retired:	how many
+ * @notify:	what ports made at runtime call on a link or queue change
+ *		(the lcores' wake-up, set when they are wired), or NULL
+ * @notify_arg:	its argument
+ * @gone:	the cables removed at runtime, with their last counters
  */
 struct xc_topo {
 	const struct xc_opts *opts;
@@ -51,8 +61,6 @@ struct xc_topo {
 	unsigned int n_defs;
 	int sock_uid;
 	int sock_gid;
-	const int (*end_uid)[2];
-	const int (*end_gid)[2];
 	uint16_t n_ports;
 	struct xc_port *ports;
 	unsigned int n_cables;
@@ -62,15 +70,25 @@ struct xc_topo {
 	unsigned int next_vdev;
 	int guard_set;
 	struct xc_pool pools[XC_MAX_CABLES][2];
+	unsigned int pool_gen;
+	struct xc_pool retired[4 * XC_MAX_CABLES];
+	unsigned int n_retired;
+	void (*notify)(void *arg);
+	void *notify_arg;
+	struct xc_gone_list gone;
 };
 
 int xc_topo_build(struct xc_topo *t, char *err, size_t errlen);
 int xc_topo_start(struct xc_topo *t, char *err, size_t errlen);
 void xc_topo_drain(struct xc_topo *t);
 void xc_topo_free(struct xc_topo *t);
-int xc_topo_add_cable(struct xc_topo *t, unsigned int i, char *err,
-		      size_t errlen);
-void xc_topo_del_cable(struct xc_topo *t, unsigned int i);
+int xc_topo_add_cable(struct xc_topo *t, unsigned int i,
+		      const struct xc_cable_def *d, char *err, size_t errlen);
+void xc_topo_show_cable(struct xc_topo *t, unsigned int i, bool on);
+void xc_topo_stop_cable(struct xc_topo *t, unsigned int i);
+void xc_topo_del_cable(struct xc_topo *t, unsigned int i, struct xc_gone *g);
+struct xc_port *xc_topo_new_port(struct xc_topo *t, const char *devargs,
+				 const char *name, char *err, size_t errlen);
 bool xc_topo_grow(struct xc_topo *t);
 
 #endif /* XC_TOPOLOGY_H */

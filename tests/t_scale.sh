@@ -75,15 +75,28 @@ t_runtime_change() {
 	# del beta: its frontends see the carrier go, its sockets go
 	"$XCTL" -s "$T/x.ctl" del beta >del.out 2>&1 || { cat del.out; fail "xcablectl del failed"; rc=1; }
 	[ -e "$T/b-l.sock" ] || [ -e "$T/b-r.sock" ] && { fail "beta's sockets are still there"; rc=1; }
-	# SIGHUP reads a config that changes only gamma (an impairment):
-	# gamma is replaced, alpha is not touched
+	# SIGHUP reads a config that changes only gamma's impairment: it
+	# takes it in place, nothing is made again
 	runtime_ini lab.ini "impair-to-right = delay=1ms"
-	n=$(ups xc.log)
 	kill -HUP "$XC_PID"
 	wait_log xc.log "SIGHUP: reload" 1 20 || { fail "SIGHUP was not acted on"; rc=1; }
 	say "$(grep -m1 'SIGHUP: reload' xc.log | sed 's/^xcable: //')"
-	grep -q "SIGHUP: reload done.*1 cable(s) removed or replaced, 1 added" xc.log ||
+	grep -q "SIGHUP: reload done.*0 cable(s) removed or replaced, 0 added or replaced, 1 changed in place" xc.log ||
+		{ fail "the reload did not change gamma's impairment in place"; rc=1; }
+	"$XCTL" -s "$T/x.ctl" show gamma >show.out 2>&1
+	grep -q "left->right: .* impair delay=1\.000ms" show.out ||
+		{ cat show.out; fail "gamma's impairment is not the new one"; rc=1; }
+	# a reload that changes gamma otherwise (its socket's mode): gamma
+	# is replaced, alpha is not touched
+	runtime_ini lab.ini "impair-to-right = delay=1ms
+left-socket-mode = 0600"
+	n=$(ups xc.log)
+	"$XCTL" -s "$T/x.ctl" reload >reload.out 2>&1 || { cat reload.out; fail "the reload failed"; rc=1; }
+	grep -q "xcablectl reload: done.*1 cable(s) removed or replaced, 1 added or replaced" xc.log ||
 		{ fail "the reload did not replace exactly gamma"; rc=1; }
+	[ "$(stat -c %a "$T/c-l.sock")" = 600 ] || { fail "gamma's new socket does not have its new mode"; rc=1; }
+	grep -q "gamma left->right: .*(final: replaced)" xc.log ||
+		{ fail "the old gamma's last counters were not logged"; rc=1; }
 	[ $rc = 0 ] && { run_frames xc.log "$T/c-l.sock" "$T/c-r.sock" $((n + 2)) 1 || rc=1; }
 	[ $rc = 0 ] && say "the new gamma carries the catalogue"
 	# a bad config changes nothing and says why, to xcablectl and the log

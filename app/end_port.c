@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * end_port.c - the port kind of cable end: a [port NAME] that is this
+ *		end's alone, untagged (left-port = NAME): a NIC, af_xdp...
+ *
+ * The port is the EAL's, probed at start-up from the [port NAME] section;
+ * it is configured and started with the first cable on it. When that
+ * cable goes at runtime the port is stopped, still configured, and a
+ * cable added on it later starts it again. A port that carries tagged
+ * ends is a trunk (end_trunk.c), and stays one.
+ */
+#include <errno.h>
+#include <stdio.h>
+
+#include "endkind.h"
+#include "topology.h"
+
+/* port_is() - does a definition declare an untagged port end? */
+static bool port_is(const struct xc_end_def *e)
+{
+	return e->port >= 0 && e->tag == 0;
+}
+
+/**
+ * port_check() - can a port end be made now: the port exists and is no
+ *		  trunk (the config checks see that no other cable has it)
+ * @t:		topology
+ * @e:		the end
+ * @freed:	unused: a cable that goes may hold the port
+ * @why:	the reason it cannot
+ * @whylen:	size of @why
+ *
+ * Return: 0 or -EINVAL
+ */
+static int port_check(struct xc_topo *t, const struct xc_end_def *e,
+		      bool freed, char *why, size_t whylen)
+{
+	struct xc_port *p = xc_kind_def_port(t, e, why, whylen);
+
+	(void)freed;
+	if (p == NULL)
+		return -EINVAL;
+	if (t->trunk_of[p->id]) {
+		snprintf(why, whylen, "port %s is a trunk (its cables have tags): an end on it needs a tag too",
+			 t->opts->port_defs[e->port].name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * port_make() - make a port end: the port itself, with the MTU its
+ *		 section asks for
+ * @t:		topology
+ * @c:		cable
+ * @j:		which end
+ * @e:		the end's definition
+ * @err:	one-line message on error
+ * @errlen:	size of @err
+ *
+ * Return: 0 or -EINVAL
+ */
+static int port_make(struct xc_topo *t, struct xc_cable *c, unsigned int j,
+		     const struct xc_end_def *e, char *err, size_t errlen)
+{
+	struct xc_port *p = xc_kind_def_port(t, e, err, errlen);
+
+	if (p == NULL)
+		return -EINVAL;
+	p->conf.mtu = t->opts->port_defs[e->port].mtu;
+	xc_kind_set_port(c, j, p, j ? "right" : "left");
+	return 0;
+}
+
+/**
+ * port_free() - no cable uses the port any more: stop it (it stays
+ *		 configured for the next)
+ * @t:		topology
+ * @e:		the end
+ */
+static void port_free(struct xc_topo *t, struct xc_end *e)
+{
+	(void)t;
+	if (e->port)
+		xc_port_stop(e->port);
+	e->port = NULL;
+}
+
+const struct xc_end_kind xc_kind_port = {
+	.name = "port",
+	.declared = "left-port = NAME (a [port NAME] of its own: a NIC, af_xdp...)",
+	.is = port_is,
+	.check = port_check,
+	.make = port_make,
+	.start = xc_kind_start_port,
+	.free = port_free,
+};

@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * end_socket.c - the socket kind of cable end: a VM's vhost-user socket,
+ *		  served by a vhost port of its own (left = PATH; with
+ *		  left-client = yes, xcable connects to QEMU's socket)
+ *
+ * At start-up the EAL probed the end's vhost port from the arguments the
+ * simple and config modes built (simple.c); an end made at runtime probes
+ * its own (rte_dev_probe(), net_vhostN with a number no device has). The
+ * end is the whole port (end.c's port ops). Freeing it unplugs the port:
+ * the guest sees its carrier go and a server's socket is removed.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_ethdev.h>
+
+#include "endkind.h"
+#include "log.h"
+#include "simple.h"
+#include "sockpath.h"
+#include "topology.h"
+
+/* socket_is() - does a definition declare a socket end? */
+static bool socket_is(const struct xc_end_def *e)
+{
+	return e->path[0] != '\0';
+}
+
+/**
+ * socket_check() - can a socket end be made now: its owner and group
+ *		    exist, and its path is free (a stale socket is removed),
+ *		    unless a cable being removed holds it
+ * @t:		topology (unused: the path is all that matters)
+ * @e:		the end
+ * @freed:	a cable that goes holds the path
+ * @why:	the reason it cannot
+ * @whylen:	size of @why
+ *
+ * Return: 0, or -errno
+ */
+static int socket_check(struct xc_topo *t, const struct xc_end_def *e,
+			bool freed, char *why, size_t whylen)
+{
+	int uid, gid;
+
+	(void)t;
+	if (xc_sock_ids(e->sock_owner, e->sock_group, &uid, &gid, why, whylen))
+		return -EINVAL;
+	return freed ? 0 : xc_sock_prepare(e->path, e->client, why, whylen);
+}
+
+/**
+ * serving() - the port that serves a socket, if there is one (the EAL's,
+ *	       at start-up)
+ * @t:		topology
+ * @path:	the socket
+ *
+ * Return: the port, or NULL
+ */
+static struct xc_port *serving(struct xc_topo *t, const char *path)
+{
+	uint16_t k;
+
+	for (k = 0; k < t->n_ports; k++) {
+		const char *s = t->ports[k].ops ?
+				xc_port_vhost_socket(&t->ports[k]) : NULL;
+
+		if (s != NULL && strcmp(s, path) == 0)
+			return &t->ports[k];
+	}
+	return NULL;
+}
+
+/**
+ * probe() - a vhost port for a socket end made at runtime
+ * @t:		topology, running
+ * @e:		the end
+ * @err:	one-line message on error
+ * @errlen:	size of @err
+ *
+ * Return: the port, or NULL
+ */
+static struct xc_port *probe(struct xc_topo *t, const struct xc_end_def *e,
+			     char *err, size_t errlen)
+{
+	char devargs[XC_DEVARGS_LEN], name[RTE_ETH_NAME_MAX_LEN];
+	char why[XC_ERR_LEN];
+	struct xc_port *p;
+	uint16_t id;
+
+	/* a name no device has: those of the start are net_vhost0... */
+	do {
+		xc_simple_vdev(devargs, sizeof(devargs), t->next_vdev++, e);
+		snprintf(name, sizeof(name), "%.*s",
+			 (int)strcspn(devargs, ","), devargs);
+	} while (rte_eth_dev_get_port_by_name(name, &id) == 0);
+	p = xc_topo_new_port(t, devargs, name, why, sizeof(why));
+	if (p == NULL)
+		snprintf(err, errlen, "%s: %.*s", e->path, XC_ERR_LEN / 2, why);
+	return p;
+}
+
+/**
+ * socket_make() - make a socket end: the vhost port serving its socket,
+ *		   with the end's own socket settings
+ * @t:		topology
+ * @c:		cable
+ * @j:		which end
+ * @e:		the end's definition
+ * @err:	one-line message on error
+ * @errlen:	size of @err
+ *
+ * Return: 0, -EINVAL (its owner or group went), or -errno of the probe
+ */
+static int socket_make(struct xc_topo *t, struct xc_cable *c, unsigned int j,
+		       const struct xc_end_def *e, char *err, size_t errlen)
+{
+	struct xc_port *p = serving(t, e->path);
+	char why[XC_ERR_LEN];
+	int uid, gid;
+
+	if (xc_sock_ids(e->sock_owner, e->sock_group, &uid, &gid, why,
+			sizeof(why))) {
+		snprintf(err, errlen, "cable %s: %s", c->name, why);
+		return -EINVAL;
+	}
+	if (p == NULL && (p = probe(t, e, why, sizeof(why))) == NULL) {
+		snprintf(err, errlen, "cable %s: %s", c->name, why);
+		return -EIO;
+	}
+	xc_kind_set_port(c, j, p, j ? "right" : "left");
+	p->conf.sock_mode = e->sock_mode;
+	p->conf.sock_gid = gid;
+	p->conf.sock_uid = uid;
+	p->conf.offloads = e->offloads;
+	p->conf.n_queues = (uint16_t)e->queues;
+	return 0;
+}
+
+/**
+ * socket_free() - free a socket end: its port is unplugged (the guest
+ *		   sees the carrier go, a served socket is removed) and its
+ *		   slot emptied
+ * @t:		topology
+ * @e:		the end
+ */
+static void socket_free(struct xc_topo *t, struct xc_end *e)
+{
+	struct xc_port *p = e->port;
+
+	(void)t;
+	if (p == NULL || p->ops == NULL)
+		return;
+	if (!e->cable->pulled[e->idx] && p->configured)
+		xc_port_unplug(p);
+	xc_port_free(p);
+	memset(p, 0, sizeof(*p));	/* a free slot */
+	e->port = NULL;
+}
+
+const struct xc_end_kind xc_kind_socket = {
+	.name = "socket",
+	.declared = "left = PATH (a vhost-user socket; left-client = yes: QEMU's)",
+	.ports = 1,
+	.is = socket_is,
+	.check = socket_check,
+	.make = socket_make,
+	.start = xc_kind_start_port,
+	.free = socket_free,
+};

@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * end_trunk.c - the trunk kind of cable end: a member of the trunk a
+ *		 [port NAME] becomes, under its own outer VLAN tag
+ *		 (left-port = NAME, left-tag = N; trunk.c sorts the frames)
+ *
+ * The first member makes the port a trunk: the trunk is made then, and
+ * the port configured and started for it (with the driver stripping the
+ * outer tag where it would anyway). Members come and go at runtime (see
+ * trunk.h); a trunk left without members stops its port, and the next
+ * member starts it again. A port set up for an untagged end at start-up
+ * does not become a trunk at runtime: its configuration differs.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "endkind.h"
+#include "topology.h"
+#include "trunk.h"
+
+/* trunk_is() - does a definition declare a trunk member? */
+static bool trunk_is(const struct xc_end_def *e)
+{
+	return e->port >= 0 && e->tag != 0;
+}
+
+/**
+ * trunk_check() - can a member be made now: the port exists, is a trunk
+ *		   or can become one, and the trunk has room
+ * @t:		topology
+ * @e:		the end
+ * @freed:	a cable that goes holds the tag (its slot is free then)
+ * @why:	the reason it cannot
+ * @whylen:	size of @why
+ *
+ * Return: 0 or -EINVAL
+ */
+static int trunk_check(struct xc_topo *t, const struct xc_end_def *e,
+		       bool freed, char *why, size_t whylen)
+{
+	const char *name = t->opts->port_defs[e->port].name;
+	struct xc_port *p = xc_kind_def_port(t, e, why, whylen);
+	struct xc_trunk *tr;
+
+	if (p == NULL)
+		return -EINVAL;
+	tr = t->trunk_of[p->id];
+	if (tr == NULL && p->configured) {
+		snprintf(why, whylen, "port %s was set up for an untagged end: a tagged end on it needs a restart of xcable",
+			 name);
+		return -EINVAL;
+	}
+	if (tr && !freed && tr->n_members == XC_TRUNK_MAX_MEMBERS) {
+		snprintf(why, whylen, "port %s: too many cables on one trunk (%d)",
+			 name, XC_TRUNK_MAX_MEMBERS);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * trunk_make() - make a member: the trunk of the port (made with the
+ *		  first member), and the end on it under its tag
+ * @t:		topology
+ * @c:		cable
+ * @j:		which end
+ * @e:		the end's definition
+ * @err:	one-line message on error
+ * @errlen:	size of @err
+ *
+ * Return: 0, -EINVAL, or -ENOMEM
+ */
+static int trunk_make(struct xc_topo *t, struct xc_cable *c, unsigned int j,
+		      const struct xc_end_def *e, char *err, size_t errlen)
+{
+	const struct xc_port_def *pd = &t->opts->port_defs[e->port];
+	struct xc_port *p = xc_kind_def_port(t, e, err, errlen);
+	struct xc_trunk *tr;
+	bool made = false;
+	int rc;
+
+	if (p == NULL)
+		return -EINVAL;
+	tr = t->trunk_of[p->id];
+	if (tr == NULL) {
+		tr = calloc(1, sizeof(*tr));
+		if (tr == NULL) {
+			snprintf(err, errlen, "out of memory");
+			return -ENOMEM;
+		}
+		tr->port = p;
+		tr->tpid = pd->tpid;
+		p->conf.strip_vlan = true;
+		p->conf.mtu = pd->mtu;
+		t->trunk_of[p->id] = tr;
+		made = true;
+	}
+	snprintf(p->label, sizeof(p->label), "%s", pd->name);
+	rc = xc_trunk_add(tr, &c->end[j], e->tag);
+	if (rc == 0)
+		return 0;
+	snprintf(err, errlen, "cable %s: port %s, tag %u: %s", c->name,
+		 pd->name, e->tag, rc == -ENOSPC ?
+		 "too many cables on one trunk (64)" : "tag used twice");
+	if (made) {
+		t->trunk_of[p->id] = NULL;
+		free(tr);
+	}
+	return -EINVAL;
+}
+
+/* trunk_stop() - frames with the member's tag are unknown from now on */
+static void trunk_stop(struct xc_topo *t, struct xc_end *e)
+{
+	(void)t;
+	if (e->trunk)
+		xc_trunk_stop(e->trunk, e);
+}
+
+/**
+ * trunk_free() - take the member off its trunk (what was sorted to it is
+ *		  dropped, as backlog); a trunk left without members stops
+ *		  its port, or, if its port was never configured (the member
+ *		  was its first, and failed), is forgotten
+ * @t:		topology
+ * @e:		the end
+ */
+static void trunk_free(struct xc_topo *t, struct xc_end *e)
+{
+	struct xc_trunk *tr = e->trunk;
+	struct xc_port *p;
+
+	if (tr == NULL)
+		return;
+	p = tr->port;
+	xc_trunk_del(tr, e);
+	e->port = NULL;
+	if (tr->n_members)
+		return;
+	if (p->configured) {
+		xc_port_stop(p);
+		return;
+	}
+	p->conf.strip_vlan = false;
+	t->trunk_of[p->id] = NULL;
+	free(tr);
+}
+
+const struct xc_end_kind xc_kind_trunk = {
+	.name = "trunk",
+	.declared = "left-port = NAME, left-tag = N (a member of a trunk, under its outer VLAN tag)",
+	.is = trunk_is,
+	.check = trunk_check,
+	.make = trunk_make,
+	.start = xc_kind_start_port,
+	.stop = trunk_stop,
+	.free = trunk_free,
+};

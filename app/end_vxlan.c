@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * end_vxlan.c - the vxlan kind of cable end: a VXLAN tunnel to a remote
+ *		 host (left-vxlan = ADDR[:PORT], left-vni = N), on the one
+ *		 UDP socket of every tunnel (vxlan.c sends and sorts)
+ *
+ * The socket is opened with the first tunnel, at start-up or at runtime,
+ * on vxlan-local and vxlan-port of [global]. Tunnels come and go at
+ * runtime (see vxlan.h); the socket closes when its last tunnel goes and
+ * none of its mbufs is out (else it stays open, and datagrams that come
+ * are counted as of an unknown VNI).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "endkind.h"
+#include "topology.h"
+#include "vxlan.h"
+
+/* vxlan_is() - does a definition declare a tunnel end? */
+static bool vxlan_is(const struct xc_end_def *e)
+{
+	return e->vxlan[0] != '\0';
+}
+
+/**
+ * family() - the address family the tunnel socket has, or would have if
+ *	      it were opened now
+ * @t:		topology
+ *
+ * Return: AF_INET or AF_INET6 (dual stack)
+ */
+static int family(const struct xc_topo *t)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+	char why[128];
+
+	if (t->vxlan)
+		return getsockname(t->vxlan->fd, (struct sockaddr *)&ss,
+				   &len) == 0 ? ss.ss_family : AF_INET;
+	if (t->opts->vxlan_local &&
+	    xc_addr_parse(t->opts->vxlan_local, false, 0, &ss, why,
+			  sizeof(why)) == 0)
+		return ss.ss_family;
+	return AF_INET6;
+}
+
+/**
+ * vxlan_check() - can a tunnel end be made now: its remote is an address
+ *		   the socket reaches, no other tunnel has its VNI and
+ *		   remote (unless a cable that goes does), the socket has
+ *		   room
+ * @t:		topology
+ * @e:		the end
+ * @freed:	a cable that goes has a tunnel with this VNI
+ * @why:	the reason it cannot
+ * @whylen:	size of @why
+ *
+ * Return: 0 or -EINVAL
+ */
+static int vxlan_check(struct xc_topo *t, const struct xc_end_def *e,
+		       bool freed, char *why, size_t whylen)
+{
+	struct xc_vxlan *vx = t->vxlan;
+	struct sockaddr_storage ss;
+	char err[128];
+	unsigned int i;
+
+	if (xc_addr_parse(e->vxlan, true, (uint16_t)t->opts->vxlan_port, &ss,
+			  err, sizeof(err)) || e->vni > XC_VXLAN_VNI_MAX) {
+		snprintf(why, whylen, "tunnel %s vni %u: %s", e->vxlan, e->vni,
+			 e->vni > XC_VXLAN_VNI_MAX ? "VNI above 16777215" : err);
+		return -EINVAL;
+	}
+	if (ss.ss_family == AF_INET6 && family(t) == AF_INET) {
+		snprintf(why, whylen, "tunnel %s: an IPv6 remote needs an IPv6 (or no) vxlan-local",
+			 e->vxlan);
+		return -EINVAL;
+	}
+	if (vx == NULL || freed)
+		return 0;
+	if (vx->n_tuns == XC_VXLAN_MAX_TUNS) {
+		snprintf(why, whylen, "too many tunnel ends (%d)",
+			 XC_VXLAN_MAX_TUNS);
+		return -EINVAL;
+	}
+	if (family(t) == AF_INET6)
+		xc_addr_to_v6(&ss);
+	for (i = 0; i < vx->hi; i++)
+		if (vx->tun[i].end && vx->tun[i].vni == e->vni &&
+		    xc_addr_same_host(&vx->tun[i].remote, &ss)) {
+			snprintf(why, whylen, "tunnel %s vni %u: used by another cable",
+				 e->vxlan, e->vni);
+			return -EINVAL;
+		}
+	return 0;
+}
+
+/**
+ * vxlan_make() - make a tunnel end on the socket, opened with the first
+ * @t:		topology
+ * @c:		cable
+ * @j:		which end
+ * @e:		the end's definition
+ * @err:	one-line message on error
+ * @errlen:	size of @err
+ *
+ * Return: 0, -EINVAL (bad tunnel, or the socket cannot be opened: a
+ *	   setup error), or -ENOMEM
+ */
+static int vxlan_make(struct xc_topo *t, struct xc_cable *c, unsigned int j,
+		      const struct xc_end_def *e, char *err, size_t errlen)
+{
+	const struct xc_opts *o = t->opts;
+	char why[XC_ERR_LEN];
+	int rc;
+
+	if (t->vxlan == NULL) {
+		rc = xc_vxlan_open(&t->vxlan, o->vxlan_local,
+				   (uint16_t)o->vxlan_port, o->vxlan_df, why,
+				   sizeof(why));
+		if (rc) {
+			snprintf(err, errlen, "%s", why);
+			return rc == -ENOMEM ? rc : -EINVAL;
+		}
+	}
+	rc = xc_vxlan_add(t->vxlan, &c->end[j], e->vxlan,
+			  (uint16_t)o->vxlan_port, e->vni, why, sizeof(why));
+	if (rc == 0)
+		return 0;
+	snprintf(err, errlen, "cable %s: %s", c->name, why);
+	if (t->vxlan->n_tuns == 0 && xc_vxlan_idle(t->vxlan)) {
+		xc_vxlan_close(t->vxlan);
+		t->vxlan = NULL;
+	}
+	return rc;
+}
+
+/* vxlan_stop() - datagrams for the tunnel are unknown from now on */
+static void vxlan_stop(struct xc_topo *t, struct xc_end *e)
+{
+	(void)t;
+	if (e->priv)
+		xc_vxlan_stop(e);
+}
+
+/**
+ * vxlan_free() - take the tunnel off the socket (what was sorted to it is
+ *		  dropped, as backlog); close the socket with its last
+ *		  tunnel, unless some of its mbufs are still out
+ * @t:		topology
+ * @e:		the end
+ */
+static void vxlan_free(struct xc_topo *t, struct xc_end *e)
+{
+	struct xc_vxlan *vx = t->vxlan;
+
+	if (e->priv == NULL || vx == NULL)
+		return;
+	xc_vxlan_del(e);
+	if (vx->n_tuns == 0 && xc_vxlan_idle(vx)) {
+		xc_vxlan_close(vx);
+		t->vxlan = NULL;
+	}
+}
+
+const struct xc_end_kind xc_kind_vxlan = {
+	.name = "vxlan",
+	.declared = "left-vxlan = ADDR[:PORT], left-vni = N (a VXLAN tunnel)",
+	.is = vxlan_is,
+	.check = vxlan_check,
+	.make = vxlan_make,
+	.stop = vxlan_stop,
+	.free = vxlan_free,
+};

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * endkind.h - the kinds of cable end a definition declares, and the life
+ *	       cycle of an end, the same at start-up and at runtime
+ *
+ * A cable end is made from its definition (struct xc_end_def) by the kind
+ * that definition names: a vhost-user socket (a vhost port of its own), a
+ * [port NAME] alone, a member of the trunk a [port NAME] becomes under a
+ * tag, a VXLAN tunnel. Each kind says through struct xc_end_kind how an
+ * end of it is checked, made, started, stopped and freed; topology.c and
+ * reconf.c run that life cycle and name no kind, so a new kind is a file
+ * of its own and a line in xc_end_kinds[] (endkind.c).
+ *
+ *   check()  can the end be made now, beside what runs? (runtime changes;
+ *            at start-up the checks before the EAL did it)
+ *   make()   the end exists: its port found or probed, its member or
+ *            tunnel added where a shared port or socket sorts frames to
+ *            it; nothing forwards it yet
+ *   start()  its port configured and started, with the cable's pool
+ *            -- lcores forward it --
+ *   stop()   before the lcores let go of it: nothing more is sorted to it
+ *            (a member's tag, a tunnel's VNI), so its queue stays empty
+ *   free()   after they let go: its port unplugged or stopped, what it
+ *            holds dropped (and counted), its resources free again
+ *
+ * Every op runs in the main thread. make() may fail half-way: it leaves
+ * nothing behind. free() undoes make() and start() from wherever they got
+ * to, so that a change that fails leaves the lab as it was.
+ */
+#ifndef XC_ENDKIND_H
+#define XC_ENDKIND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct xc_cable;
+struct xc_end;
+struct xc_end_def;
+struct xc_topo;
+
+/**
+ * struct xc_end_kind - one kind of cable end, as definitions declare it
+ * @name:	what people call it ("socket", "port", "trunk", "vxlan")
+ * @declared:	how a [cable NAME] section declares one, for people
+ * @ports:	DPDK ports an end of this kind adds to the process (of its
+ *		RTE_MAX_ETHPORTS): 1 for an end that probes its own
+ * @is:		does a definition declare an end of this kind?
+ * @check:	can the end be made now, beside the running cables?
+ *		@freed: a cable being removed holds what the end takes (its
+ *		socket, tag or tunnel), which is free once that one is gone
+ * @make:	make end @j of cable @c from @e; on error nothing is left
+ * @start:	configure and start what the end needs (NULL: nothing)
+ * @stop:	nothing more is sorted to the end (NULL: nothing to do)
+ * @free:	free what make() and start() made
+ */
+struct xc_end_kind {
+	const char *name;
+	const char *declared;
+	unsigned int ports;
+	bool (*is)(const struct xc_end_def *e);
+	int (*check)(struct xc_topo *t, const struct xc_end_def *e,
+		     bool freed, char *why, size_t whylen);
+	int (*make)(struct xc_topo *t, struct xc_cable *c, unsigned int j,
+		    const struct xc_end_def *e, char *err, size_t errlen);
+	int (*start)(struct xc_topo *t, struct xc_end *e, char *err,
+		     size_t errlen);
+	void (*stop)(struct xc_topo *t, struct xc_end *e);
+	void (*free)(struct xc_topo *t, struct xc_end *e);
+};
+
+/* the kinds, one file each (end_*.c), in the order definitions are
+ * matched */
+extern const struct xc_end_kind xc_kind_socket;
+extern const struct xc_end_kind xc_kind_port;
+extern const struct xc_end_kind xc_kind_trunk;
+extern const struct xc_end_kind xc_kind_vxlan;
+
+extern const struct xc_end_kind *const xc_end_kinds[];
+extern const unsigned int xc_n_end_kinds;
+
+const struct xc_end_kind *xc_end_kind_of(const struct xc_end_def *e);
+
+/* what the kinds whose ends are on a port share (end.c) */
+struct xc_port;
+void xc_kind_set_port(struct xc_cable *c, unsigned int j, struct xc_port *p,
+		      const char *label);
+int xc_kind_start_port(struct xc_topo *t, struct xc_end *e, char *err,
+		       size_t errlen);
+struct xc_port *xc_kind_def_port(struct xc_topo *t, const struct xc_end_def *e,
+				 char *err, size_t errlen);
+
+#endif /* XC_ENDKIND_H */
