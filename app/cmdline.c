@@ -17,6 +17,7 @@
 #include <rte_version.h>
 
 #include "cmdline.h"
+#include "endkind.h"
 #include "config.h"
 #include "sockpath.h"
 
@@ -65,6 +66,20 @@ static void check_ports(struct xc_cmdline *cl)
 }
 
 /**
+ * print_kinds() - the kinds of cable end, for --help (from the kind
+ *		   table: a new kind appears here by being in it)
+ */
+static void print_kinds(void)
+{
+	unsigned int k;
+
+	printf("\nKinds of cable end (each end of a [cable NAME], or of xcablectl add, is one):\n");
+	for (k = 0; k < xc_n_end_kinds; k++)
+		printf("  %-8s %s\n", xc_end_kinds[k]->name,
+		       xc_end_kinds[k]->declared);
+}
+
+/**
  * xc_cmdline_parse() - split and parse the command line (and the config
  *			file it names), check the socket paths, and build the
  *			EAL argv; exits with status 2 on a usage error, 0
@@ -88,6 +103,7 @@ void xc_cmdline_parse(struct xc_cmdline *cl, int argc, char **argv,
 		xc_die_usage("%s", err);
 	if (cl->opts.help) {
 		xc_opts_usage(argv[0]);
+		print_kinds();
 		exit(0);
 	}
 	if (cl->opts.version) {

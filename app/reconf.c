@@ -398,18 +398,20 @@ static int take_away(struct xc_reconf *r, unsigned int s, const char *how)
  * @r:		state
  * @s:		the slot, free
  * @d:		its definition, checked
+ * @again:	it is a cable made again as it was (a change failed)
  * @why:	the reason of a failure
  * @whylen:	size of @why
  *
  * Return: 0, or -errno with the slot free again
  */
 static int make(struct xc_reconf *r, unsigned int s,
-		const struct xc_cable_def *d, char *why, size_t whylen)
+		const struct xc_cable_def *d, bool again, char *why,
+		size_t whylen)
 {
 	int rc;
 
 	r->defs[s] = *d;
-	rc = xc_topo_add_cable(r->t, s, d, why, whylen);
+	rc = xc_topo_add_cable(r->t, s, d, !again, why, whylen);
 	if (rc)
 		memset(&r->defs[s], 0, sizeof(r->defs[s]));
 	return rc;
@@ -491,7 +493,8 @@ static int make_new(struct xc_reconf *r, struct xc_plan *p, bool later,
 				 XC_MAX_CABLES);
 			return -ENOSPC;
 		}
-		rc = make(r, (unsigned int)s, &p->add[k], err, sizeof(err));
+		rc = make(r, (unsigned int)s, &p->add[k], false, err,
+			  sizeof(err));
 		if (rc) {
 			snprintf(why, whylen, "%s", err);
 			XC_LOG(main, ERR, "%s: not made: %s", p->add[k].name,
@@ -531,7 +534,7 @@ static void undo(struct xc_reconf *r, struct xc_plan *p)
 	for (s = 0; s < XC_MAX_CABLES; s++) {
 		if (!p->gone[s])
 			continue;
-		rc = make(r, s, &p->was[s], why, sizeof(why));
+		rc = make(r, s, &p->was[s], true, why, sizeof(why));
 		if (rc == 0)
 			rc = show(r, s, why, sizeof(why));
 		if (rc)

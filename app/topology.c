@@ -33,6 +33,7 @@
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
 
+#include "fault.h"
 #include "fwd.h"
 #include "log.h"
 #include "simple.h"
@@ -97,14 +98,17 @@ static int create_ports(struct xc_topo *t, char *err, size_t errlen)
  * @t:		topology
  * @i:		the slot, free
  * @d:		the cable's definition
+ * @runtime:	a change at runtime (its steps may fail on purpose: fault.c)
  * @err:	one-line message on error
  * @errlen:	size of @err
  *
  * Return: 0, -EINVAL for an error in the definition, other -errno
  */
 static int make_ends(struct xc_topo *t, unsigned int i,
-		     const struct xc_cable_def *d, char *err, size_t errlen)
+		     const struct xc_cable_def *d, bool runtime, char *err,
+		     size_t errlen)
 {
+	char step[16];
 	struct xc_cable *c = &t->cables[i];
 	const struct xc_end_kind *k;
 	unsigned int j;
@@ -128,6 +132,11 @@ static int make_ends(struct xc_topo *t, unsigned int i,
 		if (rc)
 			goto fail;
 		c->end[j].kind = k;
+		snprintf(step, sizeof(step), "end%u made", j);
+		if (runtime && xc_fault(step, c->name, err, errlen)) {
+			rc = -EIO;
+			goto fail;
+		}
 	}
 	c->n_queues = d->end[0].queues;
 	return 0;
@@ -160,7 +169,7 @@ static int build_from_defs(struct xc_topo *t, char *err, size_t errlen)
 				 t->defs[i].name, l);
 			return -EINVAL;
 		}
-		rc = make_ends(t, i, &t->defs[i], err, errlen);
+		rc = make_ends(t, i, &t->defs[i], false, err, errlen);
 		if (rc)
 			return rc;
 	}
@@ -298,16 +307,18 @@ static int cable_pools(struct xc_topo *t, unsigned int i, char *err,
  * @t:		topology
  * @i:		cable index
  * @ic:		impairments to start with
+ * @runtime:	a change at runtime (its steps may fail on purpose: fault.c)
  * @err:	one-line message on error
  * @errlen:	size of @err
  *
  * Return: 0, -EINVAL for an error in what the user wrote, other -errno
  */
 static int ready_cable(struct xc_topo *t, unsigned int i,
-		       const struct xc_impair_cfg ic[2], char *err,
-		       size_t errlen)
+		       const struct xc_impair_cfg ic[2], bool runtime,
+		       char *err, size_t errlen)
 {
 	struct xc_cable *c = &t->cables[i];
+	char step[16];
 	unsigned int j;
 	int rc;
 
@@ -317,9 +328,15 @@ static int ready_cable(struct xc_topo *t, unsigned int i,
 		snprintf(err, errlen, "%s: out of memory", c->name);
 		rc = -ENOMEM;
 	}
-	for (j = 0; j < 2 && rc == 0; j++)
+	if (rc == 0 && runtime && xc_fault("pools", c->name, err, errlen))
+		rc = -EIO;
+	for (j = 0; j < 2 && rc == 0; j++) {
 		if (c->end[j].kind->start)
 			rc = c->end[j].kind->start(t, &c->end[j], err, errlen);
+		snprintf(step, sizeof(step), "end%u started", j);
+		if (rc == 0 && runtime && xc_fault(step, c->name, err, errlen))
+			rc = -EIO;
+	}
 	return rc;
 }
 
@@ -341,7 +358,7 @@ int xc_topo_start(struct xc_topo *t, char *err, size_t errlen)
 
 	for (i = 0; i < t->n_cables; i++) {
 		rc = ready_cable(t, i, t->n_defs ? t->defs[i].impair :
-				 t->opts->impair, err, errlen);
+				 t->opts->impair, false, err, errlen);
 		if (rc)
 			return rc;
 	}
@@ -467,19 +484,22 @@ struct xc_port *xc_topo_new_port(struct xc_topo *t, const char *devargs,
  * @t:		topology, running
  * @i:		the slot, free
  * @d:		the cable's definition, checked
+ * @faults:	its steps may fail on purpose (fault.c): not when a cable
+ *		is made again as it was, after a change failed
  * @err:	one-line message on error
  * @errlen:	size of @err
  *
  * Return: 0, or -errno with the slot free again and nothing left behind
  */
 int xc_topo_add_cable(struct xc_topo *t, unsigned int i,
-		      const struct xc_cable_def *d, char *err, size_t errlen)
+		      const struct xc_cable_def *d, bool faults, char *err,
+		      size_t errlen)
 {
-	int rc = make_ends(t, i, d, err, errlen);
+	int rc = make_ends(t, i, d, faults, err, errlen);
 
 	if (rc)
 		return rc;
-	rc = ready_cable(t, i, d->impair, err, errlen);
+	rc = ready_cable(t, i, d->impair, faults, err, errlen);
 	if (rc)
 		xc_topo_del_cable(t, i, NULL);
 	return rc;

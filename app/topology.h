@@ -83,7 +83,8 @@ int xc_topo_start(struct xc_topo *t, char *err, size_t errlen);
 void xc_topo_drain(struct xc_topo *t);
 void xc_topo_free(struct xc_topo *t);
 int xc_topo_add_cable(struct xc_topo *t, unsigned int i,
-		      const struct xc_cable_def *d, char *err, size_t errlen);
+		      const struct xc_cable_def *d, bool faults, char *err,
+		      size_t errlen);
 void xc_topo_show_cable(struct xc_topo *t, unsigned int i, bool on);
 void xc_topo_stop_cable(struct xc_topo *t, unsigned int i);
 void xc_topo_del_cable(struct xc_topo *t, unsigned int i, struct xc_gone *g);
