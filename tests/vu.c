@@ -209,6 +209,32 @@ int vu_connect(const struct sockaddr_un *sa)
 }
 
 /**
+ * guest_memory() - a guest without a connection yet: its memory and its
+ *		    kick and call eventfds
+ * @g:		filled
+ *
+ * Return: 0 or -errno
+ */
+static int guest_memory(struct guest *g)
+{
+	int q;
+
+	guest_init(g);
+	g->memfd = memfd_create("vu-guest", MFD_CLOEXEC);
+	if (g->memfd < 0 || ftruncate(g->memfd, MEM_SIZE) < 0)
+		return -errno;
+	g->mem = mmap(NULL, MEM_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED,
+		      g->memfd, 0);
+	if (g->mem == MAP_FAILED)
+		return -errno;
+	for (q = 0; q < 2; q++) {
+		g->kick[q] = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+		g->call[q] = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	}
+	return 0;
+}
+
+/**
  * guest_open_for() - connect to a socket and create the guest's memory,
  *		      retrying while the socket is not (or not yet) ours
  * @g:		filled
@@ -227,20 +253,12 @@ int guest_open_for(struct guest *g, const char *path,
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	uint64_t end = now_ms() + ms;
-	int rc = -ENOENT, q;
+	int rc;
 
-	guest_init(g);
-	g->memfd = memfd_create("vu-guest", MFD_CLOEXEC);
-	if (g->memfd < 0 || ftruncate(g->memfd, MEM_SIZE) < 0)
-		return -errno;
-	g->mem = mmap(NULL, MEM_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED,
-		      g->memfd, 0);
-	if (g->mem == MAP_FAILED)
-		return -errno;
-	for (q = 0; q < 2; q++) {
-		g->kick[q] = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-		g->call[q] = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	}
+	rc = guest_memory(g);
+	if (rc)
+		return rc;
+	rc = -ENOENT;
 	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
 	do {
 		g->sock = vu_connect(&sa);
@@ -263,6 +281,51 @@ int guest_open_for(struct guest *g, const char *path,
 int guest_open(struct guest *g, const char *path)
 {
 	return guest_open_for(g, path, 10000);
+}
+
+/**
+ * guest_listen() - listen on a socket, as QEMU does with server=on, until
+ *		    xcable connects (an end with client mode), then create
+ *		    the guest's memory as guest_open_for() does
+ * @g:		filled
+ * @path:	vhost-user socket to create (a leftover is removed)
+ * @ms:		how long to wait for xcable
+ *
+ * Return: 0 with GET_FEATURES answered, or -errno
+ */
+int guest_listen(struct guest *g, const char *path, unsigned int ms)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct pollfd pfd;
+	int lfd, rc;
+
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
+	unlink(path);
+	lfd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (lfd < 0)
+		return -errno;
+	if (bind(lfd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+	    listen(lfd, 1) < 0) {
+		rc = -errno;
+		close(lfd);
+		return rc;
+	}
+	pfd = (struct pollfd){ .fd = lfd, .events = POLLIN };
+	rc = poll(&pfd, 1, (int)ms);
+	if (rc <= 0) {
+		close(lfd);
+		unlink(path);
+		return rc ? -errno : -ETIMEDOUT;
+	}
+	rc = guest_memory(g);
+	if (rc == 0)
+		g->sock = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+	if (rc == 0 && g->sock < 0)
+		rc = -errno;
+	close(lfd);
+	unlink(path);
+	return rc ? rc : vu_u64(g, VU_GET_FEATURES, 0, false, true,
+				&g->features);
 }
 
 /* guest_close() - drop the connection and free everything */

@@ -197,6 +197,7 @@ void guest_init(struct guest *g);
 int vu_connect(const struct sockaddr_un *sa);
 int guest_open_for(struct guest *g, const char *path, unsigned int ms);
 int guest_open(struct guest *g, const char *path);
+int guest_listen(struct guest *g, const char *path, unsigned int ms);
 void guest_close(struct guest *g);
 int guest_setup(struct guest *g, const struct setup *s,
 		unsigned int stop_after);

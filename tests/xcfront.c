@@ -3,6 +3,7 @@
  * xcfront.c - a light vhost-user frontend for many cables, for tests
  *
  *   xcfront --pairs LEFT,RIGHT --count N [--first I] [--frames K]
+ *	     [--listen left]
  *	     [--hold SECONDS|forever] [--flood SECONDS [--busy B]
  *	     [--flood-len L]]
  *
@@ -12,7 +13,9 @@
  * guest memory in a small memfd, one queue pair), so that hundreds of
  * cables cost a few hundred KB each:
  *
- *   1. attach: connect to every socket and do the handshake;
+ *   1. attach: connect to every socket (with --listen left, listen on
+ *      each LEFT socket until xcable, a client there, connects) and do
+ *      the handshake;
  *   2. link: send probes both ways on each cable until one crosses in
  *      each direction (xcable forwards only between two ends that are up);
  *   3. check: K frames each way on every cable, of sizes from 60 to 1514
@@ -80,6 +83,8 @@ struct cable {
 /**
  * struct front - the run: options and cables
  * @pat:	LEFT and RIGHT patterns
+ * @listen:	listen on LEFT (xcable's end there is a client), as QEMU
+ *		with server=on does, instead of connecting
  * @first:	number of the first cable
  * @n:		how many cables
  * @frames:	K, frames each way per cable
@@ -93,6 +98,7 @@ struct cable {
  */
 struct front {
 	const char *pat[2];
+	bool listen;
 	unsigned int first, n, frames, busy, flood_len;
 	uint64_t probes_sent, probes_got;
 	long hold_s, flood_s;
@@ -257,7 +263,8 @@ static int attach(struct front *fr)
 				    path);
 				return -ENAMETOOLONG;
 			}
-			rc = guest_open(g, path);
+			rc = s == 0 && fr->listen ? guest_listen(g, path, 10000) :
+						    guest_open(g, path);
 			if (!rc)
 				rc = guest_setup(g, &SETUP_DEFAULT, 0);
 			if (rc) {
@@ -567,6 +574,7 @@ static int usage(const char *why)
 {
 	fprintf(stderr, "xcfront: %s\n"
 		"usage: xcfront --pairs LEFT,RIGHT --count N [--first I] [--frames K]\n"
+		"               [--listen left]\n"
 		"               [--hold SECONDS|forever] [--flood SECONDS [--busy B]\n"
 		"               [--flood-len L]]\n"
 		"  LEFT, RIGHT: socket paths with one %%d, the cable's number\n", why);
@@ -621,6 +629,10 @@ static int parse(struct front *fr, int argc, char **argv)
 			fr->pat[1] = comma + 1;
 			if (!pattern_ok(fr->pat[0]) || !pattern_ok(fr->pat[1]))
 				return usage("--pairs: each path needs exactly one %d and no other %");
+		} else if (!strcmp(o, "--listen")) {
+			if (strcmp(val, "left"))
+				return usage("--listen: only left");
+			fr->listen = true;
 		} else if (!strcmp(o, "--count")) {
 			if (!number(o, val, 1, MAX_CABLES, &v))
 				return 2;
