@@ -153,7 +153,9 @@ static void socket_free(struct xc_topo *t, struct xc_end *e)
 	(void)t;
 	if (p == NULL || p->ops == NULL)
 		return;
-	if (!e->cable->pulled[e->idx] && p->configured)
+	/* a port probed for an end whose cable then failed is not
+	 * configured yet: it is removed all the same */
+	if (!e->cable->pulled[e->idx])
 		xc_port_unplug(p);
 	xc_port_free(p);
 	memset(p, 0, sizeof(*p));	/* a free slot */
