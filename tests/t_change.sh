@@ -305,3 +305,14 @@ t_change_matrix() {
 	check_dir_clean xc.log "sentinel left->right" "$sa" && check_dir_clean xc.log "sentinel right->left" "$sb"
 }
 TESTS+=(t_change_matrix)
+
+# random runtime changes for a few seconds under traffic, failures on
+# purpose in one step in four, the invariants checked after every step
+# (scripts/torture; scripts/soak --torture runs it for longer)
+t_change_torture() {
+	"$TOP/scripts/torture" --seconds 15 --build "$BUILD" --seed "${XC_TORTURE_SEED:-$RANDOM}" >torture.out 2>&1
+	local rc=$?
+	grep '^torture: ' torture.out | sed 's/^/  /'
+	[ $rc = 0 ] || { tail -n 20 torture.out | sed 's/^/    /'; fail "a check failed during the torture (the seed above repeats it)"; }
+}
+TESTS+=(t_change_torture)
