@@ -195,7 +195,8 @@ static void start_control(struct xc_ctx *ctx)
 	c->cables = ctx->topo.cables;
 	c->n_cables = XC_MAX_CABLES;	/* the slots: cables come and go */
 	c->lock = &ctx->reconf.lock;
-	c->change = xc_reconf_request;
+	c->change_post = xc_reconf_post;
+	c->change_result = xc_reconf_result;
 	c->change_arg = &ctx->reconf;
 	c->wake = xc_lcores_wake;
 	c->wake_arg = &ctx->lcores;
@@ -222,6 +223,7 @@ static void stop_all(struct xc_ctx *ctx, bool counters)
 	unsigned int i;
 
 	xc_control_stop(&ctx->ctl);
+	xc_sbuf_free(&ctx->reconf.ans);	/* a change's answer nobody read */
 	xc_capture_fini(ctx->capture);
 	if (counters) {
 		xc_topo_drain(&ctx->topo);

@@ -50,26 +50,25 @@
 #include "reconf.h"
 #include "sockpath.h"
 
-#define XC_RECONF_WAIT_S	30	/* longest wait of xcablectl */
-
 /**
- * xc_reconf_request() - post a request (add, del, reload) to the main
- *			 thread and wait for its answer (control thread)
+ * xc_reconf_post() - post a request (add, del, reload) to the main thread,
+ *		      which carries it out in its housekeeping (control
+ *		      thread; xc_reconf_result() tells how it went)
  * @arg:	struct xc_reconf
  * @argc:	number of words
  * @argv:	the request's words
- * @why:	the reason of a failure
+ * @why:	the reason it was not posted
  * @whylen:	size of @why
  *
- * Return: 0, or -errno with @why set
+ * Return: 0 if posted, -EBUSY if a change is still pending, -E2BIG if the
+ *	   request is too long, with @why set
  */
-int xc_reconf_request(void *arg, int argc, char *const *argv, char *why,
-		      size_t whylen)
+int xc_reconf_post(void *arg, int argc, char *const *argv, char *why,
+		   size_t whylen)
 {
 	struct xc_reconf *r = arg;
 	size_t used = 0;
-	unsigned int i;
-	int k, done = 0;
+	int k;
 
 	if (__atomic_load_n(&r->pending, __ATOMIC_ACQUIRE)) {
 		snprintf(why, whylen, "another change is still being made");
@@ -86,17 +85,40 @@ int xc_reconf_request(void *arg, int argc, char *const *argv, char *why,
 		}
 		used += (size_t)n;
 	}
+	xc_sbuf_free(&r->ans);	/* the last answer's: nobody reads it now */
 	__atomic_store_n(&r->done, 0, __ATOMIC_RELEASE);
 	__atomic_store_n(&r->pending, 1, __ATOMIC_RELEASE);
 	xc_lcores_wake(r->l);	/* the main thread carries it out */
-	for (i = 0; i < XC_RECONF_WAIT_S * 100 && done == 0; i++) {
-		usleep(10000);
-		done = __atomic_load_n(&r->done, __ATOMIC_ACQUIRE);
-	}
-	if (done == 1)
+	return 0;
+}
+
+/**
+ * xc_reconf_result() - how the posted request went (control thread)
+ * @arg:	struct xc_reconf
+ * @out:	the main thread's answer is appended, lines of text: what was
+ *		done, or the reason it failed
+ *
+ * Return: 0 while still pending (nothing appended), 1 if done, -errno if
+ *	   it failed (-ENOENT: nothing was posted)
+ */
+int xc_reconf_result(void *arg, struct xc_sbuf *out)
+{
+	struct xc_reconf *r = arg;
+	int done;
+
+	if (__atomic_load_n(&r->pending, __ATOMIC_ACQUIRE))
 		return 0;
-	snprintf(why, whylen, "%s", done == 0 ? "timed out" : r->why);
-	return done == 0 ? -ETIMEDOUT : done;
+	done = __atomic_load_n(&r->done, __ATOMIC_ACQUIRE);
+	if (done == 0) {
+		xc_sbuf_printf(out, "no change was posted\n");
+		return -ENOENT;
+	}
+	xc_sbuf_put(out, xc_sbuf_str(&r->ans), r->ans.len);
+	if (r->ans.failed)
+		xc_sbuf_printf(out, "(out of memory: the rest of the answer is lost, see xcable's log)\n");
+	else if (done < 0 && r->ans.len == 0)
+		xc_sbuf_printf(out, "failed, see xcable's log\n");
+	return done;
 }
 
 /* live() - is slot @i a cable? */
@@ -573,7 +595,9 @@ void xc_reconf_housekeeping(struct xc_reconf *r)
 	snprintf(line, sizeof(line), "%s", r->req);
 	why[0] = '\0';
 	rc = run(r, line, why, sizeof(why));
-	snprintf(r->why, sizeof(r->why), "%s", why);
+	xc_sbuf_free(&r->ans);
+	if (why[0])
+		xc_sbuf_printf(&r->ans, "%s\n", why);
 	XC_LOG(main, INFO, "xcablectl %s: %s%s%s", r->req,
 	       rc ? "failed: " : "done", rc || why[0] ? (rc ? "" : ": ") : "",
 	       why);

@@ -13,6 +13,7 @@
 
 #include "lcores.h"
 #include "pull.h"
+#include "sbuf.h"
 #include "topology.h"
 
 #define XC_RECONF_REQ_LEN	1024
@@ -32,8 +33,11 @@
  *		writing while a cable comes or goes. Lcores never take it.
  * @req:	a request of the control thread: its words, space separated
  * @pending:	@req is waiting for the main thread (atomic)
- * @done:	the main thread's answer: 1 done, -errno failed (atomic)
- * @why:	the reason of a failure, for xcablectl
+ * @done:	how it went: 1 done, -errno failed (atomic; set before
+ *		@pending is cleared)
+ * @ans:	the main thread's answer, lines of text for xcablectl (what
+ *		was done, or why it failed): the main thread's while
+ *		@pending, the control thread's after
  * @hup:	SIGHUP came: reload (set by the signal handler)
  * @tmp:	room for the definitions a reload reads
  * @tmp_opts:	room for the options it reads
@@ -51,14 +55,15 @@ struct xc_reconf {
 	char req[XC_RECONF_REQ_LEN];
 	uint32_t pending;
 	int done;
-	char why[XC_ERR_LEN];
+	struct xc_sbuf ans;
 	volatile bool hup;
 	struct xc_cable_def tmp[XC_MAX_CABLES];
 	struct xc_opts tmp_opts;
 };
 
-int xc_reconf_request(void *arg, int argc, char *const *argv, char *why,
-		      size_t whylen);
+int xc_reconf_post(void *arg, int argc, char *const *argv, char *why,
+		   size_t whylen);
+int xc_reconf_result(void *arg, struct xc_sbuf *out);
 void xc_reconf_housekeeping(struct xc_reconf *r);
 
 #endif /* XC_RECONF_H */
