@@ -19,6 +19,5 @@ int xc_sock_secure(const char *path, unsigned int mode, int uid, int gid,
 int xc_sock_listen(const char *path, int flags, int backlog,
 		   unsigned int mode, int uid, int gid, char *err,
 		   size_t errlen);
-int xc_sock_read_request(int fd, char *req, size_t len);
 
 #endif /* XC_SOCKPATH_H */
