@@ -12,9 +12,9 @@
  *
  * - At most XC_CTLSRV_MAX_CONNS clients are served at once; the others
  *   wait in the listen backlog. When every slot is taken and another
- *   client waits, the client that has been reading its request (or not
- *   reading its answer) longest, for XC_CTLSRV_GRACE_MS at least, is
- *   closed to make room: a flood of silent connections costs a client
+ *   client waits, the client that has been reading its request longest
+ *   (or has read none of its answer longest), for XC_CTLSRV_GRACE_MS at
+ *   least, is closed to make room: a flood of silent connections costs a client
  *   that sends its request at once a few grace periods, not their
  *   deadlines.
  * - Each connection has deadlines of its own. The whole request line
@@ -187,6 +187,7 @@ static void flush(struct xc_ctlsrv *s, struct xc_ctlsrv_conn *c)
 			return;
 		}
 		c->sent += (size_t)n;
+		c->since_ms = now_ms();	/* it reads: not one to make room */
 	}
 	drop(s, c, &s->st.answered);
 }

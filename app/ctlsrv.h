@@ -91,7 +91,8 @@ struct xc_ctlsrv_stats {
  * struct xc_ctlsrv_conn - one client (engine's own)
  * @fd:		its connection, -1 for a free slot
  * @state:	where it is (ctlsrv.c's enum conn_state)
- * @since_ms:	when it got there
+ * @since_ms:	when it got there (writing: when it last read some of its
+ *		answer)
  * @deadline_ms: when it must have left it
  * @seq:	arrival order of a serial request
  * @got:	bytes of @line read
