@@ -2,14 +2,16 @@
 /*
  * control.c - the runtime control socket that xcablectl talks to
  *
- * Theory of operation: a thread of its own accepts connections on a unix
- * socket (by default xcable.ctl in the EAL runtime directory, created
- * with the same mode, owner and group as the vhost-user sockets), reads
- * one request line, answers with lines of text and a last line "ok" or
- * "error: WHY", and closes. A request only reads counters or publishes
- * an impairment through its seqlock: nothing a client sends can stop or
- * slow a forwarding lcore, and a client that stalls only holds up other
- * clients (each read times out after a second).
+ * Theory of operation: a thread of its own serves a unix socket (by
+ * default xcable.ctl in the EAL runtime directory, created with the same
+ * mode, owner and group as the vhost-user sockets) with the engine of
+ * ctlsrv.c: each client sends one request line and gets lines of answer,
+ * the last "ok" or "error: WHY". The engine serves up to 16 clients at
+ * once, each on deadlines of its own (2 s for the whole request line, 5 s
+ * for reading the answer), so a slow, silent or greedy client never
+ * delays another. A request only reads counters or publishes an
+ * impairment through its seqlock: nothing a client sends can stop or slow
+ * a forwarding lcore.
  *
  *   list [--json]              cables, link states, counters, impairments
  *   show CABLE [--json]        one cable: each end's features, each
@@ -17,24 +19,25 @@
  *                              (--json: the document of counters.c)
  *   impair CABLE [to-right|to-left] SPEC   set (SPEC: see --impair, none)
  *   clear CABLE                no impairment either way
- *   down CABLE, up CABLE       pull the cable out, plug it back in (the
- *                              main thread does it; this waits for it)
+ *   down CABLE, up CABLE       pull the cable out, plug it back in
  *   add NAME KEY=VALUE..., del NAME, reload   cables added and removed
- *                              at runtime (reconf.c, through @change: the
- *                              main thread does it; this waits for it)
+ *                              at runtime (reconf.c, through @change_post)
+ *
+ * list, show, impair and clear are answered at once. The others are
+ * carried out by the main thread: they are serial (the engine gives them
+ * their turn one at a time, in the order they came), and once posted to
+ * the main thread their answer is pending: the engine polls it every
+ * 10 ms, and meanwhile serves every other client.
  *
  * Cables come and go at runtime: requests look at them holding @lock for
- * reading, and not while they wait for the main thread.
+ * reading, never between two polls (a pending down or up looks its cable
+ * up again by name: it may have gone meanwhile).
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include "control.h"
@@ -45,29 +48,26 @@
 
 RTE_LOG_REGISTER(xc_logtype_control, xcable.control, INFO);
 
-/**
- * say() - append a formatted line to the answer
- * @c:		control state (answer buffer)
- * @fmt:	printf format, without newline
- */
-__attribute__((format(printf, 2, 3)))
-static void say(struct xc_control *c, const char *fmt, ...)
-{
-	size_t room = sizeof(c->ans) - c->ans_len;
-	va_list ap;
-	int n;
+#define XC_CTL_MAIN_MS	30000	/* longest wait for the main thread */
 
-	if (room < 2)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(c->ans + c->ans_len, room - 1, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	c->ans_len += RTE_MIN((size_t)n, room - 2);
-	c->ans[c->ans_len++] = '\n';
-	c->ans[c->ans_len] = '\0';
-}
+/**
+ * struct ctl_call - one request being carried out
+ * @line:	a copy of its line, split in place
+ * @r:		its words
+ * @cmd:	its command
+ * @cb:		the cable it names, for commands about a cable
+ * @out:	the answer: lines, then "ok" (the reason of an error goes to
+ *		@why)
+ * @why:	the reason it is refused
+ */
+struct ctl_call {
+	char line[XC_CTL_LINE_MAX];
+	struct xc_ctl_req r;
+	const struct xc_ctl_cmd *cmd;
+	struct xc_cable *cb;
+	struct xc_sbuf *out;
+	char why[XC_ERR_LEN];
+};
 
 /**
  * find() - a cable by name
@@ -89,11 +89,11 @@ static struct xc_cable *find(struct xc_control *c, const char *name)
 
 /**
  * dir_line() - one direction's counters and impairment on one line
- * @c:		control state
+ * @out:	the answer
  * @cb:		cable
  * @j:		0: end[0] -> end[1]; 1: the reverse
  */
-static void dir_line(struct xc_control *c, const struct xc_cable *cb,
+static void dir_line(struct xc_sbuf *out, const struct xc_cable *cb,
 		     unsigned int j)
 {
 	char imp[256], line[1024];
@@ -104,16 +104,17 @@ static void dir_line(struct xc_control *c, const struct xc_cable *cb,
 	xc_counters_line(&xc_dir_counters, &s, line, sizeof(line));
 	xc_impair_get(&cb->dir[j].im, &ic);
 	xc_impair_format(&ic, imp, sizeof(imp));
-	say(c, "  %s: %s impair %s", cb->dir[j].label, line, imp);
+	xc_sbuf_printf(out, "  %s: %s impair %s\n", cb->dir[j].label, line,
+		       imp);
 }
 
 /**
  * vxlan_line() - the counters of the tunnel socket, if a cable's end is a
  *		  tunnel
- * @c:		control state
+ * @out:	the answer
  * @cb:		cable
  */
-static void vxlan_line(struct xc_control *c, const struct xc_cable *cb)
+static void vxlan_line(struct xc_sbuf *out, const struct xc_cable *cb)
 {
 	const struct xc_vxlan *vx = xc_counters_vxlan(cb, 1, NULL);
 	struct xc_vxlan_stats vs;
@@ -123,15 +124,15 @@ static void vxlan_line(struct xc_control *c, const struct xc_cable *cb)
 		return;
 	xc_vxlan_stats(vx, &vs);
 	xc_counters_line(&xc_vxlan_counters, &vs, line, sizeof(line));
-	say(c, "  vxlan %s: %s", vx->local, line);
+	xc_sbuf_printf(out, "  vxlan %s: %s\n", vx->local, line);
 }
 
 /**
  * trunk_lines() - the counters of the trunks a cable's ends are on
- * @c:		control state
+ * @out:	the answer
  * @cb:		cable
  */
-static void trunk_lines(struct xc_control *c, const struct xc_cable *cb)
+static void trunk_lines(struct xc_sbuf *out, const struct xc_cable *cb)
 {
 	struct xc_trunk_stats ts;
 	char line[1024];
@@ -144,360 +145,399 @@ static void trunk_lines(struct xc_control *c, const struct xc_cable *cb)
 			continue;
 		xc_counters_trunk_stats(t, &ts);
 		xc_counters_line(&xc_trunk_counters, &ts, line, sizeof(line));
-		say(c, "  trunk %s (%s): %s", t->port->label, t->port->name,
-		    line);
+		xc_sbuf_printf(out, "  trunk %s (%s): %s\n", t->port->label,
+			       t->port->name, line);
 	}
-	vxlan_line(c, cb);
+	vxlan_line(out, cb);
 }
 
 /**
  * answer_json() - answer list or show with the JSON document
  * @c:		control state
- * @only:	the cable of show, NULL for list
+ * @k:		the request; k->cb the cable of show, NULL for list
  *
- * Return: 0, or -ENOMEM with the reason in c->why
+ * Return: 0, or -ENOMEM with the reason in k->why
  */
-static int answer_json(struct xc_control *c, const struct xc_cable *only)
+static int answer_json(struct xc_control *c, struct ctl_call *k)
 {
-	xc_json_free(&c->js);
-	xc_counters_doc(c->cables, c->n_cables, only, c->gone, &c->js);
-	if (xc_json_finish(&c->js)) {
-		xc_json_free(&c->js);
-		snprintf(c->why, sizeof(c->why), "out of memory");
-		return -ENOMEM;
+	struct xc_json js = { 0 };
+	int rc = 0;
+
+	xc_counters_doc(c->cables, c->n_cables, k->cb, c->gone, &js);
+	if (xc_json_finish(&js)) {
+		snprintf(k->why, sizeof(k->why), "out of memory");
+		rc = -ENOMEM;
+	} else {
+		xc_sbuf_put(k->out, js.buf, js.len);
 	}
-	return 0;
+	xc_json_free(&js);
+	return rc;
 }
 
 /**
  * end_line() - one end's link, features and socket
- * @c:		control state
+ * @out:	the answer
  * @e:		end
  */
-static void end_line(struct xc_control *c, const struct xc_end *e)
+static void end_line(struct xc_sbuf *out, const struct xc_end *e)
 {
 	uint64_t caps = xc_end_caps(e);
 	char takes[64];
 
 	xc_caps_describe(caps, takes, sizeof(takes));
-	say(c, "  %s: %s %s link %s, virtio features 0x%" PRIx64
-	    ", takes %s, frames up to %u bytes, %u queue(s)",
-	    e->label, e->port ? e->port->name : e->ops->kind, xc_end_where(e),
-	    xc_end_is_up(e) ? "up" : "down",
-	    e->port ? xc_port_features(e->port) : 0, takes,
-	    xc_caps_max_frame(caps), xc_end_queues(e));
+	xc_sbuf_printf(out, "  %s: %s %s link %s, virtio features 0x%" PRIx64
+		       ", takes %s, frames up to %u bytes, %u queue(s)\n",
+		       e->label, e->port ? e->port->name : e->ops->kind,
+		       xc_end_where(e), xc_end_is_up(e) ? "up" : "down",
+		       e->port ? xc_port_features(e->port) : 0, takes,
+		       xc_caps_max_frame(caps), xc_end_queues(e));
 }
 
-/**
- * struct xc_ctl_req - one request, split
- * @argv:	its words, "--json" left out
- * @argc:	how many
- * @json:	"--json" was among them
- * @cb:		the cable named by argv[1], for commands about a cable
- */
-struct xc_ctl_req {
-	char *argv[XC_CTL_WORDS];
-	int argc;
-	bool json;
-	struct xc_cable *cb;
-};
-
 /* cmd_list() - list: every cable, its links, counters and trunks */
-static int cmd_list(struct xc_control *c, const struct xc_ctl_req *r)
+static int cmd_list(struct xc_control *c, struct ctl_call *k)
 {
 	struct xc_cable *cb;
 	unsigned int i;
 
-	if (r->json)
-		return answer_json(c, NULL);
+	if (k->r.json)
+		return answer_json(c, k);
 	for (i = 0; i < c->n_cables; i++) {
 		cb = &c->cables[i];
 		if (!xc_cable_shown(cb))
 			continue;	/* a slot of a cable removed */
-		say(c, "%s: %s %s, %s %s", cb->name, cb->end[0].label,
-		    xc_end_is_up(&cb->end[0]) ? "up" : "down", cb->end[1].label,
-		    xc_end_is_up(&cb->end[1]) ? "up" : "down");
-		dir_line(c, cb, 0);
-		dir_line(c, cb, 1);
-		trunk_lines(c, cb);
+		xc_sbuf_printf(k->out, "%s: %s %s, %s %s\n", cb->name,
+			       cb->end[0].label,
+			       xc_end_is_up(&cb->end[0]) ? "up" : "down",
+			       cb->end[1].label,
+			       xc_end_is_up(&cb->end[1]) ? "up" : "down");
+		dir_line(k->out, cb, 0);
+		dir_line(k->out, cb, 1);
+		trunk_lines(k->out, cb);
 	}
 	return 0;
 }
 
 /* cmd_show() - show CABLE: its ends in detail, counters, trunks */
-static int cmd_show(struct xc_control *c, const struct xc_ctl_req *r)
+static int cmd_show(struct xc_control *c, struct ctl_call *k)
 {
-	struct xc_cable *cb = r->cb;
+	struct xc_cable *cb = k->cb;
 
-	if (r->json)
-		return answer_json(c, cb);
-	say(c, "%s: %u queue(s)", cb->name, cb->n_queues);
-	end_line(c, &cb->end[0]);
-	end_line(c, &cb->end[1]);
-	dir_line(c, cb, 0);
-	dir_line(c, cb, 1);
-	trunk_lines(c, cb);
+	if (k->r.json)
+		return answer_json(c, k);
+	xc_sbuf_printf(k->out, "%s: %u queue(s)\n", cb->name, cb->n_queues);
+	end_line(k->out, &cb->end[0]);
+	end_line(k->out, &cb->end[1]);
+	dir_line(k->out, cb, 0);
+	dir_line(k->out, cb, 1);
+	trunk_lines(k->out, cb);
 	return 0;
 }
 
-/**
- * cmd_pull() - down CABLE, up CABLE: ask the main thread to pull the
- *		cable out or plug it in, and wait for its answer
- * @c:		control state
- * @r:		request
- *
- * Return: 0, or -EINVAL with the reason in c->why
- */
-static int cmd_pull(struct xc_control *c, const struct xc_ctl_req *r)
-{
-	struct xc_cable *cb = r->cb;
-	char name[XC_NAME_MAX];
-	unsigned int i;
-	int done = 0;
-
-	memcpy(name, cb->name, sizeof(name));
-	__atomic_store_n(&cb->req_done, 0, __ATOMIC_RELEASE);
-	__atomic_store_n(&cb->req, r->argv[0][0] == 'd' ? XC_REQ_DOWN :
-			 XC_REQ_UP, __ATOMIC_RELEASE);
-	if (c->wake)	/* the main thread carries it out */
-		c->wake(c->wake_arg);
-	/* the main thread may need the lock meanwhile (SIGHUP) */
-	if (c->lock)
-		pthread_rwlock_unlock(c->lock);
-	for (i = 0; i < 1000 && done == 0; i++) {
-		usleep(10000);
-		done = __atomic_load_n(&cb->req_done, __ATOMIC_ACQUIRE);
-	}
-	if (c->lock)
-		pthread_rwlock_rdlock(c->lock);
-	if (done == 1)
-		return 0;
-	snprintf(c->why, sizeof(c->why), "%s %s: %s", r->argv[0], name,
-		 done == 0 ? "timed out" :
-		 done == -ENOTSUP ? "only cables between two vhost ports can be pulled" :
-		 "failed, see xcable's log");
-	return -EINVAL;
-}
-
 /* cmd_clear() - clear CABLE: no impairment either way */
-static int cmd_clear(struct xc_control *c, const struct xc_ctl_req *r)
+static int cmd_clear(struct xc_control *c, struct ctl_call *k)
 {
 	struct xc_impair_cfg ic;
 	unsigned int i;
 
 	(void)c;
 	xc_impair_parse("none", &ic, NULL, 0);
-	for (i = 0; i < 2 * r->cb->n_queues; i++)
-		xc_impair_set(&r->cb->dir[i].im, &ic);
-	XC_LOG(control, INFO, "%s: impairments cleared", r->cb->name);
+	for (i = 0; i < 2 * k->cb->n_queues; i++)
+		xc_impair_set(&k->cb->dir[i].im, &ic);
+	XC_LOG(control, INFO, "%s: impairments cleared", k->cb->name);
 	return 0;
 }
 
 /**
  * cmd_impair() - impair CABLE [to-right|to-left] SPEC
  * @c:		control state
- * @r:		request
+ * @k:		request
  *
- * Return: 0, or -EINVAL with the reason in c->why
+ * Return: 0, or -EINVAL with the reason in k->why
  */
-static int cmd_impair(struct xc_control *c, const struct xc_ctl_req *r)
+static int cmd_impair(struct xc_control *c, struct ctl_call *k)
 {
+	const struct xc_ctl_req *r = &k->r;
 	const char *spec = r->argv[r->argc - 1];
 	struct xc_impair_cfg ic;
 	unsigned int i;
 	int j = -1;	/* both */
 
+	(void)c;
 	if (r->argc == 4 && strcmp(r->argv[2], "to-right") == 0) {
 		j = 0;
 	} else if (r->argc == 4 && strcmp(r->argv[2], "to-left") == 0) {
 		j = 1;
 	} else if (r->argc == 4) {
-		snprintf(c->why, sizeof(c->why),
+		snprintf(k->why, sizeof(k->why),
 			 "direction '%.20s': expected to-right or to-left",
 			 r->argv[2]);
 		return -EINVAL;
 	}
-	if (xc_impair_parse(spec, &ic, c->why, sizeof(c->why)))
+	if (xc_impair_parse(spec, &ic, k->why, sizeof(k->why)))
 		return -EINVAL;
-	for (i = 0; i < 2 * r->cb->n_queues; i++)
+	for (i = 0; i < 2 * k->cb->n_queues; i++)
 		if (j < 0 || (int)(i % 2) == j)
-			xc_impair_set(&r->cb->dir[i].im, &ic);
-	XC_LOG(control, INFO, "%s: impairment %s%s set to %s", r->cb->name,
+			xc_impair_set(&k->cb->dir[i].im, &ic);
+	XC_LOG(control, INFO, "%s: impairment %s%s set to %s", k->cb->name,
 	       j < 0 ? "both ways" : "", j == 0 ? "to-right" :
 	       j == 1 ? "to-left" : "", spec);
 	return 0;
 }
 
 /**
- * cmd_change() - add, del, reload: the main thread changes the set of
- *		  cables (reconf.c); wait for its answer
- * @c:		control state
- * @r:		request
- *
- * Return: 0, or -EINVAL with the reason in c->why
- */
-static int cmd_change(struct xc_control *c, const struct xc_ctl_req *r)
-{
-	if (c->change == NULL) {
-		snprintf(c->why, sizeof(c->why), "%s: not available",
-			 r->argv[0]);
-		return -EINVAL;
-	}
-	return c->change(c->change_arg, r->argc, r->argv, c->why,
-			 sizeof(c->why)) ? -EINVAL : 0;
-}
-
-/**
- * struct xc_ctl_cmd - one request xcablectl can make
- * @name:	its first word
- * @min_args:	fewest words, the name included
- * @max_args:	most words
- * @cable:	its second word names a cable
- * @json:	it can answer in JSON
+ * struct ctl_now - what a request answered at once does
+ * @run:	carries it out, the cables held still: 0, or -errno with
+ *		the reason in k->why
  * @wakes:	it changes what the main thread's housekeeping acts on (an
  *		impairment's pool): wake it once done
- * @run:	carries it out: 0, or -EINVAL with the reason in c->why
  */
-struct xc_ctl_cmd {
-	const char *name;
-	int min_args;
-	int max_args;
-	bool cable;
-	bool json;
+struct ctl_now {
+	int (*run)(struct xc_control *c, struct ctl_call *k);
 	bool wakes;
-	int (*run)(struct xc_control *c, const struct xc_ctl_req *r);
 };
 
-static const struct xc_ctl_cmd xc_ctl_cmds[] = {
-	{ "list",   1, 1, false, true,  false, cmd_list },
-	{ "show",   2, 2, true,  true,  false, cmd_show },
-	{ "impair", 3, 4, true,  false, true,  cmd_impair },
-	{ "clear",  2, 2, true,  false, true,  cmd_clear },
-	{ "down",   2, 2, true,  false, false, cmd_pull },	/* wakes itself */
-	{ "up",     2, 2, true,  false, false, cmd_pull },
-	{ "add",    2, XC_CTL_WORDS, false, false, false, cmd_change },
-	{ "del",    2, 2, false, false, false, cmd_change },
-	{ "reload", 1, 1, false, false, false, cmd_change },
+static const struct ctl_now ctl_now[XC_CTL_N_OPS] = {
+	[XC_CTL_LIST]   = { cmd_list,   false },
+	[XC_CTL_SHOW]   = { cmd_show,   false },
+	[XC_CTL_IMPAIR] = { cmd_impair, true },
+	[XC_CTL_CLEAR]  = { cmd_clear,  true },
 };
 
 /**
- * usage() - say what the requests are
- * @c:		control state
- * @word:	the request's first word
+ * split() - a request line's words and command
+ * @k:		filled
+ * @job:	the request
  *
- * Return: -EINVAL, the reason in c->why
+ * Return: 0, or -EINVAL with the reason in k->why
  */
-static int usage(struct xc_control *c, const char *word)
+static int split(struct ctl_call *k, struct xc_ctlsrv_job *job)
 {
-	snprintf(c->why, sizeof(c->why),
-		 "bad request '%.40s' (list [--json], show CABLE [--json], impair CABLE [to-right|to-left] SPEC, clear CABLE, down CABLE, up CABLE, add NAME left=SOCKET right=SOCKET [KEY=VALUE]..., del NAME, reload)",
-		 word);
-	return -EINVAL;
+	memset(k, 0, sizeof(*k));
+	k->out = job->out;
+	snprintf(k->line, sizeof(k->line), "%s", job->line);
+	if (xc_ctl_parse(k->line, &k->r, &k->cmd, k->why, sizeof(k->why)))
+		return -EINVAL;
+	if (k->cmd->op == XC_CTL_WORKERS) {
+		snprintf(k->why, sizeof(k->why),
+			 "workers: this xcable runs its cables itself (only an xcable that supervises worker processes has workers)");
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /**
- * run_locked() - find the cable a request names and carry it out, with
- *		  the cables held still
- * @c:		control state
- * @cmd:	the command, NULL if unknown
- * @r:		request
+ * finish() - end the answer: "ok" after its lines, or the reason alone
+ * @k:		the request
+ * @rc:		0, or -errno with the reason in k->why
  *
- * Return: 0, or -EINVAL with the reason in c->why
+ * Return: XC_CTLSRV_DONE
  */
-static int run_locked(struct xc_control *c, const struct xc_ctl_cmd *cmd,
-		      struct xc_ctl_req *r)
+static enum xc_ctlsrv_verdict finish(struct ctl_call *k, int rc)
 {
-	if (cmd && cmd->cable && r->argc < 2) {
-		snprintf(c->why, sizeof(c->why), "%s: which cable?", r->argv[0]);
-		return -EINVAL;
+	if (rc == 0) {
+		xc_sbuf_printf(k->out, "ok\n");
+	} else {
+		xc_sbuf_free(k->out);
+		xc_sbuf_printf(k->out, "error: %s\n", k->why);
 	}
-	if (cmd && cmd->cable && (r->cb = find(c, r->argv[1])) == NULL) {
-		snprintf(c->why, sizeof(c->why), "no cable '%.40s'", r->argv[1]);
-		return -EINVAL;
-	}
-	if (cmd && r->argc >= cmd->min_args && r->argc <= cmd->max_args)
-		return cmd->run(c, r);
-	return usage(c, r->argv[0]);
+	return XC_CTLSRV_DONE;
 }
 
 /**
- * handle() - carry out one request
+ * run_now() - carry out a request that is answered at once, with the
+ *	       cables held still
  * @c:		control state
- * @req:	the request line, split in place
+ * @k:		the request
  *
- * Return: 0, or -EINVAL with the reason in c->why
+ * Return: 0, or -errno with the reason in k->why
  */
-static int handle(struct xc_control *c, char *req)
+static int run_now(struct xc_control *c, struct ctl_call *k)
 {
-	const struct xc_ctl_cmd *cmd = NULL;
-	struct xc_ctl_req r = { .argc = 0 };
-	char *save = NULL, *t;
-	unsigned int i;
+	const struct ctl_now *n = &ctl_now[k->cmd->op];
 	int rc;
 
-	for (t = strtok_r(req, " \t\r\n", &save); t && r.argc < XC_CTL_WORDS;
-	     t = strtok_r(NULL, " \t\r\n", &save)) {
-		if (strcmp(t, "--json") == 0)
-			r.json = true;	/* list and show answer in JSON */
-		else
-			r.argv[r.argc++] = t;
-	}
-	if (r.argc == 0) {
-		snprintf(c->why, sizeof(c->why), "empty request");
-		return -EINVAL;
-	}
-	for (i = 0; i < RTE_DIM(xc_ctl_cmds) && cmd == NULL; i++)
-		if (strcmp(r.argv[0], xc_ctl_cmds[i].name) == 0)
-			cmd = &xc_ctl_cmds[i];
-	if (r.json && (cmd == NULL || !cmd->json)) {
-		snprintf(c->why, sizeof(c->why),
-			 "--json: only list and show answer in JSON");
-		return -EINVAL;
-	}
-	if (cmd && cmd->run == cmd_change)	/* waits, without the lock */
-		return r.argc >= cmd->min_args && r.argc <= cmd->max_args ?
-		       cmd_change(c, &r) : usage(c, r.argv[0]);
 	if (c->lock)
 		pthread_rwlock_rdlock(c->lock);
-	rc = run_locked(c, cmd, &r);
+	if (k->cmd->cable && (k->cb = find(c, k->r.argv[1])) == NULL) {
+		snprintf(k->why, sizeof(k->why), "no cable '%.40s'",
+			 k->r.argv[1]);
+		rc = -ENOENT;
+	} else {
+		rc = n->run(c, k);
+	}
 	if (c->lock)
 		pthread_rwlock_unlock(c->lock);
-	if (rc == 0 && cmd->wakes && c->wake)
+	if (rc == 0 && n->wakes && c->wake)
 		c->wake(c->wake_arg);
 	return rc;
 }
 
 /**
- * serve() - answer one client
+ * pull_post() - down CABLE, up CABLE: ask the main thread to pull the
+ *		 cable out or plug it in
  * @c:		control state
- * @fd:		its connection
+ * @k:		the request
+ *
+ * Return: 0 if asked, or -ENOENT with the reason in k->why
  */
-static void serve(struct xc_control *c, int fd)
+static int pull_post(struct xc_control *c, struct ctl_call *k)
 {
-	char req[1024];
-	int rc = xc_sock_read_request(fd, req, sizeof(req));
+	struct xc_cable *cb;
 
-	c->ans_len = 0;
-	c->ans[0] = '\0';
-	if (rc) {
-		say(c, "error: request too long");
-	} else if (handle(c, req) == 0) {
-		say(c, "ok");
-		if (c->js.buf && send(fd, c->js.buf, c->js.len,
-				      MSG_NOSIGNAL) < 0)
-			XC_LOG(control, DEBUG, "answer not sent: %s",
-			       strerror(errno));
-		xc_json_free(&c->js);
-	} else {
-		c->ans_len = 0;
-		say(c, "error: %s", c->why);
+	if (c->lock)
+		pthread_rwlock_rdlock(c->lock);
+	cb = find(c, k->r.argv[1]);
+	if (cb) {
+		__atomic_store_n(&cb->req_done, 0, __ATOMIC_RELEASE);
+		__atomic_store_n(&cb->req, k->cmd->op == XC_CTL_DOWN ?
+				 XC_REQ_DOWN : XC_REQ_UP, __ATOMIC_RELEASE);
 	}
-	if (send(fd, c->ans, c->ans_len, MSG_NOSIGNAL) < 0)
-		XC_LOG(control, DEBUG, "answer not sent: %s", strerror(errno));
+	if (c->lock)
+		pthread_rwlock_unlock(c->lock);
+	if (cb == NULL) {
+		snprintf(k->why, sizeof(k->why), "no cable '%.40s'",
+			 k->r.argv[1]);
+		return -ENOENT;
+	}
+	if (c->wake)	/* the main thread carries it out */
+		c->wake(c->wake_arg);
+	return 0;
 }
 
 /**
- * loop() - the control thread: accept, serve, until closed
+ * pull_result() - the main thread's answer to down or up, the cable
+ *		   looked up again by name (it may have gone meanwhile)
+ * @c:		control state
+ * @k:		the request
+ *
+ * Return: 0 while pending, 1 if done, -errno with the reason in k->why
+ */
+static int pull_result(struct xc_control *c, struct ctl_call *k)
+{
+	const char *name = k->r.argv[1];
+	struct xc_cable *cb;
+	int done = 0;
+
+	if (c->lock)
+		pthread_rwlock_rdlock(c->lock);
+	cb = find(c, name);
+	if (cb)
+		done = __atomic_load_n(&cb->req_done, __ATOMIC_ACQUIRE);
+	if (c->lock)
+		pthread_rwlock_unlock(c->lock);
+	if (cb == NULL) {
+		snprintf(k->why, sizeof(k->why),
+			 "%s %.40s: the cable was removed meanwhile",
+			 k->cmd->name, name);
+		return -ENOENT;
+	}
+	if (done == 0 || done == 1)
+		return done;
+	snprintf(k->why, sizeof(k->why), "%s %.40s: %s", k->cmd->name, name,
+		 done == -ENOTSUP ?
+		 "only cables between two vhost ports can be pulled" :
+		 "failed, see xcable's log");
+	return -EINVAL;
+}
+
+/**
+ * change_result() - the main thread's answer to add, del or reload: its
+ *		     lines, the last one the reason of a failure
+ * @c:		control state
+ * @k:		the request
+ *
+ * Return: 0 while pending, 1 if done (its lines in k->out), -errno with
+ *	   the reason in k->why (lines before it in k->out)
+ */
+static int change_result(struct xc_control *c, struct ctl_call *k)
+{
+	struct xc_sbuf ans = { 0 };
+	const char *last;
+	int rc;
+
+	rc = c->change_result(c->change_arg, &ans);
+	while (ans.len && ans.b[ans.len - 1] == '\n')
+		ans.b[--ans.len] = '\0';
+	last = ans.len ? memrchr(ans.b, '\n', ans.len) : NULL;
+	if (rc == 1 && ans.len) {
+		xc_sbuf_printf(k->out, "%s\n", ans.b);
+	} else if (rc < 0) {
+		if (last)
+			xc_sbuf_put(k->out, ans.b, (size_t)(last + 1 - ans.b));
+		snprintf(k->why, sizeof(k->why), "%s",
+			 last ? last + 1 : xc_sbuf_str(&ans));
+	}
+	xc_sbuf_free(&ans);
+	return rc;
+}
+
+/* is_main() - is a request carried out by the main thread? */
+static bool is_main(const struct ctl_call *k)
+{
+	return ctl_now[k->cmd->op].run == NULL;
+}
+
+/**
+ * handle() - a request came (the engine's handler): answer it at once, or
+ *	      post it to the main thread once its turn has come
+ * @arg:	control state
+ * @job:	the request
+ *
+ * Return: enum xc_ctlsrv_verdict
+ */
+static enum xc_ctlsrv_verdict handle(void *arg, struct xc_ctlsrv_job *job)
+{
+	struct xc_control *c = arg;
+	struct ctl_call k;
+	int rc;
+
+	rc = split(&k, job);
+	if (rc || !is_main(&k))
+		return finish(&k, rc ? rc : run_now(c, &k));
+	if (!job->turn)
+		return XC_CTLSRV_SERIAL;	/* one change at a time */
+	if (k.cmd->op == XC_CTL_DOWN || k.cmd->op == XC_CTL_UP) {
+		rc = pull_post(c, &k);
+	} else if (c->change_post == NULL) {
+		snprintf(k.why, sizeof(k.why), "%s: not available",
+			 k.cmd->name);
+		rc = -ENOTSUP;
+	} else {
+		rc = c->change_post(c->change_arg, k.r.argc, k.r.argv, k.why,
+				    sizeof(k.why));
+	}
+	return rc ? finish(&k, rc) : XC_CTLSRV_PENDING;
+}
+
+/**
+ * poll_main() - is the main thread's answer there? (the engine's poll
+ *		 callback, every 10 ms)
+ * @arg:	control state
+ * @job:	the request, posted by handle()
+ *
+ * Return: XC_CTLSRV_PENDING, or XC_CTLSRV_DONE with the answer in
+ *	   job->out
+ */
+static enum xc_ctlsrv_verdict poll_main(void *arg, struct xc_ctlsrv_job *job)
+{
+	struct xc_control *c = arg;
+	struct ctl_call k;
+	int rc;
+
+	rc = split(&k, job);
+	if (rc == 0)
+		rc = k.cmd->op == XC_CTL_DOWN || k.cmd->op == XC_CTL_UP ?
+		     pull_result(c, &k) : change_result(c, &k);
+	if (rc == 0)
+		return XC_CTLSRV_PENDING;
+	if (rc == 1)
+		return finish(&k, 0);
+	xc_sbuf_printf(job->out, "error: %s\n", k.why);	/* its lines kept */
+	return XC_CTLSRV_DONE;
+}
+
+/**
+ * loop() - the control thread: serve the socket until told to stop
  * @arg:	control state
  *
  * Return: NULL
@@ -505,18 +545,10 @@ static void serve(struct xc_control *c, int fd)
 static void *loop(void *arg)
 {
 	struct xc_control *c = arg;
-	int fd;
+	int wait = -1;
 
-	while (!__atomic_load_n(&c->quit, __ATOMIC_ACQUIRE)) {
-		fd = accept4(c->fd, NULL, NULL, SOCK_CLOEXEC);
-		if (fd < 0) {
-			if (errno == EINTR || errno == ECONNABORTED)
-				continue;
-			break;
-		}
-		serve(c, fd);
-		close(fd);
-	}
+	while (!__atomic_load_n(&c->quit, __ATOMIC_ACQUIRE))
+		wait = xc_ctlsrv_serve(&c->srv, wait);
 	return NULL;
 }
 
@@ -530,22 +562,30 @@ static void *loop(void *arg)
  */
 int xc_control_start(struct xc_control *c, char *err, size_t errlen)
 {
+	const struct xc_ctlsrv_ops ops = {
+		.handle = handle, .poll = poll_main, .arg = c,
+	};
 	int rc;
 
-	c->fd = xc_sock_listen(c->path, 0, 8, c->mode, c->uid, c->gid, err,
-			       errlen);
+	c->fd = xc_sock_listen(c->path, SOCK_NONBLOCK, XC_CTLSRV_BACKLOG,
+			       c->mode, c->uid, c->gid, err, errlen);
 	if (c->fd < 0)
 		return c->fd;
-	rc = pthread_create(&c->thread, NULL, loop, c);
+	rc = xc_ctlsrv_init(&c->srv, c->fd, "control", XC_CTL_MAIN_MS, &ops,
+			    err, errlen);
+	if (rc == 0) {
+		rc = -pthread_create(&c->thread, NULL, loop, c);
+		if (rc) {
+			snprintf(err, errlen, "control socket '%s': %s",
+				 c->path, strerror(-rc));
+			xc_ctlsrv_fini(&c->srv);
+		}
+	}
 	if (rc) {
-		snprintf(err, errlen, "control socket '%s': %s", c->path,
-			 strerror(rc));
-		close(c->fd);
 		unlink(c->path);
 		c->fd = -1;
-		return -rc;
 	}
-	return 0;
+	return rc;
 }
 
 /**
@@ -557,9 +597,9 @@ void xc_control_stop(struct xc_control *c)
 	if (c->fd < 0)
 		return;
 	__atomic_store_n(&c->quit, true, __ATOMIC_RELEASE);
-	shutdown(c->fd, SHUT_RDWR);	/* ends a blocked accept() */
+	xc_ctlsrv_wake(&c->srv);	/* ends its wait */
 	pthread_join(c->thread, NULL);
-	close(c->fd);
+	xc_ctlsrv_fini(&c->srv);
 	unlink(c->path);
 	c->fd = -1;
 }

@@ -11,9 +11,8 @@
 
 #include "cable.h"
 #include "counters.h"
+#include "ctlsrv.h"
 #include "json.h"
-
-#define XC_CTL_WORDS	32	/* words of a request */
 
 /**
  * struct xc_control - control socket state
@@ -24,18 +23,18 @@
  * @cables:	the cables it controls
  * @n_cables:	how many
  * @gone:	the cables removed at runtime (list --json), or NULL
- * @fd:		listening socket, -1 if not started
+ * @fd:		listening socket (the engine's), -1 if not started
+ * @srv:	the engine serving it (ctlsrv.c)
  * @thread:	the thread serving it
  * @quit:	asks the thread to end
- * @ans:	answer being built
- * @ans_len:	bytes in @ans
- * @js:		a JSON answer, sent before @ans; empty otherwise
- * @why:	reason of a refused request
  * @lock:	held for reading while requests look at the cables (they
  *		come and go at runtime), or NULL
- * @change:	carries out add, del and reload (reconf.c): 0, or -errno
- *		with the reason in its @why; NULL if not available
- * @change_arg:	its argument
+ * @change_post: posts add, del and reload to the main thread (reconf.c
+ *		xc_reconf_post()): 0, or -errno with the reason in its @why;
+ *		NULL if not available
+ * @change_result: how the posted change went (xc_reconf_result()): 0
+ *		pending, 1 done, -errno failed; its answer appended to @out
+ * @change_arg:	their argument
  * @wake:	wakes the main thread, which carries out down, up and the
  *		pools of impairments (NULL: it looks on its own, later)
  * @wake_arg:	its argument
@@ -49,15 +48,13 @@ struct xc_control {
 	unsigned int n_cables;
 	const struct xc_gone_list *gone;
 	int fd;
+	struct xc_ctlsrv srv;
 	pthread_t thread;
 	bool quit;
-	char ans[65536];
-	size_t ans_len;
-	struct xc_json js;
-	char why[XC_ERR_LEN];
 	pthread_rwlock_t *lock;
-	int (*change)(void *arg, int argc, char *const *argv, char *why,
-		      size_t whylen);
+	int (*change_post)(void *arg, int argc, char *const *argv, char *why,
+			   size_t whylen);
+	int (*change_result)(void *arg, struct xc_sbuf *out);
 	void *change_arg;
 	void (*wake)(void *arg);
 	void *wake_arg;

@@ -196,7 +196,8 @@ static void start_control(struct xc_ctx *ctx)
 	c->n_cables = XC_MAX_CABLES;	/* the slots: cables come and go */
 	c->gone = &ctx->topo.gone;
 	c->lock = &ctx->reconf.lock;
-	c->change = xc_reconf_request;
+	c->change_post = xc_reconf_post;
+	c->change_result = xc_reconf_result;
 	c->change_arg = &ctx->reconf;
 	c->wake = xc_lcores_wake;
 	c->wake_arg = &ctx->lcores;

@@ -70,26 +70,25 @@
 #include "reconf.h"
 #include "sockpath.h"
 
-#define XC_RECONF_WAIT_S	30	/* longest wait of xcablectl */
-
 /**
- * xc_reconf_request() - post a request (add, del, reload) to the main
- *			 thread and wait for its answer (control thread)
+ * xc_reconf_post() - post a request (add, del, reload) to the main thread,
+ *		      which carries it out in its housekeeping (control
+ *		      thread; xc_reconf_result() tells how it went)
  * @arg:	struct xc_reconf
  * @argc:	number of words
  * @argv:	the request's words
- * @why:	the answer's text: what was done, or the reason of a failure
+ * @why:	the reason it was not posted
  * @whylen:	size of @why
  *
- * Return: 0, or -errno with @why set
+ * Return: 0 if posted, -EBUSY if a change is still pending, -E2BIG if the
+ *	   request is too long, with @why set
  */
-int xc_reconf_request(void *arg, int argc, char *const *argv, char *why,
-		      size_t whylen)
+int xc_reconf_post(void *arg, int argc, char *const *argv, char *why,
+		   size_t whylen)
 {
 	struct xc_reconf *r = arg;
 	size_t used = 0;
-	unsigned int i;
-	int k, done = 0;
+	int k;
 
 	if (__atomic_load_n(&r->pending, __ATOMIC_ACQUIRE)) {
 		snprintf(why, whylen, "another change is still being made");
@@ -106,19 +105,40 @@ int xc_reconf_request(void *arg, int argc, char *const *argv, char *why,
 		}
 		used += (size_t)n;
 	}
+	xc_sbuf_free(&r->answer);	/* the last one's: nobody reads it now */
 	__atomic_store_n(&r->done, 0, __ATOMIC_RELEASE);
 	__atomic_store_n(&r->pending, 1, __ATOMIC_RELEASE);
 	xc_lcores_wake(r->l);	/* the main thread carries it out */
-	for (i = 0; i < XC_RECONF_WAIT_S * 100 && done == 0; i++) {
-		usleep(10000);
-		done = __atomic_load_n(&r->done, __ATOMIC_ACQUIRE);
-	}
+	return 0;
+}
+
+/**
+ * xc_reconf_result() - how the posted request went (control thread)
+ * @arg:	struct xc_reconf
+ * @out:	the main thread's answer is appended, lines of text: what was
+ *		done, or the reason it failed
+ *
+ * Return: 0 while still pending (nothing appended), 1 if done, -errno if
+ *	   it failed (-ENOENT: nothing was posted)
+ */
+int xc_reconf_result(void *arg, struct xc_sbuf *out)
+{
+	struct xc_reconf *r = arg;
+	int done;
+
+	if (__atomic_load_n(&r->pending, __ATOMIC_ACQUIRE))
+		return 0;
+	done = __atomic_load_n(&r->done, __ATOMIC_ACQUIRE);
 	if (done == 0) {
-		snprintf(why, whylen, "timed out");
-		return -ETIMEDOUT;
+		xc_sbuf_printf(out, "no change was posted\n");
+		return -ENOENT;
 	}
-	snprintf(why, whylen, "%s", xc_sbuf_str(&r->answer));
-	return done == 1 ? 0 : done;
+	xc_sbuf_put(out, xc_sbuf_str(&r->answer), r->answer.len);
+	if (r->answer.failed)
+		xc_sbuf_printf(out, "(out of memory: the rest of the answer is lost, see xcable's log)\n");
+	else if (done < 0 && r->answer.len == 0)
+		xc_sbuf_printf(out, "failed, see xcable's log\n");
+	return done;
 }
 
 /* used() - is slot @i taken by a cable (shown, or being made)? */
@@ -351,7 +371,7 @@ static void gone(struct xc_reconf *r, const struct xc_gone *g,
 		nl = strchr(s, '\n');
 		XC_LOG(main, INFO, "%.*s", (int)(nl - s), s);
 	}
-	xc_sbuf_put(&r->answer, xc_sbuf_str(&lines), lines.len);
+	xc_sbuf_put(r->out, xc_sbuf_str(&lines), lines.len);
 	xc_sbuf_free(&lines);
 }
 
@@ -543,7 +563,7 @@ static void undo(struct xc_reconf *r, struct xc_plan *p)
 		else
 			XC_LOG(main, WARNING, "%s: made again as it was (its guests saw the carrier go and come back)",
 			       p->was[s].name);
-		xc_sbuf_printf(&r->answer, "%s: %s\n", p->was[s].name,
+		xc_sbuf_printf(r->out, "%s: %s\n", p->was[s].name,
 			       rc ? "LOST: could not be made again, see the log" :
 			       "made again as it was");
 	}
@@ -823,7 +843,7 @@ static int cmd_reload(struct xc_reconf *r, char *why, size_t whylen)
 
 /**
  * run() - carry out one request (main thread)
- * @r:		state; r->answer gets the lines of what was done
+ * @r:		state; r->out gets the lines of what was done
  * @line:	its words, split in place
  * @why:	the reason of a failure (or, for reload, what was done)
  * @whylen:	size of @why
@@ -856,6 +876,7 @@ static int run(struct xc_reconf *r, char *line, char *why, size_t whylen)
 void xc_reconf_housekeeping(struct xc_reconf *r)
 {
 	char why[XC_ERR_LEN] = "", line[XC_RECONF_REQ_LEN], hup[] = "reload";
+	struct xc_sbuf lines = { 0 };
 	int rc;
 
 	if (r->hup) {
@@ -863,8 +884,11 @@ void xc_reconf_housekeeping(struct xc_reconf *r)
 		if (r->config == NULL) {
 			XC_LOG(main, INFO, "SIGHUP: nothing to reload (no --config): ignored");
 		} else {
-			xc_sbuf_free(&r->answer);
+			/* its lines are in the log: the control thread may be
+			 * reading the last request's answer */
+			r->out = &lines;
 			rc = run(r, hup, why, sizeof(why));
+			xc_sbuf_free(&lines);
 			XC_LOG(main, INFO, "SIGHUP: reload %s: %s",
 			       rc ? "refused, nothing changed" : "done", why);
 		}
@@ -874,11 +898,12 @@ void xc_reconf_housekeeping(struct xc_reconf *r)
 	snprintf(line, sizeof(line), "%s", r->req);
 	why[0] = '\0';
 	xc_sbuf_free(&r->answer);
+	r->out = &r->answer;
 	rc = run(r, line, why, sizeof(why));
 	if (rc)	/* the reason alone: what was undone is in the log */
 		xc_sbuf_free(&r->answer);
 	if (why[0])
-		xc_sbuf_printf(&r->answer, "%s", why);
+		xc_sbuf_printf(&r->answer, "%s\n", why);
 	XC_LOG(main, INFO, "xcablectl %s: %s%s%s", r->req,
 	       rc ? "failed: " : "done", rc || why[0] ? (rc ? "" : ": ") : "",
 	       why);

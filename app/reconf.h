@@ -65,9 +65,15 @@ struct xc_plan {
  *		writing while a cable comes or goes. Lcores never take it.
  * @req:	a request of the control thread: its words, space separated
  * @pending:	@req is waiting for the main thread (atomic)
- * @done:	the main thread's answer: 1 done, -errno failed (atomic)
- * @answer:	its text for xcablectl: what was done (the last counters
- *		of the cables that went), or the reason of a failure
+ * @done:	how it went: 1 done, -errno failed (atomic; set before
+ *		@pending is cleared)
+ * @answer:	the main thread's answer, lines of text for xcablectl (what
+ *		was done, with the last counters of the cables that went, or
+ *		why it failed): the main thread's while @pending, the
+ *		control thread's after
+ * @out:	where the change being made writes its lines: @answer for
+ *		a request of xcablectl, another buffer for SIGHUP (main
+ *		thread)
  * @hup:	SIGHUP came: reload (set by the signal handler)
  * @tmp:	room for the definitions a reload reads
  * @tmp_opts:	room for the options it reads
@@ -85,14 +91,16 @@ struct xc_reconf {
 	uint32_t pending;
 	int done;
 	struct xc_sbuf answer;
+	struct xc_sbuf *out;
 	volatile bool hup;
 	struct xc_cable_def tmp[XC_MAX_CABLES];
 	struct xc_opts tmp_opts;
 	struct xc_plan plan;
 };
 
-int xc_reconf_request(void *arg, int argc, char *const *argv, char *why,
-		      size_t whylen);
+int xc_reconf_post(void *arg, int argc, char *const *argv, char *why,
+		   size_t whylen);
+int xc_reconf_result(void *arg, struct xc_sbuf *out);
 void xc_reconf_housekeeping(struct xc_reconf *r);
 void xc_reconf_fini(struct xc_reconf *r);
 

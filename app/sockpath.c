@@ -19,7 +19,6 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/time.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -320,34 +319,6 @@ fail:
 		unlink(path);
 	return rc;
 }
-
-/**
- * xc_sock_read_request() - read one control request line from a client,
- *			    with one-second send and receive timeouts set on
- *			    its socket
- * @fd:		the accepted client
- * @req:	filled, NUL-terminated
- * @len:	size of @req
- *
- * Return: 0, or -E2BIG if the line does not fit @req
- */
-int xc_sock_read_request(int fd, char *req, size_t len)
-{
-	struct timeval tv = { .tv_sec = 1 };
-	size_t got = 0;
-	ssize_t n;
-
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-	while (got < len - 1 && (n = read(fd, req + got, len - 1 - got)) > 0) {
-		got += (size_t)n;
-		if (memchr(req, '\n', got))
-			break;
-	}
-	req[got] = '\0';
-	return got == len - 1 && !memchr(req, '\n', got) ? -E2BIG : 0;
-}
-
 /**
  * xc_sock_path_chars() - can DPDK's device arguments carry a socket path?
  *			  (they are "key=value,key=value": no ',' nor '=',

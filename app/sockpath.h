@@ -19,7 +19,6 @@ int xc_sock_secure(const char *path, unsigned int mode, int uid, int gid,
 int xc_sock_listen(const char *path, int flags, int backlog,
 		   unsigned int mode, int uid, int gid, char *err,
 		   size_t errlen);
-int xc_sock_read_request(int fd, char *req, size_t len);
 int xc_sock_path_chars(const char *path, char *why, size_t whylen);
 int xc_sock_path_fits(const char *path, bool client, char *why, size_t whylen);
 

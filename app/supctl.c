@@ -16,20 +16,21 @@
  *   workers		the workers: pid, EAL prefix (for dpdk-telemetry.py
  *			-f PREFIX), state, cables, restarts
  *
- * The supervisor is one thread: a request is served from its main loop,
- * and a worker's answer is waited for there (a worker answers within its
- * own timeouts; a worker that does not is given up after them).
+ * The supervisor is one thread: its socket is served by the engine of
+ * ctlsrv.c from its main loop (the engine's epoll fd is in its poll set),
+ * so a slow or silent client never holds up another, nor the supervision
+ * of the workers. A request is answered there at once, and a worker's
+ * answer is waited for there (a worker answers within its own timeouts; a
+ * worker that does not is given up after them).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/un.h>
 #include <unistd.h>
 
-#include "control.h"
+#include "ctlsrv.h"
 #include "log.h"
 #include "sockpath.h"
 #include "supervise.h"
@@ -392,76 +393,58 @@ static int forward(struct xc_sup *s, const char *line, const char *name,
 }
 
 /**
- * usage() - say what the requests are
- * @word:	the request's first word
- * @why:	filled
- * @whylen:	size of @why
+ * handle() - carry out one request (the engine's handler: the supervisor
+ *	      answers at once, waiting for its workers within their own
+ *	      timeouts)
+ * @arg:	supervisor
+ * @job:	the request
  *
- * Return: -EINVAL
+ * Return: XC_CTLSRV_DONE, the answer in job->out, its last line included
  */
-static int usage(const char *word, char *why, size_t whylen)
+static enum xc_ctlsrv_verdict handle(void *arg, struct xc_ctlsrv_job *job)
 {
-	snprintf(why, whylen,
-		 "bad request '%.40s' (list [--json], show CABLE [--json], impair CABLE [to-right|to-left] SPEC, clear CABLE, down CABLE, up CABLE, add NAME left=SOCKET right=SOCKET [KEY=VALUE]..., del NAME, reload, workers)",
-		 word);
-	return -EINVAL;
-}
-
-/**
- * handle() - carry out one request
- * @s:		supervisor
- * @req:	the request line (split in place)
- * @out:	the answer, its last line included
- */
-static void handle(struct xc_sup *s, char *req, struct xc_sbuf *out)
-{
-	char line[1024], *argv[XC_CTL_WORDS], *save = NULL, *t, why[XC_ERR_LEN];
-	bool json = false;
-	int argc = 0, rc;
+	char line[XC_CTL_LINE_MAX], words[XC_CTL_LINE_MAX], why[XC_ERR_LEN];
+	const struct xc_ctl_cmd *cmd;
+	struct xc_sbuf *out = job->out;
+	struct xc_sup *s = arg;
+	struct xc_ctl_req r;
+	int rc;
 
 	why[0] = '\0';
-	snprintf(line, sizeof(line), "%s", req);
-	line[strcspn(line, "\r\n")] = '\0';
-	for (t = strtok_r(req, " \t\r\n", &save); t && argc < XC_CTL_WORDS;
-	     t = strtok_r(NULL, " \t\r\n", &save)) {
-		if (strcmp(t, "--json") == 0)
-			json = true;
-		else
-			argv[argc++] = t;
+	snprintf(line, sizeof(line), "%s", job->line);
+	line[strcspn(line, "\r")] = '\0';	/* forwarded as it came */
+	snprintf(words, sizeof(words), "%s", line);
+	if (xc_ctl_parse(words, &r, &cmd, why, sizeof(why))) {
+		xc_sbuf_printf(out, "error: %s\n", why);
+		return XC_CTLSRV_DONE;
 	}
-	if (argc == 0) {
-		xc_sbuf_printf(out, "error: empty request\n");
-		return;
-	}
-	if (strcmp(argv[0], "list") == 0 && argc == 1) {
-		rc = cmd_list(s, json, out);
+	switch (cmd->op) {
+	case XC_CTL_LIST:
+		rc = cmd_list(s, r.json, out);
 		xc_sbuf_printf(out, rc ? "error: out of memory\n" : "ok\n");
-		return;
-	}
-	if (json && strcmp(argv[0], "show") != 0) {
-		xc_sbuf_printf(out, "error: --json: only list and show answer in JSON\n");
-		return;
-	}
-	if (strcmp(argv[0], "workers") == 0 && argc == 1) {
+		return XC_CTLSRV_DONE;
+	case XC_CTL_WORKERS:
 		cmd_workers(s, out);
 		xc_sbuf_printf(out, "ok\n");
-		return;
-	}
-	if ((strcmp(argv[0], "show") == 0 || strcmp(argv[0], "impair") == 0 ||
-	     strcmp(argv[0], "clear") == 0 || strcmp(argv[0], "down") == 0 ||
-	     strcmp(argv[0], "up") == 0) && argc >= 2) {
-		if (forward(s, line, argv[1], out))
-			goto refused;
-		return;
-	}
-	if (strcmp(argv[0], "add") == 0 && argc >= 2)
-		rc = xc_sup_add(s, argc, argv, why, sizeof(why));
-	else if (strcmp(argv[0], "del") == 0 && argc == 2)
-		rc = xc_sup_del(s, argv[1], why, sizeof(why));
-	else if (strcmp(argv[0], "reload") == 0 && argc == 1)
+		return XC_CTLSRV_DONE;
+	case XC_CTL_ADD:
+		rc = xc_sup_add(s, r.argc, r.argv, why, sizeof(why));
+		break;
+	case XC_CTL_DEL:
+		rc = xc_sup_del(s, r.argv[1], why, sizeof(why));
+		break;
+	case XC_CTL_RELOAD:
 		rc = xc_sup_reload(s, why, sizeof(why));
-	else
-		rc = usage(argv[0], why, sizeof(why));
+		break;
+	default:	/* show, impair, clear, down, up: the cable's worker */
+		if (forward(s, line, r.argv[1], out) == 0)
+			return XC_CTLSRV_DONE;
+		/* the reason alone, as the last line */
+		snprintf(why, sizeof(why), "%s", xc_sbuf_str(out));
+		xc_sbuf_free(out);
+		xc_sbuf_printf(out, "error: %s\n", why);
+		return XC_CTLSRV_DONE;
+	}
 	XC_LOG(super, INFO, "xcablectl %s: %s%s", line, rc ? "failed: " : "done: ",
 	       why);
 	if (rc == 0) {
@@ -471,39 +454,21 @@ static void handle(struct xc_sup *s, char *req, struct xc_sbuf *out)
 	} else {
 		xc_sbuf_printf(out, "error: %s\n", why);
 	}
-	return;
-refused:
-	/* the reason alone, as the last line */
-	snprintf(why, sizeof(why), "%s", xc_sbuf_str(out));
-	xc_sbuf_free(out);
-	xc_sbuf_printf(out, "error: %s\n", why);
+	return XC_CTLSRV_DONE;
 }
 
 /**
- * xc_supctl_serve() - answer one client of the control socket
- * @s:		supervisor, its socket ready to accept
+ * xc_supctl_serve() - serve the clients of the control socket that are
+ *		       ready, without waiting (the supervisor's poll() said
+ *		       so, or the wait the engine asked for is over)
+ * @s:		supervisor, its socket started
+ *
+ * Return: milliseconds until it must be called again, -1 if only a
+ *	   client can make it needed (xc_ctlsrv_serve())
  */
-void xc_supctl_serve(struct xc_sup *s)
+int xc_supctl_serve(struct xc_sup *s)
 {
-	struct xc_sbuf out = { 0 };
-	char req[1024];
-	int fd;
-
-	fd = accept4(s->ctl_fd, NULL, NULL, SOCK_CLOEXEC);
-	if (fd < 0)
-		return;
-	if (xc_sock_read_request(fd, req, sizeof(req)))
-		xc_sbuf_printf(&out, "error: request too long\n");
-	else
-		handle(s, req, &out);
-	if (out.failed) {
-		xc_sbuf_free(&out);
-		xc_sbuf_printf(&out, "error: out of memory\n");
-	}
-	if (out.len && send(fd, out.b, out.len, MSG_NOSIGNAL) < 0)
-		XC_LOG(super, DEBUG, "answer not sent: %s", strerror(errno));
-	xc_sbuf_free(&out);
-	close(fd);
+	return xc_ctlsrv_serve(&s->ctl, 0);
 }
 
 /**
@@ -517,10 +482,22 @@ void xc_supctl_serve(struct xc_sup *s)
  */
 int xc_supctl_start(struct xc_sup *s, char *err, size_t errlen)
 {
-	s->ctl_fd = xc_sock_listen(s->ctl_path, SOCK_NONBLOCK, 16,
-				   s->cl->opts.sock_mode, s->cl->sock_uid,
-				   s->cl->sock_gid, err, errlen);
-	return s->ctl_fd < 0 ? s->ctl_fd : 0;
+	const struct xc_ctlsrv_ops ops = { .handle = handle, .arg = s };
+	int rc;
+
+	s->ctl_fd = xc_sock_listen(s->ctl_path, SOCK_NONBLOCK,
+				   XC_CTLSRV_BACKLOG, s->cl->opts.sock_mode,
+				   s->cl->sock_uid, s->cl->sock_gid, err,
+				   errlen);
+	if (s->ctl_fd < 0)
+		return s->ctl_fd;
+	rc = xc_ctlsrv_init(&s->ctl, s->ctl_fd, "supervisor control",
+			    XC_SUP_CHANGE_S * 1000, &ops, err, errlen);
+	if (rc) {
+		unlink(s->ctl_path);
+		s->ctl_fd = -1;
+	}
+	return rc;
 }
 
 /**
@@ -531,7 +508,7 @@ void xc_supctl_stop(struct xc_sup *s)
 {
 	if (s->ctl_fd < 0)
 		return;
-	close(s->ctl_fd);
+	xc_ctlsrv_fini(&s->ctl);	/* closes s->ctl_fd */
 	unlink(s->ctl_path);
 	s->ctl_fd = -1;
 }

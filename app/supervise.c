@@ -12,7 +12,8 @@
  * ordinary xcable with its own EAL prefix, lcores and control socket.
  *
  * The supervisor is one thread around poll(): a signalfd (SIGCHLD,
- * SIGTERM, SIGINT, SIGHUP) and its control socket (supctl.c). A worker
+ * SIGTERM, SIGINT, SIGHUP) and its control socket's engine (supctl.c,
+ * ctlsrv.c). A worker
  * that exits unexpectedly is logged with its exit status and started
  * again after a backoff (200 ms, doubling to 10 s while it keeps dying
  * within 10 s of its start); the other workers' cables are not touched.
@@ -851,21 +852,24 @@ static void loop(struct xc_sup *s)
 {
 	struct pollfd p[2] = {
 		{ .fd = s->sig_fd, .events = POLLIN },
-		{ .fd = s->ctl_fd, .events = POLLIN },
+		{ .fd = s->ctl_fd >= 0 ? xc_ctlsrv_fd(&s->ctl) : -1,
+		  .events = POLLIN },
 	};
-	int wait_ms;
+	int wait_ms, ctl_ms = -1;
 
 	while (!s->quit) {
-		/* signals (a worker's exit among them) and requests end the
-		 * wait: without a restart due, it has no timeout */
+		/* signals (a worker's exit among them) and clients end the
+		 * wait; a restart due and the control engine's deadlines
+		 * bound it */
 		wait_ms = restart_due(s);
-		if (poll(p, s->ctl_fd >= 0 ? 2 : 1,
-			 wait_ms < 0 ? -1 : wait_ms + 1) <= 0)
-			continue;
-		if (p[0].revents)
+		if (wait_ms >= 0)
+			wait_ms++;
+		if (ctl_ms >= 0 && (wait_ms < 0 || ctl_ms < wait_ms))
+			wait_ms = ctl_ms;
+		if (poll(p, 2, wait_ms) > 0 && p[0].revents)
 			on_signal(s);
-		if (!s->quit && s->ctl_fd >= 0 && p[1].revents)
-			xc_supctl_serve(s);
+		if (!s->quit && s->ctl_fd >= 0)
+			ctl_ms = xc_supctl_serve(s);
 	}
 }
 

@@ -14,6 +14,7 @@
 
 #include "bounds.h"
 #include "cmdline.h"
+#include "ctlsrv.h"
 #include "sbuf.h"
 #include "options.h"
 
@@ -92,7 +93,8 @@ struct xc_worker {
  * @prefix:	the supervisor's prefix; workers are PREFIX-wN
  * @dir:	its run directory: workers' configs and control sockets
  * @ctl_path:	the control socket xcablectl talks to
- * @ctl_fd:	its listening socket, -1 if none
+ * @ctl_fd:	its listening socket (@ctl's), -1 if none
+ * @ctl:	the engine serving it (ctlsrv.c)
  * @sig_fd:	signalfd of SIGCHLD, SIGTERM, SIGINT, SIGHUP
  * @global:	the config's [global] lines, malloc'd
  * @port_text:	each [port NAME] section's lines, malloc'd
@@ -113,6 +115,7 @@ struct xc_sup {
 	char dir[PATH_MAX];
 	char ctl_path[XC_SOCK_PATH_MAX];
 	int ctl_fd;
+	struct xc_ctlsrv ctl;
 	int sig_fd;
 	char *global;
 	char *port_text[XC_MAX_PORT_DEFS];
@@ -168,7 +171,7 @@ unsigned int xc_worker_cables(const struct xc_sup *s, unsigned int i);
 
 /* supctl.c: the control socket of the supervisor */
 int xc_supctl_start(struct xc_sup *s, char *err, size_t errlen);
-void xc_supctl_serve(struct xc_sup *s);
+int xc_supctl_serve(struct xc_sup *s);
 void xc_supctl_stop(struct xc_sup *s);
 int xc_sup_json_merge(const struct xc_sup *s, const char *const *docs,
 		      unsigned int n, struct xc_sbuf *out);

@@ -215,6 +215,8 @@ impair-to-right = delay=2ms"
 	MX_STEP="del mx$i"
 	mx_ctl del "mx$i" || { cat ctl.out; fail "$MX_STEP failed"; return 1; }
 	grep -q "mx$i left->right: .*(final: removed)" xc.log || { fail "$MX_STEP: its last counters were not logged"; return 1; }
+	grep -q "^mx$i right->left: rx-pkts [0-9]* .*(final: removed)" ctl.out ||
+		{ cat ctl.out; fail "$MX_STEP: its last counters are not in the answer"; return 1; }
 	[ -e "$T/mx$i-l.sock" ] && [ "$row" != socket_client ] && { fail "$MX_STEP: its socket is still there"; return 1; }
 	mx_check "$base" || return 1
 	# a [port] once used stays configured, stopped, for the next cable:

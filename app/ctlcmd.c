@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * ctlcmd.c - the requests xcablectl makes: the command table and the
+ *	      splitting of a request line
+ *
+ * A request is one line of words separated by blanks: the command, its
+ * arguments, and "--json" anywhere for list and show. xcable's control
+ * thread (control.c), the supervisor (supctl.c) and xcablectl (which
+ * waits longer for requests that change the lab) read the same table, so
+ * that the three cannot disagree on what a request is. Everything here
+ * works on what an untrusted client sent: no byte of it is taken on
+ * trust, and a bad line gets a one-line reason, never a crash.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ctlcmd.h"
+
+static const struct xc_ctl_cmd xc_ctl_cmds[] = {
+	{ "list",    XC_CTL_LIST,    1, 1, false, true,  false },
+	{ "show",    XC_CTL_SHOW,    2, 2, true,  true,  false },
+	{ "impair",  XC_CTL_IMPAIR,  3, 4, true,  false, true },
+	{ "clear",   XC_CTL_CLEAR,   2, 2, true,  false, true },
+	{ "down",    XC_CTL_DOWN,    2, 2, true,  false, true },
+	{ "up",      XC_CTL_UP,      2, 2, true,  false, true },
+	{ "add",     XC_CTL_ADD,     2, XC_CTL_WORDS, false, false, true },
+	{ "del",     XC_CTL_DEL,     2, 2, false, false, true },
+	{ "reload",  XC_CTL_RELOAD,  1, 1, false, false, true },
+	{ "workers", XC_CTL_WORKERS, 1, 1, false, false, false },
+};
+
+/**
+ * xc_ctl_lookup() - the command a request's first word names
+ * @name:	the word
+ *
+ * Return: the command, or NULL if there is none of that name
+ */
+const struct xc_ctl_cmd *xc_ctl_lookup(const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < sizeof(xc_ctl_cmds) / sizeof(xc_ctl_cmds[0]);
+	     i++)
+		if (strcmp(name, xc_ctl_cmds[i].name) == 0)
+			return &xc_ctl_cmds[i];
+	return NULL;
+}
+
+/**
+ * usage() - say what the requests are
+ * @word:	the request's first word
+ * @why:	filled
+ * @whylen:	size of @why
+ *
+ * Return: -EINVAL
+ */
+static int usage(const char *word, char *why, size_t whylen)
+{
+	snprintf(why, whylen,
+		 "bad request '%.40s' (list [--json], show CABLE [--json], impair CABLE [to-right|to-left] SPEC, clear CABLE, down CABLE, up CABLE, add NAME left=SOCKET right=SOCKET [KEY=VALUE]..., del NAME, reload, workers)",
+		 word);
+	return -EINVAL;
+}
+
+/**
+ * xc_ctl_parse() - split a request line into its words and find its
+ *		    command, checking the number of words it takes
+ * @line:	the request, NUL-terminated (its newline may be there);
+ *		split in place: r->argv points into it
+ * @r:		filled
+ * @cmd:	set to the command, NULL on error
+ * @why:	the reason a request is refused
+ * @whylen:	size of @why
+ *
+ * Return: 0, or -EINVAL with the reason in @why (a control character,
+ *	   too many words, no word, an unknown command, --json where it
+ *	   does not apply, a missing cable, too few or too many words)
+ */
+int xc_ctl_parse(char *line, struct xc_ctl_req *r,
+		 const struct xc_ctl_cmd **cmd, char *why, size_t whylen)
+{
+	const struct xc_ctl_cmd *c;
+	char *save = NULL, *t;
+	const unsigned char *p;
+
+	memset(r, 0, sizeof(*r));
+	*cmd = NULL;
+	for (p = (const unsigned char *)line; *p; p++) {
+		if ((*p < 0x20 && *p != '\t' && *p != '\r' && *p != '\n') ||
+		    *p == 0x7f) {
+			snprintf(why, whylen,
+				 "request has a control character (byte 0x%02x)",
+				 *p);
+			return -EINVAL;
+		}
+	}
+	for (t = strtok_r(line, " \t\r\n", &save); t;
+	     t = strtok_r(NULL, " \t\r\n", &save)) {
+		if (strcmp(t, "--json") == 0) {
+			r->json = true;	/* list and show answer in JSON */
+			continue;
+		}
+		if (r->argc == XC_CTL_WORDS) {
+			snprintf(why, whylen, "too many words (at most %d)",
+				 XC_CTL_WORDS);
+			return -EINVAL;
+		}
+		r->argv[r->argc++] = t;
+	}
+	if (r->argc == 0) {
+		snprintf(why, whylen, "empty request");
+		return -EINVAL;
+	}
+	c = xc_ctl_lookup(r->argv[0]);
+	if (c == NULL)
+		return usage(r->argv[0], why, whylen);
+	if (r->json && !c->json) {
+		snprintf(why, whylen,
+			 "--json: only list and show answer in JSON");
+		return -EINVAL;
+	}
+	if (c->cable && r->argc < 2) {
+		snprintf(why, whylen, "%s: which cable?", c->name);
+		return -EINVAL;
+	}
+	if (r->argc < c->min_args || r->argc > c->max_args)
+		return usage(r->argv[0], why, whylen);
+	*cmd = c;
+	return 0;
+}
