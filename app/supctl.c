@@ -199,6 +199,49 @@ static void put_members(const char *doc, const char *part, const char *only,
 }
 
 /**
+ * put_removed() - the workers' removed cables as one "removed" array, and
+ *		   their "removed-total" summed (a worker restarted forgot
+ *		   those it removed before: they are in the log)
+ * @docs:	each worker's document, NULL for none
+ * @n:		how many
+ * @out:	the merged document, written into
+ */
+static void put_removed(const char *const *docs, unsigned int n,
+			struct xc_sbuf *out)
+{
+	unsigned long long total = 0;
+	bool comma = false;
+	const char *p, *v;
+	struct jmember m;
+	unsigned int k;
+	size_t len;
+
+	xc_sbuf_put(out, ",\"removed\":[", 12);
+	for (k = 0; k < n; k++) {
+		for (p = docs[k]; p && next_member(&p, &m);) {
+			if (key_is(&m, "removed-total")) {
+				total += strtoull(m.val, NULL, 10);
+				continue;
+			}
+			if (!key_is(&m, "removed") || m.val[0] != '[')
+				continue;
+			/* the elements, without the brackets */
+			v = skip_ws(m.val + 1);
+			len = (size_t)(m.val + m.vlen - 1 - v);
+			while (len && (v[len - 1] == ' ' || v[len - 1] == '\n'))
+				len--;
+			if (len == 0)
+				continue;
+			if (comma)
+				xc_sbuf_put(out, ",", 1);
+			xc_sbuf_put(out, v, len);
+			comma = true;
+		}
+	}
+	xc_sbuf_printf(out, "],\"removed-total\":%llu", total);
+}
+
+/**
  * xc_sup_json_merge() - one JSON document from the workers': every cable
  *			 in config order, every trunk, the tunnel socket
  * @s:		supervisor
@@ -238,6 +281,7 @@ int xc_sup_json_merge(const struct xc_sup *s, const char *const *docs,
 			vx = true;
 		}
 	}
+	put_removed(docs, n, out);
 	xc_sbuf_put(out, "}\n", 2);
 	return out->failed ? -ENOMEM : 0;
 }
@@ -447,6 +491,9 @@ static enum xc_ctlsrv_verdict handle(void *arg, struct xc_ctlsrv_job *job)
 	}
 	XC_LOG(super, INFO, "xcablectl %s: %s%s", line, rc ? "failed: " : "done: ",
 	       why);
+	if (rc == 0)
+		xc_sbuf_put(out, xc_sbuf_str(&s->said), s->said.len);
+	xc_sbuf_free(&s->said);
 	if (rc == 0) {
 		if (why[0])
 			xc_sbuf_printf(out, "%s\n", why);

@@ -511,6 +511,24 @@ out:
 }
 
 /**
+ * xc_sup_pass_on() - keep a worker's answer to a change, but its last
+ *		      line ("ok"), for xcablectl (s->said)
+ * @s:		supervisor
+ * @ans:	the worker's whole answer
+ */
+void xc_sup_pass_on(struct xc_sup *s, const struct xc_sbuf *ans)
+{
+	const char *a = xc_sbuf_str(ans), *last;
+	size_t n = strlen(a);
+
+	while (n && a[n - 1] == '\n')
+		n--;
+	last = memrchr(a, '\n', n);
+	if (last)
+		xc_sbuf_put(&s->said, a, (size_t)(last - a) + 1);
+}
+
+/**
  * xc_sup_del() - del NAME: its worker removes it; a worker left with no
  *		  cable is stopped
  * @s:		supervisor
@@ -546,6 +564,7 @@ int xc_sup_del(struct xc_sup *s, const char *name, char *why, size_t whylen)
 			xc_sbuf_free(&ans);
 			return rc;
 		}
+		xc_sup_pass_on(s, &ans);
 		xc_sbuf_free(&ans);
 	} else if (s->w[k].state != XC_W_WAITING) {
 		snprintf(why, whylen, "%s: its worker %u is starting: try again",
@@ -624,6 +643,8 @@ static int reload_workers(struct xc_sup *s, struct xc_sbuf *old, char *why,
 			why[strcspn(why, "\n")] = '\0';
 			rc = r;
 		}
+		if (r == 0)
+			xc_sup_pass_on(s, &ans);
 		XC_LOG(super, INFO, "reload: worker %u %s", k,
 		       r ? "refused its part" : "read its config again");
 		xc_sbuf_free(&ans);
@@ -754,6 +775,7 @@ static void on_signal(struct xc_sup *s)
 		case SIGHUP:
 			why[0] = '\0';
 			rc = xc_sup_reload(s, why, sizeof(why));
+			xc_sbuf_free(&s->said);	/* its workers logged it */
 			XC_LOG(super, INFO, "SIGHUP: reload %s: %s",
 			       rc ? "refused, nothing changed" : "done", why);
 			break;
@@ -969,6 +991,7 @@ static void teardown(struct xc_sup *s)
 	free(s->global);
 	for (k = 0; k < XC_MAX_PORT_DEFS; k++)
 		free(s->port_text[k]);
+	xc_sbuf_free(&s->said);
 	free(s);
 }
 

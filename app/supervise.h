@@ -103,6 +103,9 @@ struct xc_worker {
  * @w:		the workers
  * @n_w:	slots used in @w (some may be free)
  * @quit:	SIGTERM or SIGINT came: stop everything
+ * @said:	what the workers answered to the change being made (the last
+ *		counters of the cables they removed), passed on to xcablectl
+ *		before the supervisor's own line
  */
 struct xc_sup {
 	struct xc_cmdline *cl;
@@ -124,6 +127,7 @@ struct xc_sup {
 	struct xc_worker w[XC_SUP_MAX_WORKERS];
 	unsigned int n_w;
 	bool quit;
+	struct xc_sbuf said;
 };
 
 /**
@@ -146,6 +150,7 @@ int xc_sup_add(struct xc_sup *s, int argc, char **argv, char *why,
 int xc_sup_del(struct xc_sup *s, const char *name, char *why,
 	       size_t whylen);
 int xc_sup_reload(struct xc_sup *s, char *why, size_t whylen);
+void xc_sup_pass_on(struct xc_sup *s, const struct xc_sbuf *ans);
 
 /* supplace.c: which worker runs which cable */
 unsigned int xc_sup_def_ports(const struct xc_cable_def *d);

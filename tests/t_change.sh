@@ -318,3 +318,257 @@ t_change_torture() {
 	[ $rc = 0 ] || { tail -n 20 torture.out | sed 's/^/    /'; fail "a check failed during the torture (the seed above repeats it)"; }
 }
 TESTS+=(t_change_torture)
+
+# the issue's cases one by one, on a lab of a tunnel cable and a socket
+# cable: deleting, changing (its VNI, by SIGHUP) and removing (its section,
+# by reload) a VXLAN cable, and adding one by xcablectl and by reload, with
+# frames across each new tunnel to a peer xcable; a reload that changes
+# one cable and adds a tunnel that cannot be made (its UDP port is taken)
+# changes nothing, and neither does one with a socket path DPDK cannot
+# carry ('='); xcable lives through it all and its other cable forwards
+t_change_vxlan() {
+	local n rc
+	ip netns add "$(mx_ns)" && ip -n "$(mx_ns)" link set lo up || return 1
+	printf '[global]\nstats-interval = 0\nvxlan-port = 14790\nlink-propagation = no\n[cable p]\nleft = %s\nright-vxlan = 127.0.0.1:14789\nright-vni = 100\n[cable p2]\nleft = %s\nright-vxlan = 127.0.0.1:14789\nright-vni = 200\n' \
+		"$T/v-r.sock" "$T/w-r.sock" >peer.ini
+	ip netns exec "$(mx_ns)" "$XC" --config peer.ini --control "$T/peer.ctl" >peer.log 2>&1 &
+	XC_PIDS+=("$!")
+	vx_ini() {	# CABLE-V-VNI [EXTRA SECTION]
+		printf '[global]\nstats-interval = 0\nvxlan-port = 14789\nlink-propagation = no\n[cable s]\nleft = %s\nright = %s\n' "$T/s-l.sock" "$T/s-r.sock"
+		[ "$1" ] && printf '[cable v]\nleft = %s\nright-vxlan = 127.0.0.1:14790\nright-vni = %s\n' "$T/v-l.sock" "$1"
+		[ -n "${2:-}" ] && printf '%s\n' "$2"
+		true
+	}
+	vx_ini 100 >lab.ini
+	rm -f "$(stats_json xc.log)"
+	ip netns exec "$(mx_ns)" "$XC" --config lab.ini --control "$T/x.ctl" \
+		--stats-json "$(stats_json xc.log)" >xc.log 2>&1 &
+	XC_PID=$!
+	XC_PIDS+=("$XC_PID")
+	wait_log xc.log "running;" 1 30 && wait_log peer.log "running;" 1 30 ||
+		{ tail -n 5 xc.log peer.log; fail "xcable did not start"; return 1; }
+	vfront() {	# the cable v (socket v-l) through the tunnel to the peer
+		timeout 30 "$BUILD/tests/xcfront" --pairs "$T/%d-l.sock,$T/%d-r.sock" --count 1 --first "$1" --frames 16 >front.out 2>&1 ||
+			{ cat front.out; fail "$2: no frames across"; return 1; }
+	}
+	# xcfront names sockets by number: v is 1, w is 2, s is 3
+	ln -sf "$T/v-l.sock" "$T/1-l.sock"; ln -sf "$T/v-r.sock" "$T/1-r.sock"
+	ln -sf "$T/w-l.sock" "$T/2-l.sock"; ln -sf "$T/w-r.sock" "$T/2-r.sock"
+	ln -sf "$T/s-l.sock" "$T/3-l.sock"; ln -sf "$T/s-r.sock" "$T/3-r.sock"
+	vfront 1 "v at start" || return 1
+	say "v carries frames through its tunnel to the peer (vni 100)"
+	# 1. del: the crash of before
+	mx_ctl() { "$XCTL" -s "$T/x.ctl" "$@" >ctl.out 2>&1; }
+	mx_ctl del v || { cat ctl.out; fail "del v failed"; return 1; }
+	kill -0 "$XC_PID" || { fail "xcable died deleting a tunnel cable"; return 1; }
+	say "del v: $(grep -m1 'v left->right' ctl.out | cut -c1-60)... (final: removed); xcable alive"
+	vfront 3 "s after del v" || return 1
+	# 2. add by xcablectl, then its VNI changed by SIGHUP, then its
+	# section removed by reload
+	mx_ctl add v left="$T/v-l.sock" right-vxlan=127.0.0.1:14790 right-vni=100 ||
+		{ cat ctl.out; fail "add of a tunnel cable refused"; return 1; }
+	vfront 1 "v added by xcablectl" || return 1
+	vx_ini 200 >lab.ini
+	n=$(grep -c "SIGHUP: reload" xc.log)
+	kill -HUP "$XC_PID"
+	wait_log xc.log "SIGHUP: reload" $((n + 1)) 20 || { fail "SIGHUP not acted on"; return 1; }
+	grep "SIGHUP: reload" xc.log | tail -n 1 | grep -q "done.*1 cable(s) removed or replaced, 1 added" ||
+		{ grep "SIGHUP" xc.log | tail -n 1; fail "the VNI change was not applied"; return 1; }
+	kill -0 "$XC_PID" || { fail "xcable died changing a tunnel's VNI"; return 1; }
+	ln -sf "$T/v-l.sock" "$T/2-l.sock"	# v (vni 200) now reaches the peer's p2
+	vfront 2 "v with vni 200" || return 1
+	say "SIGHUP with v's VNI changed: v replaced, its frames reach the peer's vni 200 cable"
+	vx_ini "" >lab.ini
+	mx_ctl reload || { cat ctl.out; fail "reload removing v failed"; return 1; }
+	kill -0 "$XC_PID" || { fail "xcable died removing a tunnel's section"; return 1; }
+	vx_ini 100 >lab.ini
+	mx_ctl reload || { cat ctl.out; fail "reload adding a tunnel cable failed"; return 1; }
+	vfront 1 "v added by reload" || return 1
+	say "reload removing v's section, then adding it back: done, v carries frames"
+	# 3. a reload with an error changes nothing: a socket path DPDK
+	# cannot carry is refused up front
+	vx_ini 100 | sed "s|$T/s-r.sock|$T/s=r.sock|" >lab.ini
+	mx_ctl reload && { fail "a socket path with '=' was taken"; return 1; }
+	grep -q "contains '='" ctl.out || { cat ctl.out; fail "the reason is not said"; return 1; }
+	vfront 3 "s after the refused reload" || return 1
+	say "reload with s's socket path containing '=': refused ($(tail -n 1 ctl.out | cut -c1-90)...); s as it was"
+	# ... and so does one that fails half-way: with no tunnel left the
+	# tunnel socket is closed, and another process takes its UDP port
+	mx_ctl del v || { cat ctl.out; fail "del v failed"; return 1; }
+	ip netns exec "$(mx_ns)" python3 -c 'import socket, time
+s = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
+s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+s.bind(("::", 14789)); time.sleep(60)' & local squat=$!
+	XC_PIDS+=("$squat")
+	sleep 0.5
+	# s becomes a tunnel cable (same left socket: the old s goes first)
+	printf '[global]\nstats-interval = 0\nvxlan-port = 14789\nlink-propagation = no\n[cable s]\nleft = %s\nright-vxlan = 127.0.0.1:14790\nright-vni = 100\n' "$T/s-l.sock" >lab.ini
+	mx_ctl reload && { fail "a tunnel on a taken UDP port was made"; return 1; }
+	say "reload turning s into a tunnel cable, its UDP port taken: refused ($(tail -n 1 ctl.out | cut -c1-80)...)"
+	grep -q "s: made again as it was" xc.log || { fail "s was not made again"; return 1; }
+	vfront 3 "s made again after the failed reload" || return 1
+	# s changed (its socket's mode) and a new tunnel cable y added
+	vx_ini "" "[cable y]
+left = $T/y-l.sock
+right-vxlan = 127.0.0.1:14790
+right-vni = 100" | sed "s|^right = $T/s-r.sock|&\nright-socket-mode = 0600|" >lab.ini
+	mx_ctl reload && { fail "a tunnel on a taken UDP port was made"; return 1; }
+	[ "$(stat -c %a "$T/s-r.sock")" = 660 ] || { fail "s was changed by a reload that failed"; return 1; }
+	[ "$("$XCTL" -s "$T/x.ctl" list | grep -c '^[a-z]*:')" = 1 ] || { fail "the failed reload left a cable"; return 1; }
+	vfront 3 "s after the second failed reload" || return 1
+	say "reload changing s and adding tunnel cable y, its UDP port taken: refused, s unchanged, no y"
+	kill "$squat"; wait "$squat" 2>/dev/null
+	vx_ini 100 >lab.ini
+	mx_ctl reload || { cat ctl.out; fail "the lab cannot be restored"; return 1; }
+	vfront 1 "v at the end" && vfront 3 "s at the end" || return 1
+	xc_stop
+	[ "$XC_RC" = 0 ] || { fail "xcable exited with $XC_RC"; return 1; }
+	check_accounted xc.log 4
+}
+TESTS+=(t_change_vxlan)
+
+# a cable deleted while its delay line holds frames: those are dropped
+# and counted (shutdown), and its last counters are in del's answer, in
+# the log and, after it went, in --stats-json's "removed": what it
+# received is what the far frontend got plus what it counted dropped
+t_change_counters_outlive() {
+	local lp rp rx tx dr sh got
+	printf '[global]\nstats-interval = 0\nlink-propagation = no\n[cable d]\nleft = %s\nright = %s\nimpair-to-right = delay=300ms\n[cable e]\nleft = %s\nright = %s\n' \
+		"$T/d-l.sock" "$T/d-r.sock" "$T/e-l.sock" "$T/e-r.sock" >lab.ini
+	xc_start xc.log --config lab.ini --control "$T/x.ctl"
+	wait_log xc.log "running;" 1 30 || { fail "xcable did not start"; return 1; }
+	rm -f "$T/go"
+	"$XCPEER" $(peer_eal "$T/d-r.sock") -- stream --id 2 --pps 0 --seconds 4 --wait-file "$T/go" >d-r.out 2>&1 & rp=$!
+	"$XCPEER" $(peer_eal "$T/d-l.sock") -- stream --id 1 --pps 2000 --seconds 3 --wait-file "$T/go" >d-l.out 2>&1 & lp=$!
+	wait_log xc.log "d-l.sock): link up" 1 30 && wait_log xc.log "d-r.sock): link up" 1 30 ||
+		{ fail "frontends did not come up"; return 1; }
+	touch "$T/go"
+	sleep 1.5
+	"$XCTL" -s "$T/x.ctl" del d >del.out 2>&1 || { cat del.out; fail "del d failed"; return 1; }
+	wait $lp $rp
+	sed 's/^/  answer: /' del.out | cut -c1-160
+	read -r rx tx dr sh < <(sed -nE 's/^d left->right: rx-pkts ([0-9]+) .*tx-pkts ([0-9]+) .*dropped ([0-9]+) .*shutdown ([0-9]+) .*\(final: removed\)/\1 \2 \3 \4/p' del.out)
+	got=$(received_from d-r.out 1)
+	say "d left->right at del: rx $rx, tx $tx, dropped $dr (shutdown $sh); the right frontend received ${got:-0}"
+	[ -n "$rx" ] || { fail "del's answer has no last counters"; return 1; }
+	[ "$sh" -gt 0 ] || { fail "no frame was held in the delay line at del (shutdown 0)"; return 1; }
+	[ "$rx" = $((tx + dr)) ] && [ "${got:-0}" = "$tx" ] ||
+		{ fail "the removed cable's frames do not add up"; return 1; }
+	grep -q "xcable: d left->right: rx-pkts $rx .*(final: removed)" xc.log || { fail "the last counters are not in the log"; return 1; }
+	xc_stop
+	/usr/bin/python3 - "$(stats_json xc.log)" "$rx" "$sh" <<'PY' || { fail "--stats-json lacks the removed cable's counters"; return 1; }
+import json, sys
+doc = json.load(open(sys.argv[1]))
+g = [r for r in doc["removed"] if r["name"] == "d"]
+k = g[0]["directions"]["left->right"]["counters"]
+assert k["rx-pkts"] == int(sys.argv[2]) and k["shutdown"] == int(sys.argv[3]), k
+assert doc["removed-total"] == 1 and "d" not in doc["cables"]
+print("  --stats-json: removed d, left->right rx-pkts %d, shutdown %d; removed-total %d" % (k["rx-pkts"], k["shutdown"], doc["removed-total"]))
+PY
+}
+TESTS+=(t_change_counters_outlive)
+
+# what a careless or hostile client or user gives that ends up in
+# messages, and paths the guard could not protect: a cable name with an
+# escape sequence is refused without reaching the terminal or the log
+# raw; a served socket path of 100 bytes (fits a socket, not its hidden
+# in-use name) is refused with exit 2 in the simple and the DPDK mode
+t_change_untrusted_names() {
+	local esc=$'\033' long rc
+	printf '[global]\nstats-interval = 0\n[cable a]\nleft = %s\nright = %s\n' "$T/a-l.sock" "$T/a-r.sock" >lab.ini
+	xc_start xc.log --config lab.ini --control "$T/x.ctl"
+	wait_log xc.log "running;" 1 30 || { fail "xcable did not start"; return 1; }
+	"$XCTL" -s "$T/x.ctl" add "x${esc}[31mred" left="$T/x-l.sock" right="$T/x-r.sock" >add.out 2>&1 &&
+		{ fail "a name with an escape was added"; return 1; }
+	"$XCTL" -s "$T/x.ctl" del "${esc}]0;pwned${esc}\\" >del.out 2>&1 && { fail "del of an escape taken"; return 1; }
+	"$XCTL" -s "$T/x.ctl" show "b${esc}c" >show.out 2>&1
+	say "add: $(cat add.out); del: $(cat del.out); show: $(cat show.out)"
+	grep -q "$esc" add.out del.out show.out xc.log && { fail "an escape reached the answer or the log"; return 1; }
+	kill -0 "$XC_PID" || { fail "xcable died"; return 1; }
+	xc_stop
+	long=$T/$(printf 'p%.0s' $(seq 1 $((99 - ${#T}))))
+	[ ${#long} = 100 ] || { fail "test setup: path of ${#long} bytes"; return 1; }
+	timeout 20 "$XC" --left "$long" --right "$T/r.sock" >long.out 2>&1; rc=$?
+	say "simple mode, 100-byte left socket: exit $rc, $(head -n 1 long.out)"
+	[ $rc = 2 ] && grep -q "at most 99" long.out || { fail "a served path too long to hide was not refused"; return 1; }
+	timeout 20 "$XC" --left "$long" --client --right "$T/r.sock" --control "$T/y.ctl" >client.out 2>&1 & local cp=$!
+	XC_PIDS+=("$cp")
+	wait_log client.out "running;" 1 20 || { cat client.out; fail "a 100-byte client path was refused"; return 1; }
+	kill "$cp"; wait "$cp"
+	say "the same path for a client end (never hidden): runs"
+	timeout 20 "$XC" -l 0-1 --no-pci --no-huge -m 512 --no-shconf --vdev "net_vhost0,iface=$long" \
+		--vdev "net_vhost1,iface=$T/r2.sock" >dpdk.out 2>&1; rc=$?
+	say "DPDK mode, a vdev with a 100-byte iface: exit $rc, $(grep -m1 'at most 99' dpdk.out)"
+	[ $rc = 2 ] && grep -q "at most 99" dpdk.out || { tail -n 3 dpdk.out; fail "the DPDK mode took a path too long to hide"; return 1; }
+}
+TESTS+=(t_change_untrusted_names)
+
+# mx_worker_of NAME - the worker of the supervised lab that runs cable
+# NAME (its config in the run directory has the cable's section)
+mx_worker_of() {
+	local f
+	for f in $(dirname "$("$XCTL" -s "$T/x.ctl" workers | sed -nE 's/^worker 0: .* control (.*)$/\1/p')")/worker-*.ini; do
+		grep -q "^\[cable $1\]" "$f" && { basename "$f" .ini | sed 's/worker-//'; return 0; }
+	done
+	return 1
+}
+
+# the matrix's cables in a lab of more than one process holds: 16 more
+# socket-to-socket cables make xcable a supervisor. For each kind, through
+# the supervisor: del, add, then its worker killed (SIGKILL): the
+# supervisor starts it again, and the cable carries frames again; at the
+# end every cable of the lab is listed
+t_change_supervised() {
+	local i=0 r w pid n args=() names
+	MX_ROWS=$(mx_rows)
+	ip netns add "$(mx_ns)" && ip -n "$(mx_ns)" link set lo up || return 1
+	for r in $MX_ROWS; do
+		if declare -F "mx_${r}_setup" >/dev/null; then "mx_${r}_setup" "$i" || return 1; fi
+		args+=("$i" "$r" "")
+		i=$((i + 1))
+	done
+	mx_config lab.ini "${args[@]}"
+	for ((n = 0; n < 16; n++)); do
+		printf '[cable f%s]\nleft = %s\nright = %s\n' "$n" "$T/f$n-l.sock" "$T/f$n-r.sock" >>lab.ini
+	done
+	ip netns exec "$(mx_ns)" "$XC" --config lab.ini --control "$T/x.ctl" >xc.log 2>&1 &
+	XC_PID=$!
+	XC_PIDS+=("$XC_PID")
+	wait_log xc.log "supervisor running" 1 30 || { tail -n 20 xc.log; fail "no supervisor"; return 1; }
+	sleep 1
+	n=$("$XCTL" -s "$T/x.ctl" workers | grep -c '^worker ')
+	wait_log xc.log "running;" "$n" 60 || { tail -n 20 xc.log; fail "the workers did not start"; return 1; }
+	say "$(grep -m1 "supervising" xc.log | sed 's/^xcable: //')"
+	i=0
+	for r in $MX_ROWS; do
+		MX_STEP="mx$i ($r) at start, supervised"
+		mx_front "$i" "$r" || return 1
+		MX_STEP="del and add mx$i ($r), supervised"
+		mapfile -t words < <("mx_${r}_def" "$i")
+		mx_ctl del "mx$i" || { cat ctl.out; fail "$MX_STEP: del failed"; return 1; }
+		grep -q "^mx$i left->right: .*(final: removed)" ctl.out ||
+			{ cat ctl.out; fail "$MX_STEP: del's answer lacks the last counters"; return 1; }
+		"$XCTL" -s "$T/x.ctl" list --json | python3 -c 'import json, sys
+d = json.load(sys.stdin); sys.exit(0 if any(g["name"] == sys.argv[1] for g in d["removed"]) and d["removed-total"] >= 1 else 1)' "mx$i" ||
+			{ fail "$MX_STEP: the supervisor's list --json lacks the removed cable"; return 1; }
+		mx_ctl add "mx$i" "${words[@]}" || { cat ctl.out; fail "$MX_STEP: add failed"; return 1; }
+		mx_front "$i" "$r" || return 1
+		MX_STEP="mx$i ($r) after its worker was killed"
+		w=$(mx_worker_of "mx$i") || { fail "no worker runs mx$i"; return 1; }
+		pid=$("$XCTL" -s "$T/x.ctl" workers | sed -nE "s/^worker $w: pid ([0-9]+),.*/\1/p")
+		n=$(grep -c "running;" xc.log)
+		kill -KILL "$pid"
+		wait_log xc.log "worker $w .*was killed by signal 9" 1 10 &&
+		wait_log xc.log "running;" $((n + 1)) 60 || { tail -n 10 xc.log; fail "worker $w did not come back"; return 1; }
+		sleep 0.5
+		mx_front "$i" "$r" || return 1
+		say "$r (mx$i, worker $w): del, add, worker killed and started again: carries frames each time"
+		i=$((i + 1))
+	done
+	names=$("$XCTL" -s "$T/x.ctl" list | grep -oE '^[a-z0-9]+:' | wc -l)
+	[ "$names" = $((16 + 1 + i + $(grep -c '^\[cable mp' lab.ini))) ] ||
+		{ fail "the lab lists $names cables"; return 1; }
+	xc_stop
+	[ "$XC_RC" = 0 ] || { fail "the supervisor exited with $XC_RC"; return 1; }
+}
+TESTS+=(t_change_supervised)
