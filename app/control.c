@@ -567,8 +567,9 @@ int xc_control_start(struct xc_control *c, char *err, size_t errlen)
 	};
 	int rc;
 
-	c->fd = xc_sock_listen(c->path, SOCK_NONBLOCK, XC_CTLSRV_BACKLOG,
-			       c->mode, c->uid, c->gid, err, errlen);
+	c->fd = xc_sock_listen_own(c->path, SOCK_NONBLOCK, XC_CTLSRV_BACKLOG,
+				   c->mode, c->uid, c->gid, &c->id, err,
+				   errlen);
 	if (c->fd < 0)
 		return c->fd;
 	rc = xc_ctlsrv_init(&c->srv, c->fd, "control", XC_CTL_MAIN_MS, &ops,
@@ -582,7 +583,7 @@ int xc_control_start(struct xc_control *c, char *err, size_t errlen)
 		}
 	}
 	if (rc) {
-		unlink(c->path);
+		xc_sock_unlink_own(c->path, &c->id, NULL, 0);
 		c->fd = -1;
 	}
 	return rc;
@@ -594,12 +595,16 @@ int xc_control_start(struct xc_control *c, char *err, size_t errlen)
  */
 void xc_control_stop(struct xc_control *c)
 {
+	char why[XC_ERR_LEN + XC_SOCK_PATH_MAX];
+
 	if (c->fd < 0)
 		return;
 	__atomic_store_n(&c->quit, true, __ATOMIC_RELEASE);
 	xc_ctlsrv_wake(&c->srv);	/* ends its wait */
 	pthread_join(c->thread, NULL);
 	xc_ctlsrv_fini(&c->srv);
-	unlink(c->path);
+	/* ours only: another file at the path is left, and logged */
+	if (xc_sock_unlink_own(c->path, &c->id, why, sizeof(why)))
+		XC_LOG(control, WARNING, "%s", why);
 	c->fd = -1;
 }

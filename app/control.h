@@ -13,6 +13,7 @@
 #include "counters.h"
 #include "ctlsrv.h"
 #include "json.h"
+#include "sockpath.h"
 
 /**
  * struct xc_control - control socket state
@@ -24,6 +25,8 @@
  * @n_cables:	how many
  * @gone:	the cables removed at runtime (list --json), or NULL
  * @fd:		listening socket (the engine's), -1 if not started
+ * @id:		its device and inode: it is removed at stop only if the
+ *		path still holds it
  * @srv:	the engine serving it (ctlsrv.c)
  * @thread:	the thread serving it
  * @quit:	asks the thread to end
@@ -48,6 +51,7 @@ struct xc_control {
 	unsigned int n_cables;
 	const struct xc_gone_list *gone;
 	int fd;
+	struct xc_sock_id id;
 	struct xc_ctlsrv srv;
 	pthread_t thread;
 	bool quit;

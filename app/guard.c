@@ -14,6 +14,14 @@
  * reconnect finds it again. The rename keeps the listening socket: a unix
  * socket is found by its inode, whatever its name.
  *
+ * Only xcable's own files move: the served socket and the decoy are known
+ * by the device and inode recorded when they were bound (struct
+ * xc_sock_id), checked right before each rename. A file somebody else put
+ * at the hidden name is never replaced (the socket then stays where it
+ * is, unguarded, and the log says why), nor one put on the public path
+ * while the decoy was there (the socket then stays hidden: frontends
+ * cannot reconnect, and the log says so).
+ *
  * Left: a frontend that connects in the milliseconds between the first
  * one's connect and its link coming up still reaches the served socket.
  */
@@ -60,11 +68,26 @@ int xc_guard_init(struct xc_guard *g, const char *path, unsigned int mode,
 	g->set = set;
 	snprintf(g->label, sizeof(g->label), "%s", label);
 	g->enabled = false;
+	memset(&g->sock, 0, sizeof(g->sock));
+	memset(&g->decoy_id, 0, sizeof(g->decoy_id));
 	snprintf(g->path, sizeof(g->path), "%s", path);
 	if (xc_sock_hidden(path, g->hidden, sizeof(g->hidden)))
 		return -ENAMETOOLONG;
 	g->enabled = true;
 	return 0;
+}
+
+/**
+ * xc_guard_own() - tell the guard which socket it guards: the one the
+ *		    port bound, recorded right after it was bound
+ * @g:		guard
+ * @sock:	the served socket
+ */
+void xc_guard_own(struct xc_guard *g, const struct xc_sock_id *sock)
+{
+	pthread_mutex_lock(&g->lock);
+	g->sock = *sock;
+	pthread_mutex_unlock(&g->lock);
 }
 
 /**
@@ -87,21 +110,58 @@ static int listen_decoy(struct xc_guard *g)
 	old = umask(0177);
 	rc = bind(fd, (struct sockaddr *)&sa, sizeof(sa));
 	umask(old);
-	if (rc == 0)
+	if (rc == 0) {
+		xc_sock_id_take(g->path, &g->decoy_id);
 		rc = listen(fd, 8);
+	}
 	if (rc < 0) {
 		rc = -errno;
 		close(fd);
+		xc_sock_unlink_own(g->path, &g->decoy_id, err, sizeof(err));
 		return rc;
 	}
 	rc = xc_sock_secure(g->path, g->mode, g->uid, g->gid, err,
 			    sizeof(err));
 	if (rc) {
 		close(fd);
-		unlink(g->path);
+		xc_sock_unlink_own(g->path, &g->decoy_id, err, sizeof(err));
 		return rc;
 	}
 	return fd;
+}
+
+/**
+ * hide() - move the served socket to its hidden name: only the socket the
+ *	    port bound, and never over a file already there (lock held)
+ * @g:		guard
+ * @label:	port label, for messages
+ *
+ * Return: 0 if hidden, else -errno (logged)
+ */
+static int hide(struct xc_guard *g, const char *label)
+{
+	char why[2 * XC_SOCK_PATH_MAX + 96];
+	struct stat st;
+	int rc;
+
+	rc = xc_sock_own(g->path, &g->sock, why, sizeof(why));
+	if (rc == 0) {
+		snprintf(why, sizeof(why), "it is gone");
+		rc = -ENOENT;
+	} else if (rc == 1) {
+		rc = xc_sock_rename_new(g->path, g->hidden);
+		if (rc == -EEXIST && lstat(g->hidden, &st) == 0)
+			snprintf(why, sizeof(why),
+				 "%s is %s, not xcable's, and is left alone",
+				 g->hidden, xc_sock_what(&st));
+		else if (rc)
+			snprintf(why, sizeof(why), "%s", strerror(-rc));
+	}
+	if (rc)
+		XC_LOG(guard, WARNING,
+		       "%s: cannot hide %s while in use (%s): a second frontend could take the port over",
+		       label, g->path, why);
+	return rc;
 }
 
 /**
@@ -115,14 +175,8 @@ void xc_guard_attach(struct xc_guard *g, const char *label)
 	int fd;
 
 	pthread_mutex_lock(&g->lock);
-	if (!g->enabled || g->decoy >= 0)
+	if (!g->enabled || g->decoy >= 0 || hide(g, label))
 		goto out;
-	if (rename(g->path, g->hidden) < 0) {
-		XC_LOG(guard, WARNING,
-		       "%s: cannot hide %s while in use (%s): a second frontend could take the port over",
-		       label, g->path, strerror(errno));
-		goto out;
-	}
 	fd = listen_decoy(g);
 	if (fd < 0) {
 		XC_LOG(guard, WARNING,
@@ -157,15 +211,40 @@ out:
  */
 static void restore(struct xc_guard *g, const char *label)
 {
+	char why[2 * XC_SOCK_PATH_MAX + 96];
+	struct stat st;
+	int rc;
+
 	if (g->decoy == -1)
 		return;
 	if (g->decoy >= 0)
 		close(g->decoy);
 	g->decoy = -1;
-	/* replaces the decoy's file in one step */
-	if (rename(g->hidden, g->path) < 0)
+	rc = xc_sock_own(g->hidden, &g->sock, why, sizeof(why));
+	if (rc == 1) {
+		/* over the decoy (checked right before), replacing it in one
+		 * step; onto nothing otherwise: never over another file */
+		if (lstat(g->path, &st) == 0 && xc_sock_id_is(&st, &g->decoy_id))
+			rc = rename(g->hidden, g->path) < 0 ? -errno : 0;
+		else
+			rc = xc_sock_rename_new(g->hidden, g->path);
+		if (rc == -EEXIST && lstat(g->path, &st) == 0)
+			snprintf(why, sizeof(why),
+				 "%s is there now, not xcable's, and is left alone; the socket stays at %s",
+				 xc_sock_what(&st), g->hidden);
+		else if (rc)
+			snprintf(why, sizeof(why), "%s", strerror(-rc));
+	} else {
+		if (rc == 0)
+			snprintf(why, sizeof(why), "%s is gone", g->hidden);
+		rc = -ENOENT;
+		/* the decoy, closed, is of no use to anybody */
+		xc_sock_unlink_own(g->path, &g->decoy_id, NULL, 0);
+	}
+	if (rc)
 		XC_LOG(guard, ERR, "%s: cannot put %s back (%s): frontends cannot reconnect",
-		       label, g->path, strerror(errno));
+		       label, g->path, why);
+	memset(&g->decoy_id, 0, sizeof(g->decoy_id));
 }
 
 /**
@@ -260,15 +339,20 @@ void xc_guard_set_poll(int set)
 }
 
 /**
- * xc_guard_close() - at exit: restore the path so the PMD can remove it,
- *		      and stay off from now on
+ * xc_guard_close() - at exit: restore the path so the PMD can remove it
+ *		      (a socket that cannot go back is removed from its
+ *		      hidden name), and stay off from now on
  * @g:		guard
  * @label:	port label, for messages
  */
 void xc_guard_close(struct xc_guard *g, const char *label)
 {
+	char why[2 * XC_SOCK_PATH_MAX + 96];
+
 	pthread_mutex_lock(&g->lock);
 	restore(g, label);
+	if (g->enabled)		/* nothing but our own socket goes */
+		xc_sock_unlink_own(g->hidden, &g->sock, why, sizeof(why));
 	g->enabled = false;
 	pthread_mutex_unlock(&g->lock);
 }

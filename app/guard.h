@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "bounds.h"
+#include "sockpath.h"
 
 /**
  * struct xc_guard - keeps a second frontend off a socket that is in use
@@ -31,6 +32,9 @@
  * @refused:	frontends turned away (atomic)
  * @next_poll:	without @set: TSC before which xc_guard_poll() does not
  *		look again
+ * @sock:	the served socket, as recorded right after it was bound
+ *		(xc_guard_own()); nothing is hidden until it is known
+ * @decoy_id:	the decoy's file on @path while it listens
  */
 struct xc_guard {
 	pthread_mutex_t lock;
@@ -45,6 +49,8 @@ struct xc_guard {
 	char label[32];
 	uint64_t refused;
 	uint64_t next_poll;	/* main thread */
+	struct xc_sock_id sock;
+	struct xc_sock_id decoy_id;
 };
 
 /* without a set, how often the decoys are looked at: a second frontend
@@ -55,6 +61,7 @@ struct xc_guard {
 
 int xc_guard_init(struct xc_guard *g, const char *path, unsigned int mode,
 		  int uid, int gid, int set, const char *label);
+void xc_guard_own(struct xc_guard *g, const struct xc_sock_id *sock);
 void xc_guard_attach(struct xc_guard *g, const char *label);
 void xc_guard_detach(struct xc_guard *g, const char *label);
 void xc_guard_poll(struct xc_guard *g, const char *label);

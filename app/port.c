@@ -401,6 +401,8 @@ void xc_port_close(struct xc_port *p)
 						port_event, p);
 	rte_eth_dev_close(p->id);
 	p->configured = false;
+	if (p->ops->closed)
+		p->ops->closed(p);
 }
 
 /**

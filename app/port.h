@@ -74,6 +74,8 @@ typedef void (*xc_kv_fn)(void *arg, const char *key, const char *str,
  *		resources any more (event or main thread), may be NULL
  * @poll:	housekeeping (main thread), may be NULL
  * @close:	before the ethdev is closed, may be NULL
+ * @closed:	after the ethdev was closed (put back what @close moved
+ *		out of the driver's way), may be NULL
  * @fini:	free @priv and what the kind allocated
  * @describe:	report the kind's own facts (socket, features...), may be NULL
  * @kick_fd:	for a port whose peer can wake a sleeping lcore (a guest's
@@ -113,6 +115,7 @@ struct xc_port_ops {
 	void (*quiesce)(struct xc_port *p);
 	void (*poll)(struct xc_port *p);
 	void (*close)(struct xc_port *p);
+	void (*closed)(struct xc_port *p);
 	void (*fini)(struct xc_port *p);
 	void (*describe)(struct xc_port *p, xc_kv_fn fn, void *arg);
 	int (*kick_fd)(struct xc_port *p, uint16_t vring, bool on, int *fd,

@@ -10,6 +10,15 @@
  * mode, owner and group the user asked for; while a frontend is attached
  * the guard (guard.c) keeps a second one off it.
  *
+ * The socket is recorded (device, inode) right after it was bound. When
+ * the port closes, the vhost library unlinks the socket path, whatever is
+ * there (rte_vhost_driver_unregister() in DPDK 22.11's lib/vhost/socket.c:
+ * close() and unlink() for a server socket, from rte_eth_dev_close()).
+ * So a file at that path that is not the recorded socket (somebody
+ * removed ours and put theirs there) is moved aside under a hidden name
+ * in the same directory just before the port closes, and put back right
+ * after: it survives, and the log names it.
+ *
  * The vhost library frees a guest's vrings as soon as the PMD's destroy
  * callback returns, and that callback is our link-down event. So every
  * call into the vhost library about a guest (negotiated features, kick
@@ -21,6 +30,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rte_eth_vhost.h>
 #include <rte_ethdev.h>
@@ -50,6 +60,9 @@
  *		behind a vIOMMU
  * @guard:	keeps a second frontend off a server socket in use
  * @busy:	threads between vhost_enter() and vhost_exit() (atomic)
+ * @sock:	the server socket the port bound (main thread)
+ * @aside:	while the port closes, where a file that is not @sock was
+ *		moved from @iface; "" if none (main thread)
  */
 struct xc_vhost {
 	char iface[XC_SOCK_PATH_MAX];
@@ -57,6 +70,8 @@ struct xc_vhost {
 	bool iommu;
 	struct xc_guard guard;
 	uint32_t busy;
+	struct xc_sock_id sock;
+	char aside[XC_SOCK_PATH_MAX + 32];
 };
 
 /* vh() - a vhost port's own state */
@@ -196,6 +211,14 @@ static int vhost_secure(struct xc_port *p, char *err, size_t errlen)
 	struct xc_vhost *v = vh(p);
 	int rc;
 
+	if (!v->client) {
+		/* bound in configure, just now: what is there is ours */
+		if (xc_sock_id_take(v->iface, &v->sock))
+			XC_LOG(port, WARNING,
+			       "%s: %s is not a socket right after it was bound: it will be left alone",
+			       p->label, v->iface);
+		xc_guard_own(&v->guard, &v->sock);
+	}
 	if (!v->client && (rc = xc_sock_secure(v->iface, p->conf.sock_mode,
 					       p->conf.sock_uid,
 					       p->conf.sock_gid, err, errlen)))
@@ -289,11 +312,56 @@ static void vhost_poll(struct xc_port *p)
 		xc_guard_poll(&vh(p)->guard, p->label);
 }
 
-/* vhost_close() - the guard lets the served socket go */
+/**
+ * vhost_close() - before the port closes: the guard lets the served socket
+ *		   go; a file at the socket path that is not the port's
+ *		   socket is moved out of the vhost library's way (it
+ *		   unlinks the path as the port closes)
+ * @p:		port
+ */
 static void vhost_close(struct xc_port *p)
 {
-	if (!vh(p)->client)
-		xc_guard_close(&vh(p)->guard, p->label);
+	struct xc_vhost *v = vh(p);
+	char why[2 * XC_SOCK_PATH_MAX + 96], suffix[32];
+	int rc;
+
+	v->aside[0] = '\0';
+	if (v->client)
+		return;
+	xc_guard_close(&v->guard, p->label);
+	if (xc_sock_own(v->iface, &v->sock, why, sizeof(why)) != -EEXIST)
+		return;
+	snprintf(suffix, sizeof(suffix), ".aside-%d", (int)getpid());
+	rc = xc_sock_sibling(v->iface, suffix, v->aside, sizeof(v->aside));
+	if (rc == 0)
+		rc = xc_sock_rename_new(v->iface, v->aside);
+	if (rc) {
+		XC_LOG(port, WARNING,
+		       "%s: %s, but cannot be kept out of the vhost library's way (%s), which removes it as the port closes",
+		       p->label, why, strerror(-rc));
+		v->aside[0] = '\0';
+		return;
+	}
+	XC_LOG(port, WARNING, "%s: %s", p->label, why);
+}
+
+/**
+ * vhost_closed() - after the port closed: put back what vhost_close()
+ *		    moved aside
+ * @p:		port
+ */
+static void vhost_closed(struct xc_port *p)
+{
+	struct xc_vhost *v = vh(p);
+	int rc;
+
+	if (!v->aside[0])
+		return;
+	rc = xc_sock_rename_new(v->aside, v->iface);
+	if (rc)
+		XC_LOG(port, ERR, "%s: cannot put %s back from %s (%s): it stays there",
+		       p->label, v->iface, v->aside, strerror(-rc));
+	v->aside[0] = '\0';
 }
 
 /* vhost_fini() - free the port's own state */
@@ -413,6 +481,7 @@ const struct xc_port_ops xc_port_vhost_ops = {
 	.quiesce = vhost_quiesce,
 	.poll = vhost_poll,
 	.close = vhost_close,
+	.closed = vhost_closed,
 	.fini = vhost_fini,
 	.describe = vhost_describe,
 	.kick_fd = vhost_kick_fd,

@@ -6,10 +6,19 @@
  * socket from a crashed run would block a restart. A socket another live
  * process still serves must never be taken over, though: that would cut
  * somebody else's VM off. So: connect to it. If somebody answers, the path
- * is in use and we refuse; if nobody does, the file is stale and removed.
+ * is in use and we refuse; if nobody does, the file is stale and removed
+ * (if it is still the same file: one bound meanwhile is left alone).
  * Anything that is not a socket is never removed.
+ *
+ * Later, xcable removes or renames only what it made: a socket is
+ * recorded by device and inode right after it is bound (struct
+ * xc_sock_id), and before it is removed or renamed the path must still
+ * hold that very file; anything else found there is left alone, and the
+ * message says what it is. A rename onto a path that may hold somebody
+ * else's file never replaces it (xc_sock_rename_new()).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <pwd.h>
 #include <libgen.h>
@@ -19,6 +28,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -54,6 +64,28 @@ static int probe_live(const char *path)
 }
 
 /**
+ * xc_sock_sibling() - a hidden name beside a path: .NAME.SUFFIX in the
+ *		       same directory
+ * @path:	socket path
+ * @suffix:	what follows the name, with its dot (".in-use")
+ * @out:	filled with the sibling's path
+ * @len:	size of @out
+ *
+ * Return: 0 on success, -ENAMETOOLONG if it does not fit @out
+ */
+int xc_sock_sibling(const char *path, const char *suffix, char *out,
+		    size_t len)
+{
+	const char *base = strrchr(path, '/');
+	size_t dirlen = base ? (size_t)(base - path) + 1 : 0;
+	int n;
+
+	base = base ? base + 1 : path;
+	n = snprintf(out, len, "%.*s.%s%s", (int)dirlen, path, base, suffix);
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+/**
  * xc_sock_hidden() - the name a served socket has while a frontend is
  *		      attached: .NAME.in-use in the same directory
  * @path:	socket path
@@ -64,31 +96,80 @@ static int probe_live(const char *path)
  */
 int xc_sock_hidden(const char *path, char *out, size_t len)
 {
-	const char *base = strrchr(path, '/');
-	size_t dirlen = base ? (size_t)(base - path) + 1 : 0;
-	int n;
-
-	base = base ? base + 1 : path;
-	n = snprintf(out, len, "%.*s.%s.in-use", (int)dirlen, path, base);
-	if (n < 0 || (size_t)n >= len ||
-	    (size_t)n >= sizeof(((struct sockaddr_un *)0)->sun_path))
+	if (xc_sock_sibling(path, ".in-use", out, len) ||
+	    strlen(out) >= sizeof(((struct sockaddr_un *)0)->sun_path))
 		return -ENAMETOOLONG;
 	return 0;
 }
 
 /**
- * remove_stale_hidden() - remove the hidden name a crashed xcable left
+ * xc_sock_unlink_stale() - remove a socket nobody listens on: never a live
+ *			    one, never a file that is not a socket
+ * @path:	socket path
+ * @err:	one-line message on error, naming @path and what is there
+ * @errlen:	size of @err
+ *
+ * Return: 0 if it was removed or nothing is there, -EADDRINUSE if a
+ *	   process serves it, -EEXIST if it is not a socket, -EAGAIN if
+ *	   another file took its place while it was checked, other -errno
+ */
+int xc_sock_unlink_stale(const char *path, char *err, size_t errlen)
+{
+	struct stat st, now;
+	int rc;
+
+	if (lstat(path, &st) < 0) {
+		if (errno == ENOENT)
+			return 0;
+		rc = -errno;
+		snprintf(err, errlen, "cannot check '%s': %s", path,
+			 strerror(errno));
+		return rc;
+	}
+	if (!S_ISSOCK(st.st_mode)) {
+		snprintf(err, errlen, "'%s' is %s, not a socket: left alone",
+			 path, xc_sock_what(&st));
+		return -EEXIST;
+	}
+	rc = probe_live(path);
+	if (rc == 1) {
+		snprintf(err, errlen, "socket '%s' is in use by another process",
+			 path);
+		return -EADDRINUSE;
+	}
+	if (rc < 0) {
+		snprintf(err, errlen, "cannot check socket '%s': %s", path,
+			 strerror(-rc));
+		return rc;
+	}
+	/* the socket that refused, not one bound there since */
+	if (lstat(path, &now) < 0 || now.st_dev != st.st_dev ||
+	    now.st_ino != st.st_ino) {
+		snprintf(err, errlen, "'%s' changed while it was checked: left alone",
+			 path);
+		return -EAGAIN;
+	}
+	if (unlink(path) < 0 && errno != ENOENT) {
+		rc = -errno;
+		snprintf(err, errlen, "cannot remove stale socket '%s': %s",
+			 path, strerror(errno));
+		return rc;
+	}
+	return 0;
+}
+
+/**
+ * remove_stale_hidden() - remove the hidden name a crashed xcable left, if
+ *			   nobody listens on it
  * @path:	socket path
  */
 static void remove_stale_hidden(const char *path)
 {
 	char hidden[sizeof(((struct sockaddr_un *)0)->sun_path)];
-	struct stat st;
+	char err[256];
 
-	if (xc_sock_hidden(path, hidden, sizeof(hidden)) == 0 &&
-	    lstat(hidden, &st) == 0 && S_ISSOCK(st.st_mode) &&
-	    probe_live(hidden) == 0)
-		unlink(hidden);
+	if (xc_sock_hidden(path, hidden, sizeof(hidden)) == 0)
+		xc_sock_unlink_stale(hidden, err, sizeof(err));
 }
 
 /**
@@ -117,32 +198,12 @@ int xc_sock_prepare(const char *path, bool client, char *err, size_t errlen)
 
 	remove_stale_hidden(path);
 	if (lstat(path, &st) == 0) {
-		if (!S_ISSOCK(st.st_mode)) {
+		rc = xc_sock_unlink_stale(path, err, errlen);
+		if (rc == -EEXIST)
 			snprintf(err, errlen,
-				 "cannot create socket '%s': a file that is not a socket is in the way",
-				 path);
-			return -EEXIST;
-		}
-		rc = probe_live(path);
-		if (rc == 1) {
-			snprintf(err, errlen,
-				 "socket '%s' is in use by another process",
-				 path);
-			return -EADDRINUSE;
-		}
-		if (rc < 0) {
-			snprintf(err, errlen, "cannot check socket '%s': %s",
-				 path, strerror(-rc));
-			return rc;
-		}
-		if (unlink(path) < 0) {
-			rc = -errno;
-			snprintf(err, errlen,
-				 "cannot remove stale socket '%s': %s", path,
-				 strerror(errno));
-			return rc;
-		}
-		return 0;
+				 "cannot create socket '%s': %s, not a socket, is in the way",
+				 path, xc_sock_what(&st));
+		return rc;
 	}
 	if (errno != ENOENT) {
 		rc = -errno;
@@ -259,26 +320,30 @@ int xc_sock_secure(const char *path, unsigned int mode, int uid, int gid,
 }
 
 /**
- * xc_sock_listen() - create a control socket: check the path (removing a
- *		      stale leftover), bind it readable by its owner only
- *		      until it has its mode, owner and group, and listen
+ * xc_sock_listen_own() - create a control socket: check the path
+ *			  (removing a stale leftover), bind it readable by
+ *			  its owner only until it has its mode, owner and
+ *			  group, listen, and record which file it is
  * @path:	socket path
  * @flags:	extra socket() type flags (SOCK_NONBLOCK), besides CLOEXEC
  * @backlog:	listen() backlog
  * @mode:	permission bits
  * @uid:	owner, or -1 to leave it
  * @gid:	group id, or -1 to leave it
+ * @id:		filled with the socket's device and inode (for
+ *		xc_sock_unlink_own() when it goes), or NULL
  * @err:	one-line message on error
  * @errlen:	size of @err
  *
- * Return: the listening fd, or -errno (nothing is left behind)
+ * Return: the listening fd, or -errno (nothing of ours is left behind)
  */
-int xc_sock_listen(const char *path, int flags, int backlog,
-		   unsigned int mode, int uid, int gid, char *err,
-		   size_t errlen)
+int xc_sock_listen_own(const char *path, int flags, int backlog,
+		       unsigned int mode, int uid, int gid,
+		       struct xc_sock_id *id, char *err, size_t errlen)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	bool bound = false;
+	struct xc_sock_id own = { 0 };
+	char why[256];
 	mode_t old;
 	int fd, rc;
 
@@ -299,15 +364,17 @@ int xc_sock_listen(const char *path, int flags, int backlog,
 	umask(old);
 	if (rc < 0)
 		goto fail;
-	bound = true;
+	xc_sock_id_take(path, &own);
 	if (listen(fd, backlog) < 0)
 		goto fail;
 	rc = xc_sock_secure(path, mode, uid, gid, err, errlen);
 	if (rc) {
 		close(fd);
-		unlink(path);
+		xc_sock_unlink_own(path, &own, why, sizeof(why));
 		return rc;
 	}
+	if (id)
+		*id = own;
 	return fd;
 fail:
 	rc = -errno;
@@ -315,10 +382,180 @@ fail:
 		 strerror(errno));
 	if (fd >= 0)
 		close(fd);
-	if (bound)
-		unlink(path);
+	xc_sock_unlink_own(path, &own, why, sizeof(why));
 	return rc;
 }
+
+/**
+ * xc_sock_listen() - xc_sock_listen_own() without the record
+ * @path:	socket path
+ * @flags:	extra socket() type flags (SOCK_NONBLOCK), besides CLOEXEC
+ * @backlog:	listen() backlog
+ * @mode:	permission bits
+ * @uid:	owner, or -1 to leave it
+ * @gid:	group id, or -1 to leave it
+ * @err:	one-line message on error
+ * @errlen:	size of @err
+ *
+ * Return: the listening fd, or -errno
+ */
+int xc_sock_listen(const char *path, int flags, int backlog,
+		   unsigned int mode, int uid, int gid, char *err,
+		   size_t errlen)
+{
+	return xc_sock_listen_own(path, flags, backlog, mode, uid, gid, NULL,
+				  err, errlen);
+}
+
+
+/**
+ * xc_sock_id_take() - record which socket is at a path, right after xcable
+ *		       bound it there
+ * @path:	socket path
+ * @id:		filled; zeroed (nothing recorded) on error
+ *
+ * Return: 0, -ENOTSOCK if what is there is not a socket, other -errno
+ */
+int xc_sock_id_take(const char *path, struct xc_sock_id *id)
+{
+	struct stat st;
+
+	memset(id, 0, sizeof(*id));
+	if (lstat(path, &st) < 0)
+		return -errno;
+	if (!S_ISSOCK(st.st_mode))
+		return -ENOTSOCK;
+	id->dev = st.st_dev;
+	id->ino = st.st_ino;
+	return 0;
+}
+
+/**
+ * xc_sock_id_is() - is a file the socket a record names?
+ * @st:		the file, from lstat()
+ * @id:		the record
+ *
+ * Return: true if so; false for any file when nothing was recorded
+ */
+bool xc_sock_id_is(const struct stat *st, const struct xc_sock_id *id)
+{
+	return id->ino != 0 && S_ISSOCK(st->st_mode) &&
+	       st->st_dev == id->dev && st->st_ino == id->ino;
+}
+
+/**
+ * xc_sock_what() - what kind of file something is, for messages
+ * @st:		the file, from lstat()
+ *
+ * Return: "a regular file", "a directory", ... (static text)
+ */
+const char *xc_sock_what(const struct stat *st)
+{
+	switch (st->st_mode & S_IFMT) {
+	case S_IFREG:
+		return "a regular file";
+	case S_IFDIR:
+		return "a directory";
+	case S_IFLNK:
+		return "a symbolic link";
+	case S_IFIFO:
+		return "a FIFO";
+	case S_IFCHR:
+	case S_IFBLK:
+		return "a device node";
+	case S_IFSOCK:
+		return "a socket xcable did not make";
+	}
+	return "a file of unknown type";
+}
+
+/**
+ * xc_sock_own() - does a path still hold the socket xcable made there?
+ * @path:	socket path
+ * @id:		what xcable recorded when it bound the socket
+ * @err:	one-line message if not, naming @path and what is there (NULL
+ *		if @errlen is 0)
+ * @errlen:	size of @err
+ *
+ * Return: 1 if it does, 0 if nothing is there, -EEXIST if another file
+ *	   is, other -errno if that cannot be told
+ */
+int xc_sock_own(const char *path, const struct xc_sock_id *id, char *err,
+		size_t errlen)
+{
+	struct stat st;
+	int rc;
+
+	if (lstat(path, &st) < 0) {
+		if (errno == ENOENT)
+			return 0;
+		rc = -errno;
+		snprintf(err, errlen, "cannot check '%s': %s", path,
+			 strerror(errno));
+		return rc;
+	}
+	if (xc_sock_id_is(&st, id))
+		return 1;
+	snprintf(err, errlen, "'%s' is %s, not the socket xcable made: left alone",
+		 path, xc_sock_what(&st));
+	return -EEXIST;
+}
+
+/**
+ * xc_sock_unlink_own() - remove a socket xcable made, if the path still
+ *			  holds that very socket; anything else is left
+ * @path:	socket path
+ * @id:		what xcable recorded when it bound the socket
+ * @err:	one-line message on error, naming @path and what is there
+ *		(NULL if @errlen is 0)
+ * @errlen:	size of @err
+ *
+ * Return: 0 if it was removed or nothing is there, -EEXIST if another
+ *	   file is there (left alone), other -errno
+ */
+int xc_sock_unlink_own(const char *path, const struct xc_sock_id *id,
+		       char *err, size_t errlen)
+{
+	int rc = xc_sock_own(path, id, err, errlen);
+
+	if (rc <= 0)
+		return rc;
+	if (unlink(path) < 0 && errno != ENOENT) {
+		rc = -errno;
+		snprintf(err, errlen, "cannot remove socket '%s': %s", path,
+			 strerror(errno));
+		return rc;
+	}
+	return 0;
+}
+
+/**
+ * xc_sock_rename_new() - rename a file to a path that must be free: a
+ *			  file found there is never replaced
+ * @from:	current path
+ * @to:		new path, in the same file system
+ *
+ * Return: 0, -EEXIST if @to exists, other -errno
+ */
+int xc_sock_rename_new(const char *from, const char *to)
+{
+	if (renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE) == 0)
+		return 0;
+	if (errno != EINVAL && errno != ENOSYS)
+		return -errno;
+	/* a file system without RENAME_NOREPLACE: link() never replaces
+	 * either (the files moved are never directories) */
+	if (link(from, to) < 0)
+		return -errno;
+	if (unlink(from) < 0) {
+		int rc = -errno;
+
+		unlink(to);
+		return rc;
+	}
+	return 0;
+}
+
 /**
  * xc_sock_path_chars() - can DPDK's device arguments carry a socket path?
  *			  (they are "key=value,key=value": no ',' nor '=',

@@ -7,8 +7,24 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/stat.h>
+
+/**
+ * struct xc_sock_id - which file at a path xcable made: the device and
+ *		       inode of a socket it bound, taken with lstat() right
+ *		       after bind(); a rename keeps them, a new file at the
+ *		       path has others
+ * @dev:	device
+ * @ino:	inode, 0 if nothing was recorded
+ */
+struct xc_sock_id {
+	dev_t dev;
+	ino_t ino;
+};
 
 int xc_sock_prepare(const char *path, bool client, char *err, size_t errlen);
+int xc_sock_sibling(const char *path, const char *suffix, char *out,
+		    size_t len);
 int xc_sock_hidden(const char *path, char *out, size_t len);
 int xc_sock_group(const char *name, char *err, size_t errlen);
 int xc_sock_owner(const char *name, char *err, size_t errlen);
@@ -21,5 +37,17 @@ int xc_sock_listen(const char *path, int flags, int backlog,
 		   size_t errlen);
 int xc_sock_path_chars(const char *path, char *why, size_t whylen);
 int xc_sock_path_fits(const char *path, bool client, char *why, size_t whylen);
+int xc_sock_id_take(const char *path, struct xc_sock_id *id);
+bool xc_sock_id_is(const struct stat *st, const struct xc_sock_id *id);
+const char *xc_sock_what(const struct stat *st);
+int xc_sock_own(const char *path, const struct xc_sock_id *id, char *err,
+		size_t errlen);
+int xc_sock_unlink_own(const char *path, const struct xc_sock_id *id,
+		       char *err, size_t errlen);
+int xc_sock_unlink_stale(const char *path, char *err, size_t errlen);
+int xc_sock_rename_new(const char *from, const char *to);
+int xc_sock_listen_own(const char *path, int flags, int backlog,
+		       unsigned int mode, int uid, int gid,
+		       struct xc_sock_id *id, char *err, size_t errlen);
 
 #endif /* XC_SOCKPATH_H */

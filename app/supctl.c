@@ -532,16 +532,16 @@ int xc_supctl_start(struct xc_sup *s, char *err, size_t errlen)
 	const struct xc_ctlsrv_ops ops = { .handle = handle, .arg = s };
 	int rc;
 
-	s->ctl_fd = xc_sock_listen(s->ctl_path, SOCK_NONBLOCK,
-				   XC_CTLSRV_BACKLOG, s->cl->opts.sock_mode,
-				   s->cl->sock_uid, s->cl->sock_gid, err,
-				   errlen);
+	s->ctl_fd = xc_sock_listen_own(s->ctl_path, SOCK_NONBLOCK,
+				       XC_CTLSRV_BACKLOG, s->cl->opts.sock_mode,
+				       s->cl->sock_uid, s->cl->sock_gid,
+				       &s->ctl_id, err, errlen);
 	if (s->ctl_fd < 0)
 		return s->ctl_fd;
 	rc = xc_ctlsrv_init(&s->ctl, s->ctl_fd, "supervisor control",
 			    XC_SUP_CHANGE_S * 1000, &ops, err, errlen);
 	if (rc) {
-		unlink(s->ctl_path);
+		xc_sock_unlink_own(s->ctl_path, &s->ctl_id, NULL, 0);
 		s->ctl_fd = -1;
 	}
 	return rc;
@@ -553,9 +553,13 @@ int xc_supctl_start(struct xc_sup *s, char *err, size_t errlen)
  */
 void xc_supctl_stop(struct xc_sup *s)
 {
+	char why[XC_ERR_LEN + XC_SOCK_PATH_MAX];
+
 	if (s->ctl_fd < 0)
 		return;
 	xc_ctlsrv_fini(&s->ctl);	/* closes s->ctl_fd */
-	unlink(s->ctl_path);
+	/* ours only: another file at the path is left, and logged */
+	if (xc_sock_unlink_own(s->ctl_path, &s->ctl_id, why, sizeof(why)))
+		XC_LOG(super, WARNING, "%s", why);
 	s->ctl_fd = -1;
 }

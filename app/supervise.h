@@ -16,6 +16,7 @@
 #include "cmdline.h"
 #include "ctlsrv.h"
 #include "sbuf.h"
+#include "sockpath.h"
 #include "options.h"
 
 #define XC_SUP_MAX_WORKERS	80	/* worker processes: 1024 cables, 16
@@ -102,6 +103,8 @@ struct xc_worker {
  * @n_cables:	how many
  * @w:		the workers
  * @n_w:	slots used in @w (some may be free)
+ * @ctl_id:	the control socket's device and inode (removed at stop only
+ *		if the path still holds it)
  * @quit:	SIGTERM or SIGINT came: stop everything
  * @said:	what the workers answered to the change being made (the last
  *		counters of the cables they removed), passed on to xcablectl
@@ -118,6 +121,7 @@ struct xc_sup {
 	char dir[PATH_MAX];
 	char ctl_path[XC_SOCK_PATH_MAX];
 	int ctl_fd;
+	struct xc_sock_id ctl_id;
 	struct xc_ctlsrv ctl;
 	int sig_fd;
 	char *global;

@@ -26,6 +26,7 @@
 
 #include "log.h"
 #include "runfiles.h"
+#include "sockpath.h"
 #include "supervise.h"
 
 /**
@@ -252,15 +253,19 @@ void xc_worker_stop(struct xc_sup *s, unsigned int i)
 }
 
 /**
- * unlink_sock() - remove a path if it is a socket
- * @path:	the path
+ * unlink_stale() - remove a socket a worker that exited left, if nobody
+ *		    listens on it: one another process serves now, and a file
+ *		    that is not a socket, stay, and the log names them
+ * @i:		the worker's slot, for messages
+ * @path:	the path, "" for none
  */
-static void unlink_sock(const char *path)
+static void unlink_stale(unsigned int i, const char *path)
 {
-	struct stat st;
+	char why[XC_SOCK_PATH_MAX + 96];
 
-	if (path[0] && lstat(path, &st) == 0 && S_ISSOCK(st.st_mode))
-		unlink(path);
+	if (path[0] && xc_sock_unlink_stale(path, why, sizeof(why)))
+		XC_LOG(super, WARNING, "worker %u is gone, but not its socket: %s",
+		       i, why);
 }
 
 /**
@@ -272,6 +277,9 @@ static void unlink_sock(const char *path)
  * @i:		the worker's slot
  * @final:	the worker is gone for good
  * @killed:	it did not stop by itself: remove its vhost sockets too
+ *
+ * Only sockets nobody listens on go: the worker is gone, so a live one is
+ * somebody else's.
  */
 void xc_worker_cleanup(struct xc_sup *s, unsigned int i, bool final,
 		       bool killed)
@@ -285,13 +293,13 @@ void xc_worker_cleanup(struct xc_sup *s, unsigned int i, bool final,
 		xc_sup_rundir(w->prefix, rf.dir, sizeof(rf.dir));
 		xc_runfiles_remove(&rf);
 	}
-	unlink_sock(w->ctl);
+	unlink_stale(i, w->ctl);
 	for (k = 0; killed && k < s->n_cables; k++) {
 		if (s->cables[k].worker != (int)i)
 			continue;
 		for (j = 0; j < 2; j++)
 			if (!s->cables[k].def.end[j].client)
-				unlink_sock(s->cables[k].def.end[j].path);
+				unlink_stale(i, s->cables[k].def.end[j].path);
 	}
 	w->pid = 0;
 	if (!final)

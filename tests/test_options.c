@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -339,6 +340,133 @@ static void test_sockpath(void)
 	      strstr(err, "/nonexistent-dir/x.sock"));
 	CHECK("sockpath: client mode creates nothing",
 	      xc_sock_prepare("/nonexistent-dir/x.sock", true, err, sizeof(err)) == 0);
+	rmdir(dir);
+}
+
+/**
+ * listen_at() - bind and listen on a unix socket path
+ * @path:	where
+ *
+ * Return: the fd, or -1
+ */
+static int listen_at(const char *path)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+	    listen(fd, 1) < 0) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/**
+ * put_file() - write a regular file with known content
+ * @path:	where
+ * @text:	its content
+ */
+static void put_file(const char *path, const char *text)
+{
+	int fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0600);
+
+	if (fd >= 0) {
+		if (write(fd, text, strlen(text)) < 0)
+			perror("put_file");
+		close(fd);
+	}
+}
+
+/**
+ * has_text() - does a path hold a regular file with this content?
+ * @path:	where
+ * @text:	the content
+ *
+ * Return: true if so
+ */
+static bool has_text(const char *path, const char *text)
+{
+	char buf[64] = "";
+	struct stat st;
+	ssize_t n = -1;
+	int fd;
+
+	if (lstat(path, &st) < 0 || !S_ISREG(st.st_mode))
+		return false;
+	fd = open(path, O_RDONLY);
+	if (fd >= 0) {
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+	}
+	return n >= 0 && (size_t)n == strlen(text) && memcmp(buf, text, n) == 0;
+}
+
+/* what xcable removes and renames: only the sockets it made, only stale
+ * ones it did not, never over another file */
+static void test_sock_own(void)
+{
+	char dir[] = "/tmp/xcable-own-XXXXXX", path[256], other[256];
+	char err[XC_ERR_LEN];
+	struct xc_sock_id id, id2;
+	int fd, fd2;
+
+	if (mkdtemp(dir) == NULL) {
+		printf("FAIL sock-own: mkdtemp: %s\n", strerror(errno));
+		fails++;
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/s.sock", dir);
+	snprintf(other, sizeof(other), "%s/o", dir);
+	fd = xc_sock_listen_own(path, 0, 1, 0600, -1, -1, &id, err, sizeof(err));
+	CHECK("sock-own: a socket it bound is its own",
+	      fd >= 0 && id.ino != 0 && xc_sock_own(path, &id, err, sizeof(err)) == 1);
+	CHECK("sock-own: its own socket is removed",
+	      xc_sock_unlink_own(path, &id, err, sizeof(err)) == 0 &&
+	      access(path, F_OK) != 0);
+	CHECK("sock-own: nothing there is fine",
+	      xc_sock_own(path, &id, err, sizeof(err)) == 0 &&
+	      xc_sock_unlink_own(path, &id, err, sizeof(err)) == 0);
+	/* somebody put a file where the socket was */
+	put_file(path, "theirs\n");
+	CHECK("sock-own: a regular file in its place is named and kept",
+	      xc_sock_unlink_own(path, &id, err, sizeof(err)) == -EEXIST &&
+	      strstr(err, path) && strstr(err, "a regular file") &&
+	      has_text(path, "theirs\n"));
+	unlink(path);
+	/* ... or a socket of its own, alive */
+	fd2 = listen_at(path);
+	CHECK("sock-own: another process's socket in its place is kept",
+	      fd2 >= 0 && xc_sock_unlink_own(path, &id, err, sizeof(err)) == -EEXIST &&
+	      strstr(err, "socket xcable did not make") && access(path, F_OK) == 0);
+	CHECK("sock-own: a live socket is not stale",
+	      xc_sock_unlink_stale(path, err, sizeof(err)) == -EADDRINUSE &&
+	      access(path, F_OK) == 0);
+	close(fd2);
+	CHECK("sock-own: a stale socket is removed",
+	      xc_sock_unlink_stale(path, err, sizeof(err)) == 0 &&
+	      access(path, F_OK) != 0);
+	put_file(path, "theirs\n");
+	CHECK("sock-own: a regular file is not a stale socket",
+	      xc_sock_unlink_stale(path, err, sizeof(err)) == -EEXIST &&
+	      strstr(err, "a regular file") && has_text(path, "theirs\n"));
+	CHECK("sock-own: nothing there is not stale either",
+	      xc_sock_unlink_stale(other, err, sizeof(err)) == 0);
+	/* renames never replace */
+	close(fd);
+	fd = listen_at(other);
+	xc_sock_id_take(other, &id2);
+	CHECK("sock-own: a rename onto a file does not replace it",
+	      fd >= 0 && xc_sock_rename_new(other, path) == -EEXIST &&
+	      has_text(path, "theirs\n") && xc_sock_own(other, &id2, err, sizeof(err)) == 1);
+	unlink(path);
+	CHECK("sock-own: a rename onto nothing moves the socket, inode and all",
+	      xc_sock_rename_new(other, path) == 0 && access(other, F_OK) != 0 &&
+	      xc_sock_own(path, &id2, err, sizeof(err)) == 1);
+	close(fd);
+	unlink(path);
 	rmdir(dir);
 }
 
@@ -695,6 +823,7 @@ int main(int argc, char **argv)
 	test_parse();
 	test_split();
 	test_sockpath();
+	test_sock_own();
 	test_config();
 	test_vxlan();
 	test_examples(argc - 1, argv + 1);

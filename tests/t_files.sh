@@ -1,0 +1,148 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# tests/t_files.sh - other people's files are never destroyed: xcable
+# removes and renames only the sockets it made (by device and inode), and
+# a killed worker's sockets only if nobody listens on them
+# (sourced by tests/run; each t_* function is one test)
+
+# foreign_file PATH - put a regular file with known content at PATH, in
+# place of whatever is there
+foreign_file() { rm -f "$1" && echo "not xcable's: $1" >"$1"; }
+
+# check_foreign PATH WHEN - PATH still is that regular file, content and all
+check_foreign() {
+	if [ -f "$1" ] && [ ! -L "$1" ] && [ "$(cat "$1")" = "not xcable's: $1" ]; then
+		say "$2: ${1##*/} is still the regular file, with its content"
+		return 0
+	fi
+	fail "$2: ${1##*/} is gone or changed: $(ls -la "$1" 2>&1)"
+}
+
+# xc_log_has LOG PATTERN WHAT - LOG has a line matching PATTERN (grep -E)
+xc_log_has() {
+	grep -qE -- "$2" "$1" || { fail "no log line saying $3"; return 1; }
+	say "xcable: $(grep -m1 -E -- "$2" "$1" | sed 's/^xcable: //' | cut -c1-200)"
+}
+
+# a file put where a cable's socket was survives xcablectl del of that
+# cable, and xcable's exit, whose port closes remove the socket path in
+# DPDK's vhost library
+t_files_foreign_survives_del_and_exit() {
+	runtime_ini lab.ini
+	xc_start xc.log --config lab.ini --control "$T/x.ctl"
+	wait_log xc.log "running;" 1 30 || { cat xc.log; fail "xcable did not start"; return 1; }
+	[ -S "$T/b-l.sock" ] && [ -S "$T/a-r.sock" ] || { fail "no sockets"; return 1; }
+	foreign_file "$T/b-l.sock"
+	"$BUILD/app/xcablectl" -s "$T/x.ctl" del beta >del.out 2>&1 ||
+		{ cat del.out; fail "xcablectl del beta failed"; return 1; }
+	say "xcablectl del beta: $(tr '\n' ' ' <del.out)"
+	check_foreign "$T/b-l.sock" "after xcablectl del beta" || return 1
+	[ ! -e "$T/b-r.sock" ] || { fail "beta's own right socket was not removed"; return 1; }
+	say "beta's own socket b-r.sock was removed"
+	xc_log_has xc.log "'$T/b-l.sock' is a regular file, not the socket xcable made" \
+		"what is at b-l.sock" || return 1
+	foreign_file "$T/a-r.sock"
+	xc_stop
+	[ "$XC_RC" = 0 ] || { fail "xcable exited with $XC_RC"; return 1; }
+	check_foreign "$T/a-r.sock" "after xcable's exit" || return 1
+	[ ! -e "$T/a-l.sock" ] || { fail "alpha's own left socket was not removed at exit"; return 1; }
+	ls -a "$T" | grep -q 'aside' && { fail "a file was left under its temporary name: $(ls -a "$T" | grep aside)"; return 1; }
+	say "alpha's own socket a-l.sock was removed at exit, nothing left aside"
+}
+TESTS+=(t_files_foreign_survives_del_and_exit)
+
+# a regular file named like the guard's hidden name (.l.sock.in-use) is
+# not replaced when a frontend attaches: the guard says it cannot hide the
+# socket, and the cable works unguarded
+t_files_in_use_name_kept() {
+	local lp rp got
+	xc_start xc.log --left "$T/l.sock" --right "$T/r.sock" --no-link-propagation
+	wait_log xc.log "running;" 1 20 || { cat xc.log; fail "xcable did not start"; return 1; }
+	foreign_file "$T/.l.sock.in-use"
+	stream_peer left.out "$T/l.sock" 1 5 & lp=$!
+	stream_peer right.out "$T/r.sock" 2 5 & rp=$!
+	wait_ends_up xc.log 30 left right || { fail "frontends did not connect"; return 1; }
+	wait $lp $rp
+	check_foreign "$T/.l.sock.in-use" "with a frontend attached" || return 1
+	xc_log_has xc.log "left: cannot hide $T/l.sock while in use \($T/.l.sock.in-use is a regular file, not xcable's" \
+		"that the socket cannot be hidden" || return 1
+	[ -S "$T/.r.sock.in-use" ] || grep -q "right.*link down" xc.log ||
+		{ fail "the right socket was not hidden"; return 1; }
+	got=$(received_from right.out 1)
+	say "right received ${got:-0} frames from left over 5 s"
+	[ "${got:-0}" -gt 1000 ] || { fail "the cable did not work unguarded"; return 1; }
+	xc_stop
+	[ "$XC_RC" = 0 ] || { fail "xcable exited with $XC_RC"; return 1; }
+	check_foreign "$T/.l.sock.in-use" "after xcable's exit" || return 1
+	[ ! -e "$T/l.sock" ] && [ ! -e "$T/r.sock" ] || { fail "xcable's own sockets left behind"; return 1; }
+}
+TESTS+=(t_files_in_use_name_kept)
+
+# a file put on the public path while a guest is attached (where the
+# guard's decoy was) is not replaced when the guest leaves: the socket
+# stays hidden, and the log says frontends cannot reconnect
+t_files_public_path_kept() {
+	local lp rp
+	xc_start xc.log --left "$T/l.sock" --right "$T/r.sock" --no-link-propagation
+	wait_log xc.log "running;" 1 20 || { cat xc.log; fail "xcable did not start"; return 1; }
+	stream_peer left.out "$T/l.sock" 1 4 & lp=$!
+	stream_peer right.out "$T/r.sock" 2 8 & rp=$!
+	wait_ends_up xc.log 30 left right || { fail "frontends did not connect"; return 1; }
+	sleep 0.5
+	[ -S "$T/.l.sock.in-use" ] || { fail "the served socket was not hidden"; return 1; }
+	foreign_file "$T/l.sock"
+	say "replaced the decoy on l.sock with a regular file while left is attached"
+	wait $lp
+	wait_log xc.log "left.*link down" 1 10 || { fail "left never went down"; return 1; }
+	sleep 0.5
+	check_foreign "$T/l.sock" "after the left guest left" || return 1
+	xc_log_has xc.log "left: cannot put $T/l.sock back \(a regular file is there now, not xcable's" \
+		"that the socket cannot go back" || return 1
+	wait $rp
+	xc_stop
+	[ "$XC_RC" = 0 ] || { fail "xcable exited with $XC_RC"; return 1; }
+	check_foreign "$T/l.sock" "after xcable's exit" || return 1
+	[ ! -e "$T/.l.sock.in-use" ] || { fail "xcable's hidden socket was left behind"; return 1; }
+	say "the socket that could not go back was removed from its hidden name at exit"
+}
+TESTS+=(t_files_public_path_kept)
+
+# a live socket of another process at a killed worker's path is not
+# removed by the supervisor's cleanup of that worker: worker 1 is stopped
+# (SIGSTOP) so that it cannot exit by itself, the supervisor told to stop
+# SIGKILLs it after 5 s and removes the sockets it left, but only those
+# nobody listens on
+t_files_supervisor_keeps_live() {
+	local w1 lp rc=0
+	sup_start 20 || return 1
+	w1=$(worker_pid 1)
+	[ -n "$w1" ] || { fail "no worker 1"; return 1; }
+	kill -STOP "$w1"
+	# c17 is worker 1's (10 cables each): another process serves its
+	# left socket now
+	rm -f "$T/c17-l.sock"
+	/usr/bin/python3 -c '
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(4)
+open(sys.argv[2], "w").close()
+time.sleep(60)' "$T/c17-l.sock" "$T/listening" & lp=$!
+	XC_PIDS+=("$lp")
+	for _ in $(seq 50); do [ -e "$T/listening" ] && break; sleep 0.1; done
+	say "worker 1 (pid $w1) stopped with SIGSTOP; another process listens on c17-l.sock"
+	xc_stop
+	grep -q "worker 1 (pid $w1) did not stop within .*SIGKILL" xc.log ||
+		{ fail "the supervisor did not SIGKILL worker 1"; rc=1; }
+	if [ -S "$T/c17-l.sock" ] && /usr/bin/python3 -c '
+import socket, sys
+socket.socket(socket.AF_UNIX).connect(sys.argv[1])' "$T/c17-l.sock" 2>/dev/null; then
+		say "c17-l.sock is still there and answers"
+	else
+		fail "the live socket at c17-l.sock was removed"; rc=1
+	fi
+	[ ! -e "$T/c17-r.sock" ] || { fail "worker 1's stale c17-r.sock was not removed"; rc=1; }
+	say "worker 1's stale c17-r.sock was removed"
+	xc_log_has xc.log "worker 1 is gone, but not its socket: socket '$T/c17-l.sock' is in use by another process" \
+		"that the live socket was left alone" || rc=1
+	kill "$lp" 2>/dev/null; wait "$lp" 2>/dev/null
+	return $rc
+}
+TESTS+=(t_files_supervisor_keeps_live)
