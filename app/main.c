@@ -226,6 +226,8 @@ static void stop_all(struct xc_ctx *ctx, bool counters)
 	xc_control_stop(&ctx->ctl);
 	xc_capture_fini(ctx->capture);
 	if (counters) {
+		/* faults caught since the last housekeeping are said too */
+		xc_memguard_scan(&ctx->mg);
 		xc_topo_drain(&ctx->topo);
 		xc_counters_print(ctx->topo.cables, ctx->topo.n_cables, true,
 				  ctx->cl.opts.stats_json, &ctx->topo.gone);
