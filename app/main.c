@@ -33,6 +33,7 @@
 #include "lcores.h"
 #include "log.h"
 #include "memguard.h"
+#include "notify.h"
 #include "pull.h"
 #include "reconf.h"
 #include "runfiles.h"
@@ -377,10 +378,12 @@ int main(int argc, char **argv)
 	}
 	start(ctx, &ea);
 	XC_LOG(main, INFO, "running; stop with Ctrl-C or SIGTERM");
+	xc_notify("READY=1\nSTATUS=forwarding");
 	ctx->next_stats = rte_rdtsc() +
 		rte_get_tsc_hz() * ctx->cl.opts.stats_interval;
 	xc_lcores_run(&ctx->lcores);
 	XC_LOG(main, INFO, "stopping");
+	xc_notify("STOPPING=1");
 	stop_all(ctx, true);
 	free(ctx);
 	return 0;

@@ -67,6 +67,7 @@
 
 #include "config.h"
 #include "log.h"
+#include "notify.h"
 #include "reconf.h"
 #include "sockpath.h"
 
@@ -887,7 +888,9 @@ void xc_reconf_housekeeping(struct xc_reconf *r)
 			/* its lines are in the log: the control thread may be
 			 * reading the last request's answer */
 			r->out = &lines;
+			xc_notify("RELOADING=1");
 			rc = run(r, hup, why, sizeof(why));
+			xc_notify("READY=1");
 			xc_sbuf_free(&lines);
 			XC_LOG(main, INFO, "SIGHUP: reload %s: %s",
 			       rc ? "refused, nothing changed" : "done", why);

@@ -51,6 +51,7 @@
 
 #include "config.h"
 #include "log.h"
+#include "notify.h"
 #include "sockpath.h"
 #include "supervise.h"
 
@@ -774,7 +775,9 @@ static void on_signal(struct xc_sup *s)
 			break;
 		case SIGHUP:
 			why[0] = '\0';
+			xc_notify("RELOADING=1");
 			rc = xc_sup_reload(s, why, sizeof(why));
+			xc_notify("READY=1");
 			xc_sbuf_free(&s->said);	/* its workers logged it */
 			XC_LOG(super, INFO, "SIGHUP: reload %s: %s",
 			       rc ? "refused, nothing changed" : "done", why);
@@ -1032,6 +1035,7 @@ int xc_sup_run(struct xc_cmdline *cl, int argc, char **argv)
 		XC_LOG(super, ERR, "%s", why);
 	XC_LOG(super, INFO, "supervisor running: xcablectl -s %s (or -p %s); stop with Ctrl-C or SIGTERM",
 	       s->ctl_path, s->prefix);
+	xc_notify("READY=1\nSTATUS=supervising");
 	loop(s);
 	stop_workers(s);
 	merge_stats(s);

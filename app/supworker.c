@@ -222,6 +222,8 @@ int xc_worker_start(struct xc_sup *s, unsigned int i)
 			dup2(fd, STDIN_FILENO);
 			close(fd);
 		}
+		/* the supervisor tells the service manager, not its workers */
+		unsetenv("NOTIFY_SOCKET");
 		execv(s->exe, argv);
 		fprintf(stderr, "xcable: worker %u: cannot run %s: %s\n", i,
 			s->exe, strerror(errno));
