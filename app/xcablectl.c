@@ -53,12 +53,16 @@
 #define XC_TIMEOUT_MAX	86400
 
 /**
- * usage() - print how to call, exit 2
+ * usage() - print how to call, and exit
+ * @f:		where: stderr for a usage error, stdout for --help
+ * @status:	exit status: XC_USAGE, or 0 for --help
  */
-static void usage(void)
+__attribute__((noreturn))
+static void usage(FILE *f, int status)
 {
-	fprintf(stderr,
+	fprintf(f,
 		"usage: xcablectl [-s SOCKET | -p PREFIX] [-t SEC] list [--json] |\n"
+		"       --version | --help |\n"
 		"       show CABLE [--json] |\n"
 		"       impair CABLE [to-right|to-left] SPEC | clear CABLE |\n"
 		"       down CABLE | up CABLE |\n"
@@ -69,7 +73,7 @@ static void usage(void)
 		"-t SEC, --timeout SEC: longest wait for the whole exchange (default\n"
 		"      %d s for list, show and workers, %d s for the others)\n",
 		XC_READ_S, XC_CHANGE_S);
-	exit(XC_USAGE);
+	exit(status);
 }
 
 /**
@@ -313,6 +317,15 @@ int main(int argc, char **argv)
 	int i = 1, rc = 0;
 	size_t used;
 
+	if (argc == 2 && (strcmp(argv[1], "--version") == 0 ||
+			  strcmp(argv[1], "-V") == 0)) {
+		printf("xcablectl %s (xcable's control protocol; built with DPDK %s)\n",
+		       XC_VERSION, XC_DPDK_VERSION);
+		return 0;
+	}
+	if (argc == 2 && (strcmp(argv[1], "--help") == 0 ||
+			  strcmp(argv[1], "-h") == 0))
+		usage(stdout, 0);
 	while (i < argc && argv[i][0] == '-') {
 		if (strcmp(argv[i], "-s") == 0 && i + 1 < argc) {
 			snprintf(x.path, sizeof(x.path), "%s", argv[i + 1]);
@@ -328,12 +341,12 @@ int main(int argc, char **argv)
 			i++;
 			continue;
 		} else {
-			usage();
+			usage(stderr, XC_USAGE);
 		}
 		i += 2;
 	}
 	if (i >= argc)
-		usage();
+		usage(stderr, XC_USAGE);
 	if (x.timeout == 0) {
 		cmd = xc_ctl_lookup(argv[i]);	/* unknown: refused at once */
 		x.timeout = cmd && cmd->changes ? XC_CHANGE_S : XC_READ_S;
