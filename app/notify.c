@@ -47,8 +47,9 @@ int xc_notify(const char *state)
 	if (fd < 0 || sendto(fd, state, strlen(state), MSG_NOSIGNAL,
 			     (struct sockaddr *)&sa, len) < 0) {
 		rc = -errno;
-		XC_LOG(main, WARNING, "cannot tell the service manager %s (NOTIFY_SOCKET %s): %s",
-		       state, path, strerror(errno));
+		XC_LOG(main, WARNING, "cannot tell the service manager %.*s (NOTIFY_SOCKET %s): %s",
+		       (int)strcspn(state, "\n"), state, path,
+		       strerror(-rc));
 	}
 	if (fd >= 0)
 		close(fd);

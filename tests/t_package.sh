@@ -1,0 +1,118 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# tests/t_package.sh - xcable as operators install it: the Debian package
+# built from the tree, installed, a lab run as the service xcable@lab
+# (under systemd where it runs, else the unit's own command and
+# environment, by hand), frames through it, a reload, a stop, and the
+# package removed without a trace.
+# (sourced by tests/run; each t_* function is one test)
+
+# pkg_unit_value KEY - a setting of the installed xcable@.service
+pkg_unit_value() { sed -nE "s/^$1=(.*)/\\1/p" /lib/systemd/system/xcable@.service | tail -n 1; }
+
+# pkg_gone - purge the package (a test that failed half-way included)
+pkg_gone() { apt-get purge -y -qq xcable >/dev/null 2>&1; rm -f /etc/xcable/lab.ini; }
+
+# pkg_notify_listen SOCK OUT - collect what a service sends to the
+# notification socket SOCK, one message a line, in OUT, until killed
+pkg_notify_listen() {
+	/usr/bin/python3 - "$1" "$2" <<'PY' &
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind(sys.argv[1])
+with open(sys.argv[2], "a", buffering=1) as out:
+    while True:
+        out.write(s.recv(4096).decode().replace("\n", " ") + "\n")
+PY
+	PKG_NL=$!
+	XC_PIDS+=("$PKG_NL")
+}
+
+# the package builds (dpkg-buildpackage -b), lintian finds no error in
+# it, apt-get installs it with what it needs; xcable@lab runs the lab of
+# /etc/xcable/lab.ini as user xcable, says READY=1, carries the frame
+# catalogue both ways, applies a changed config on reload (READY=1 again)
+# and stops cleanly; apt-get purge leaves none of its files, /etc/xcable
+# nor /run/xcable (only the system user, which Debian policy keeps)
+t_package_install() {
+	local v files sd=0 exec env pid rc left
+	dpkg -s xcable >/dev/null 2>&1 && { fail "xcable is installed already: not touching it"; return 1; }
+	mkdir src && (cd "$TOP" && git ls-files -co --exclude-standard -z | xargs -0 tar cf -) | tar xf - -C src ||
+		{ fail "cannot copy the tree"; return 1; }
+	(cd src && dpkg-buildpackage -us -uc -b) >build.log 2>&1 ||
+		{ tail -n 20 build.log; fail "dpkg-buildpackage failed"; return 1; }
+	v=$(ls xcable_*_*.deb) || { fail "no package built"; return 1; }
+	say "built $v ($(du -k "$v" | cut -f1) kB): $(dpkg-deb -f "$v" Depends | cut -c1-90)..."
+	lintian --allow-root "$v" >lintian.out 2>&1
+	grep -q '^E:' lintian.out && { cat lintian.out; fail "lintian finds errors"; return 1; }
+	say "lintian: $(grep -c '^E:' lintian.out) errors, $(grep -c '^W:' lintian.out) warnings"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "./$v" >install.log 2>&1 ||
+		{ tail -n 10 install.log; pkg_gone; fail "apt-get install failed"; return 1; }
+	files=$(dpkg -L xcable)
+	for f in /usr/bin/xcable /usr/bin/xcablectl /lib/systemd/system/xcable@.service \
+		 /usr/share/bash-completion/completions/xcablectl /usr/share/man/man1/xcable.1.gz \
+		 /usr/share/doc/xcable/examples/one-link.ini; do
+		[ -e "$f" ] || { pkg_gone; fail "$f is not installed"; return 1; }
+	done
+	id xcable >/dev/null 2>&1 || { pkg_gone; fail "no system user xcable"; return 1; }
+	say "installed: $(echo "$files" | wc -l) paths, user $(id xcable | cut -d' ' -f1-2); $(/usr/bin/xcable --version)"
+	# the lab: the example, and its cables' sockets where the unit serves
+	cp /usr/share/doc/xcable/examples/one-link.ini /etc/xcable/lab.ini
+	[ "$(ps -p 1 -o comm=)" = systemd ] && systemctl is-system-running >/dev/null 2>&1 && sd=1
+	if [ $sd = 1 ]; then
+		say "systemd runs here: systemctl start xcable@lab"
+		systemctl start xcable@lab || { journalctl -u xcable@lab | tail -n 20; pkg_gone; fail "the service did not start"; return 1; }
+		pid=$(systemctl show -p MainPID --value xcable@lab)
+	else
+		# no systemd: the unit's own command, user and environment
+		exec=$(pkg_unit_value ExecStart | sed 's/%i/lab/g')
+		env=$(pkg_unit_value Environment)
+		say "no systemd here (pid 1 is $(ps -p 1 -o comm=)): the unit's ExecStart by hand, as $(pkg_unit_value User), with $env and NOTIFY_SOCKET"
+		install -d -o xcable -g xcable /run/xcable
+		chmod o+x "$T" && mkdir -m 0755 "$T/n"
+		pkg_notify_listen "$T/n/notify.sock" notify.out
+		for ((rc = 0; rc < 30; rc++)); do [ -S "$T/n/notify.sock" ] && break; sleep 0.1; done
+		chmod 0666 "$T/n/notify.sock"
+		env "$env" NOTIFY_SOCKET="$T/n/notify.sock" \
+			setpriv --reuid=xcable --regid=xcable --clear-groups $exec >xc.log 2>&1 &
+		pid=$!
+		XC_PIDS+=("$pid")
+		wait_log notify.out "READY=1" 1 30 || { cat xc.log; pkg_gone; fail "no READY=1 from xcable"; return 1; }
+		say "notified: $(head -n 1 notify.out)"
+	fi
+	[ "$(stat -c %U /run/xcable/vm-a.sock)" = xcable ] || { pkg_gone; fail "the sockets are not the service user's"; return 1; }
+	"$XCPEER" $(peer_eal /run/xcable/vm-a.sock /run/xcable/vm-b.sock) -- frames --rounds 1 >peer.log 2>&1 ||
+		{ tail -n 5 peer.log; pkg_gone; fail "frames did not cross the packaged lab"; return 1; }
+	say "$(grep catalogue peer.log)"
+	# reload: one more cable in the file
+	printf '[cable link2]\nleft = /run/xcable/vm-c.sock\nright = /run/xcable/vm-d.sock\n' >>/etc/xcable/lab.ini
+	if [ $sd = 1 ]; then
+		systemctl reload xcable@lab
+	else
+		kill -HUP "$pid"	# the unit's ExecReload
+		wait_log notify.out "READY=1" 2 20 || { pkg_gone; fail "no READY=1 after the reload"; return 1; }
+	fi
+	for ((rc = 0; rc < 50; rc++)); do
+		[ -S /run/xcable/vm-c.sock ] && break
+		sleep 0.1
+	done
+	/usr/bin/xcablectl -s /run/xcable/lab.ctl list >list.out 2>&1
+	say "after the reload: $(grep -oE '^[a-z0-9]+:' list.out | tr '\n' ' ')"
+	[ "$(grep -cE '^link[12]:' list.out)" = 2 ] || { cat list.out; pkg_gone; fail "the reload did not add link2"; return 1; }
+	if [ $sd = 1 ]; then
+		systemctl stop xcable@lab; rc=$?
+	else
+		kill -TERM "$pid"; wait "$pid"; rc=$?
+		grep -q "STOPPING=1" notify.out || say "(no STOPPING=1 seen)"
+	fi
+	[ "$rc" = 0 ] || { tail -n 5 xc.log; pkg_gone; fail "the service stopped with $rc"; return 1; }
+	rm -f /etc/xcable/lab.ini	# the admin's, not the package's
+	DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq xcable >purge.log 2>&1 ||
+		{ cat purge.log; fail "apt-get purge failed"; return 1; }
+	# its files, and the directories that are its alone
+	left=$(for f in $files /etc/xcable /run/xcable /usr/share/doc/xcable; do
+		[ -e "$f" ] && { [ ! -d "$f" ] || [[ $f == */xcable ]]; } && echo "$f"; done)
+	[ -z "$left" ] || { fail "left behind after purge: $left"; return 1; }
+	say "stopped (exit 0), purged: none of its files, /etc/xcable nor /run/xcable left; the system user xcable stays, as Debian policy has it"
+}
+TESTS+=(t_package_install)
+ONCE+=(t_package_install)	# builds and installs the package itself
