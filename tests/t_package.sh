@@ -116,3 +116,30 @@ t_package_install() {
 }
 TESTS+=(t_package_install)
 ONCE+=(t_package_install)	# builds and installs the package itself
+
+# xcablectl's bash completion: commands, cable names from the running
+# xcable (through the -s given), add's keys from xcable --help, impair's
+# directions and keys
+t_xcablectl_completion() {
+	local out
+	printf '[cable alpha]\nleft = %s\nright = %s\n[cable beta]\nleft = %s\nright = %s\n' \
+		"$T/a.sock" "$T/b.sock" "$T/c.sock" "$T/d.sock" >c.ini
+	xc_start xc.log --config c.ini --control "$T/x.ctl"
+	wait_log xc.log "running;" 1 30 || { fail "xcable did not start"; return 1; }
+	out=$(PATH="$BUILD/app:$PATH" bash -c '
+		. "$1/config/xcablectl.bash"
+		t() { COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMPREPLY=(); _xcablectl; echo "${COMPREPLY[*]}"; }
+		t xcablectl re
+		t xcablectl -s "$2" show ""
+		t xcablectl -s "$2" del b
+		t xcablectl -s "$2" add x left-cl
+		t xcablectl -s "$2" impair alpha to-' _ "$TOP" "$T/x.ctl")
+	say "completions: $(echo "$out" | tr '\n' '|')"
+	[ "$out" = "reload
+alpha beta
+beta
+left-client=
+to-right to-left" ] || { fail "completion gave something else"; return 1; }
+	xc_stop
+}
+TESTS+=(t_xcablectl_completion)
