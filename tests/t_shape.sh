@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-# tests/t_shape.sh - the shape of the code, as README's Layout promises it
+# tests/t_shape.sh - the shape of the code, as doc/development.md's Layout promises it
 # (sourced by tests/run; each t_* function is one test)
 
 # t_code_shape - what a newcomer is promised: no function in app/ longer

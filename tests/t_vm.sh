@@ -385,7 +385,7 @@ VIOMMU_DEV="bus=rp0,iommu_platform=on,ats=on"
 # guest's default lazy IOTLB flushing, what xcable delivers to it never
 # reaches its stack (QEMU 7.2, DPDK 22.11: stale translations, found by
 # trying; iommu=pt and iommu.strict=1 both work): strict flushing, as the
-# README tells operators
+# doc/guests.md tells operators
 viommu_boot() {
 	VM_MACHINE=q35 VM_ARGS=$VIOMMU_ARGS boot "$1" "$2" "$3" "intel_iommu=on iommu.strict=1 $4" reconnect=1 "$VIOMMU_DEV"
 }
@@ -518,7 +518,7 @@ vm_variant() {
 		{ fail "counters do not add up"; return 1; }
 }
 
-# the rows (README, "Guests tested"): both guests with the variant, and one
+# the rows (doc/guests.md, "Guests tested"): both guests with the variant, and one
 # mixed pair; the default device is t_vm_basic_traffic, on both builds.
 # Virtio feature bits: 0 CSUM, 1 GUEST_CSUM, 7 GUEST_TSO4, 11 HOST_TSO4,
 # 15 MRG_RXBUF, 22 MQ, 28 INDIRECT_DESC, 29 EVENT_IDX, 33 IOMMU_PLATFORM,
