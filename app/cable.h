@@ -311,6 +311,6 @@ static inline bool xc_cable_shown(const struct xc_cable *c)
 }
 
 void xc_end_describe(const struct xc_end *e, xc_kv_fn fn, void *arg);
-int xc_cable_socket(const struct xc_cable *c);
+int xc_cable_numa(const struct xc_cable *c);
 
 #endif /* XC_CABLE_H */

@@ -101,7 +101,7 @@ static void dir_line(struct xc_sbuf *out, const struct xc_cable *cb,
 	struct xc_dir_stats s;
 
 	xc_cable_stats(cb, j, &s);
-	xc_counters_line(&xc_dir_counters, &s, line, sizeof(line));
+	xc_stats_line(&xc_dir_counters, &s, line, sizeof(line));
 	xc_impair_get(&cb->dir[j].im, &ic);
 	xc_impair_format(&ic, imp, sizeof(imp));
 	xc_sbuf_printf(out, "  %s: %s impair %s\n", cb->dir[j].label, line,
@@ -123,7 +123,7 @@ static void vxlan_line(struct xc_sbuf *out, const struct xc_cable *cb)
 	if (vx == NULL)
 		return;
 	xc_vxlan_stats(vx, &vs);
-	xc_counters_line(&xc_vxlan_counters, &vs, line, sizeof(line));
+	xc_stats_line(&xc_vxlan_counters, &vs, line, sizeof(line));
 	xc_sbuf_printf(out, "  vxlan %s: %s\n", vx->local, line);
 }
 
@@ -144,7 +144,7 @@ static void trunk_lines(struct xc_sbuf *out, const struct xc_cable *cb)
 		if (t == NULL || (j == 1 && t == cb->end[0].trunk))
 			continue;
 		xc_counters_trunk_stats(t, &ts);
-		xc_counters_line(&xc_trunk_counters, &ts, line, sizeof(line));
+		xc_stats_line(&xc_trunk_counters, &ts, line, sizeof(line));
 		xc_sbuf_printf(out, "  trunk %s (%s): %s\n", t->port->label,
 			       t->port->name, line);
 	}
@@ -168,7 +168,7 @@ static int answer_json(struct xc_control *c, struct ctl_call *k)
 		snprintf(k->why, sizeof(k->why), "out of memory");
 		rc = -ENOMEM;
 	} else {
-		xc_sbuf_put(k->out, js.buf, js.len);
+		xc_sbuf_put(k->out, js.text.b, js.text.len);
 	}
 	xc_json_free(&js);
 	return rc;

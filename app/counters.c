@@ -131,11 +131,11 @@ static void print_dir(const struct xc_cable *c, unsigned int j)
 	unsigned int q;
 
 	xc_cable_stats(c, j, &s);
-	xc_counters_line(&xc_dir_counters, &s, line, sizeof(line));
+	xc_stats_line(&xc_dir_counters, &s, line, sizeof(line));
 	printf("%s %s: %s\n", c->name, c->dir[j].label, line);
 	for (q = 0; c->n_queues > 1 && q < c->n_queues; q++) {
 		xc_stats_snapshot(&c->dir[2 * q + j].st, &s);
-		xc_counters_line(&xc_dir_counters, &s, line, sizeof(line));
+		xc_stats_line(&xc_dir_counters, &s, line, sizeof(line));
 		printf("%s %s queue %u: %s\n", c->name, c->dir[j].label, q,
 		       line);
 	}
@@ -171,13 +171,13 @@ void xc_counters_print(struct xc_cable *cables, unsigned int n_cables,
 	n = trunks_of(cables, n_cables, NULL, tr);
 	for (i = 0; i < n; i++) {
 		xc_counters_trunk_stats(tr[i], &ts);
-		xc_counters_line(&xc_trunk_counters, &ts, line, sizeof(line));
+		xc_stats_line(&xc_trunk_counters, &ts, line, sizeof(line));
 		printf("trunk %s (%s): %s\n", tr[i]->port->label,
 		       tr[i]->port->name, line);
 	}
 	if (vx) {
 		xc_vxlan_stats(vx, &vs);
-		xc_counters_line(&xc_vxlan_counters, &vs, line, sizeof(line));
+		xc_stats_line(&xc_vxlan_counters, &vs, line, sizeof(line));
 		printf("vxlan %s: %s\n", vx->local, line);
 	}
 	fflush(stdout);
@@ -262,12 +262,12 @@ static void dir_json(const struct xc_cable *c, unsigned int k,
 	xc_json_str(j, "from", d->rx->label);
 	xc_json_str(j, "to", d->tx->label);
 	xc_json_str(j, "impair", imp);
-	xc_counters_json(&xc_dir_counters, &s, j, "counters");
+	xc_stats_json(&xc_dir_counters, &s, j, "counters");
 	if (c->n_queues > 1) {
 		xc_json_open(j, "queues", '[');
 		for (q = 0; q < c->n_queues; q++) {
 			xc_stats_snapshot(&c->dir[2 * q + k].st, &s);
-			xc_counters_json(&xc_dir_counters, &s, j, NULL);
+			xc_stats_json(&xc_dir_counters, &s, j, NULL);
 		}
 		xc_json_close(j, ']');
 	}
@@ -295,7 +295,7 @@ static void gone_json(const struct xc_gone_list *gone, struct xc_json *j)
 		xc_json_open(j, "directions", '{');
 		for (k = 0; k < 2; k++) {
 			xc_json_open(j, g->label[k], '{');
-			xc_counters_json(&xc_dir_counters, &g->st[k], j,
+			xc_stats_json(&xc_dir_counters, &g->st[k], j,
 					 "counters");
 			xc_json_close(j, '}');
 		}
@@ -321,7 +321,7 @@ void xc_counters_gone(const struct xc_gone *g, const char *how,
 	unsigned int k;
 
 	for (k = 0; k < 2; k++) {
-		xc_counters_line(&xc_dir_counters, &g->st[k], line,
+		xc_stats_line(&xc_dir_counters, &g->st[k], line,
 				 sizeof(line));
 		xc_sbuf_printf(out, "%s %s: %s (final: %s)\n", g->name,
 			       g->label[k], line, how);
@@ -374,7 +374,7 @@ void xc_counters_doc(struct xc_cable *cables, unsigned int n_cables,
 		xc_counters_trunk_stats(tr[i], &ts);
 		xc_json_open(j, tr[i]->port->label, '{');
 		xc_json_str(j, "port", tr[i]->port->name);
-		xc_counters_json(&xc_trunk_counters, &ts, j, "counters");
+		xc_stats_json(&xc_trunk_counters, &ts, j, "counters");
 		xc_json_close(j, '}');
 	}
 	xc_json_close(j, '}');
@@ -382,7 +382,7 @@ void xc_counters_doc(struct xc_cable *cables, unsigned int n_cables,
 		xc_vxlan_stats(vx, &vs);
 		xc_json_open(j, "vxlan", '{');
 		xc_json_str(j, "local", vx->local);
-		xc_counters_json(&xc_vxlan_counters, &vs, j, "counters");
+		xc_stats_json(&xc_vxlan_counters, &vs, j, "counters");
 		xc_json_close(j, '}');
 	}
 	if (gone && only == NULL)
@@ -424,7 +424,7 @@ int xc_counters_write(struct xc_cable *cables, unsigned int n_cables,
 	if (f == NULL) {
 		rc = -errno;
 	} else {
-		rc = fwrite(j.buf, 1, j.len, f) == j.len ? 0 : -EIO;
+		rc = fwrite(j.text.b, 1, j.text.len, f) == j.text.len ? 0 : -EIO;
 		if (fclose(f) && rc == 0)
 			rc = -errno;
 		if (rc == 0 && rename(tmp, path))

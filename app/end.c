@@ -49,13 +49,13 @@ void xc_end_describe(const struct xc_end *e, xc_kv_fn fn, void *arg)
 }
 
 /**
- * xc_cable_socket() - the NUMA socket a cable's memory belongs on: its
+ * xc_cable_numa() - the NUMA socket a cable's memory belongs on: its
  *		       first port's
  * @c:		cable
  *
  * Return: the socket, 0 if unknown or the cable has no port
  */
-int xc_cable_socket(const struct xc_cable *c)
+int xc_cable_numa(const struct xc_cable *c)
 {
 	int j, s;
 

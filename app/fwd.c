@@ -859,7 +859,7 @@ static bool steered(const struct xc_end *e, unsigned int n_queues)
 int xc_cable_dirs_create(struct xc_cable *c, const struct xc_impair_cfg ic[2],
 			 uint64_t seed)
 {
-	int socket = xc_cable_socket(c);
+	int socket = xc_cable_numa(c);
 	unsigned int j, q;
 
 	c->dir = rte_zmalloc_socket("xc_dir", 2 * c->n_queues * sizeof(*c->dir),

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * json.c - a small JSON writer into a growing buffer
+ * json.c - a small JSON writer into a growing text buffer (sbuf.c)
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -25,38 +25,19 @@ void xc_json_init(struct xc_json *j)
  */
 void xc_json_free(struct xc_json *j)
 {
-	free(j->buf);
+	xc_sbuf_free(&j->text);
 	xc_json_init(j);
 }
 
 /**
- * put() - append bytes, growing the buffer
+ * put() - append bytes to the text
  * @j:		writer
  * @s:		bytes
  * @n:		how many
  */
 static void put(struct xc_json *j, const char *s, size_t n)
 {
-	size_t cap;
-	char *b;
-
-	if (j->failed)
-		return;
-	if (j->len + n + 1 > j->cap) {
-		cap = j->cap ? j->cap : 4096;
-		while (cap < j->len + n + 1)
-			cap *= 2;
-		b = realloc(j->buf, cap);
-		if (b == NULL) {
-			j->failed = true;
-			return;
-		}
-		j->buf = b;
-		j->cap = cap;
-	}
-	memcpy(j->buf + j->len, s, n);
-	j->len += n;
-	j->buf[j->len] = '\0';
+	xc_sbuf_put(&j->text, s, n);
 }
 
 /**
@@ -154,18 +135,6 @@ void xc_json_u64(struct xc_json *j, const char *key, uint64_t v)
 }
 
 /**
- * xc_json_bool() - true or false
- * @j:		writer
- * @key:	its key, or NULL
- * @v:		the value
- */
-void xc_json_bool(struct xc_json *j, const char *key, bool v)
-{
-	member(j, key);
-	put(j, v ? "true" : "false", v ? 4 : 5);
-}
-
-/**
  * xc_json_finish() - end the document with a newline
  * @j:		writer
  *
@@ -174,5 +143,5 @@ void xc_json_bool(struct xc_json *j, const char *key, bool v)
 int xc_json_finish(struct xc_json *j)
 {
 	put(j, "\n", 1);
-	return j->failed ? -ENOMEM : 0;
+	return j->text.failed ? -ENOMEM : 0;
 }

@@ -13,20 +13,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sbuf.h"
+
 /**
  * struct xc_json - a JSON document being written
- * @buf:	the text, terminated (NULL until something is written)
- * @len:	its length
- * @cap:	bytes allocated
+ * @text:	the text (text.b NULL until something is written; text.failed:
+ *		out of memory, the text is incomplete)
  * @comma:	the next value needs a comma before it
- * @failed:	out of memory: the text is incomplete
  */
 struct xc_json {
-	char *buf;
-	size_t len;
-	size_t cap;
+	struct xc_sbuf text;
 	bool comma;
-	bool failed;
 };
 
 void xc_json_init(struct xc_json *j);
@@ -35,7 +32,6 @@ void xc_json_open(struct xc_json *j, const char *key, char brace);
 void xc_json_close(struct xc_json *j, char brace);
 void xc_json_str(struct xc_json *j, const char *key, const char *v);
 void xc_json_u64(struct xc_json *j, const char *key, uint64_t v);
-void xc_json_bool(struct xc_json *j, const char *key, bool v);
 int xc_json_finish(struct xc_json *j);
 
 #endif /* XC_JSON_H */

@@ -43,19 +43,19 @@ static bool on_shared(const struct xc_cable *c)
  * @t:		topology
  * @i:		cable index
  * @k:		directions placed so far
- * @trunk_lc:	the lcore that serves every trunk and tunnel, NULL before
+ * @shared_lc:	the lcore that serves every trunk and tunnel, NULL before
  *		the first
  *
  * Return: the lcore
  */
 static struct xc_fwd_lcore *pick(struct xc_lcores *l, const struct xc_topo *t,
 				 unsigned int i, unsigned int k,
-				 struct xc_fwd_lcore *trunk_lc)
+				 struct xc_fwd_lcore *shared_lc)
 {
 	unsigned int n = rte_lcore_count() - 1, lcore, w = 0;
 
-	if (on_shared(&t->cables[i]) && trunk_lc)
-		return trunk_lc;
+	if (on_shared(&t->cables[i]) && shared_lc)
+		return shared_lc;
 	if (t->n_defs && t->defs[i].lcore >= 0)
 		return &l->lc[t->defs[i].lcore];	/* checked at build */
 	if (n == 0)
@@ -100,7 +100,7 @@ static void pool_share(struct xc_cable *c, struct xc_fwd_lcore *const *on)
 int xc_lcores_assign(struct xc_lcores *l, struct xc_topo *t, bool poll,
 		     unsigned int idle_us, char *err, size_t errlen)
 {
-	struct xc_fwd_lcore *trunk_lc = NULL, *lc;
+	struct xc_fwd_lcore *shared_lc = NULL, *lc;
 	unsigned int lcore, i, j, k = 0;
 	int rc;
 
@@ -135,11 +135,11 @@ int xc_lcores_assign(struct xc_lcores *l, struct xc_topo *t, bool poll,
 			if (j >= 2 && c->end[1 - j % 2].steer != NULL)
 				lc = feeds[j % 2];
 			else
-				lc = pick(l, t, i, k, trunk_lc);
+				lc = pick(l, t, i, k, shared_lc);
 			if (j < 2)
 				feeds[j] = lc;
 			if (on_shared(c))
-				trunk_lc = lc;
+				shared_lc = lc;
 			/* ports without kicks are looked at every ms */
 			if (!xc_end_wakes(&c->end[j % 2]))
 				lc->max_sleep_ms = 1;

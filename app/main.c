@@ -151,7 +151,7 @@ static unsigned int housekeeping(void *arg)
 	xc_guard_set_poll(ctx->topo.guard_set);
 	soon |= xc_pull_housekeeping(&ctx->pull);
 	xc_reconf_housekeeping(&ctx->reconf);
-	soon |= xc_topo_grow(&ctx->topo);
+	soon |= xc_topo_pools(&ctx->topo);
 	if (rte_rdtsc() >= ctx->next_mg) {
 		xc_memguard_scan(&ctx->mg);
 		ctx->next_mg = rte_rdtsc() + hz;

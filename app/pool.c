@@ -193,7 +193,7 @@ static unsigned int hand_over(struct xc_pool *p, struct rte_mempool *ch)
  *		100 ms between two releases of the delay line, says little,
  *		and the line may hold its whole limit, so the pool grows to
  *		its cap), or a direction asked for more free mbufs than it
- *		has (@want, xc_topo_grow())
+ *		has (@want, xc_topo_pools())
  */
 void xc_pool_grow(struct xc_pool *p, bool hold)
 {

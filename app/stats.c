@@ -28,7 +28,7 @@ static const struct xc_counter dir_counters[] = {
 	DROP_CTR("peer-down", XC_DROP_PEER_DOWN,
 		 "the receiving end's link or queue was down"),
 	DROP_CTR("shutdown", XC_DROP_SHUTDOWN,
-		 "frames still held when xcable stopped"),
+		 "frames still held when xcable stopped or the cable was removed"),
 	DROP_CTR("too-big", XC_DROP_TOO_BIG,
 		 "larger than the receiving end can take"),
 	DROP_CTR("bad-offload", XC_DROP_BAD_OFFLOAD,
@@ -147,7 +147,7 @@ uint64_t xc_counter_value(const struct xc_counter *c, const void *s)
 }
 
 /**
- * xc_counters_line() - every counter of a table as "name value name value"
+ * xc_stats_line() - every counter of a table as "name value name value"
  * @t:		table
  * @s:		its stats struct
  * @buf:	filled, always terminated
@@ -155,7 +155,7 @@ uint64_t xc_counter_value(const struct xc_counter *c, const void *s)
  *
  * Return: length of the text (less than @len; cut short if it did not fit)
  */
-size_t xc_counters_line(const struct xc_counter_table *t, const void *s,
+size_t xc_stats_line(const struct xc_counter_table *t, const void *s,
 			char *buf, size_t len)
 {
 	size_t used = 0;
@@ -177,13 +177,13 @@ size_t xc_counters_line(const struct xc_counter_table *t, const void *s,
 }
 
 /**
- * xc_counters_json() - every counter of a table as a JSON object
+ * xc_stats_json() - every counter of a table as a JSON object
  * @t:		table
  * @s:		its stats struct
  * @j:		JSON being written
  * @key:	the object's key in the enclosing object, NULL in an array
  */
-void xc_counters_json(const struct xc_counter_table *t, const void *s,
+void xc_stats_json(const struct xc_counter_table *t, const void *s,
 		      struct xc_json *j, const char *key)
 {
 	unsigned int i;
@@ -218,14 +218,14 @@ const char *xc_tel_key(char *buf, size_t len, const char *prefix,
 }
 
 /**
- * xc_counters_tel() - every counter of a table into a telemetry dict, as
+ * xc_stats_tel() - every counter of a table into a telemetry dict, as
  *		       "PREFIX/NAME" (see xc_tel_key())
  * @t:		table
  * @s:		its stats struct
  * @d:		a dict being answered
  * @prefix:	what the keys start with
  */
-void xc_counters_tel(const struct xc_counter_table *t, const void *s,
+void xc_stats_tel(const struct xc_counter_table *t, const void *s,
 		     struct rte_tel_data *d, const char *prefix)
 {
 	char k[RTE_TEL_MAX_STRING_LEN];

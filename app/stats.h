@@ -20,19 +20,8 @@ struct xc_json;
 
 /**
  * enum xc_drop - why a frame was dropped; every drop has exactly one
- * @XC_DROP_PEER_DOWN:	the far end's link or queue was down
- * @XC_DROP_SHUTDOWN:	frames still held when xcable stopped
- * @XC_DROP_TOO_BIG:	larger than the receiving end can take
- * @XC_DROP_BAD_OFFLOAD: offload metadata that contradicts the frame
- * @XC_DROP_UNSUPPORTED: an offload xcable cannot do in software (UDP
- *			 fragmentation offload over IPv6)
- * @XC_DROP_NO_MBUF:	no buffers left to segment a frame into
- * @XC_DROP_IMPAIR_LOSS: lost on purpose (impairment: loss, ge)
- * @XC_DROP_IMPAIR_FULL: the impairment queue (delay, rate) was full
- * @XC_DROP_CABLE_DOWN: held when the cable was taken down (pulled)
- * @XC_DROP_REFUSED:	the receiving end took them but could not send them
- *			(a tunnel: the kernel refused the datagram)
- * @XC_DROP__MAX:	number of reasons
+ * (each reason's name and meaning are written once, in dir_counters of
+ * stats.c: XC_DROP__MAX is the number of reasons)
  */
 enum xc_drop {
 	XC_DROP_PEER_DOWN,
@@ -50,16 +39,8 @@ enum xc_drop {
 
 /**
  * struct xc_dir_stats - counters of one cable direction
- * @rx_pkts:	frames received from the sending port
- * @rx_bytes:	their bytes
- * @tx_pkts:	frames the receiving port accepted
- * @tx_bytes:	their bytes
- * @drop:	frames dropped, by reason
- * @seg_frames:	frames segmented in software (receiver without TSO)
- * @seg_out:	segments made of them
- * @csum_filled: checksums completed in software (receiver without CSUM)
- * @duplicated:	extra copies sent on purpose (impairment: dup)
- * @corrupted:	frames with a bit flipped on purpose (impairment: corrupt)
+ * (each counter's name and meaning are written once, in dir_counters of
+ * stats.c)
  *
  * Invariant once the direction is idle:
  * rx_pkts - seg_frames + seg_out + duplicated = tx_pkts + sum(drop).
@@ -92,12 +73,7 @@ static inline void xc_stat_add(uint64_t *c, uint64_t n)
 
 /**
  * struct xc_trunk_stats - counters of a trunk port, as read for showing
- * @rx_pkts:	frames received from the port
- * @unknown_tag: frames dropped: no member has their tag, or they had none
- * @backlog:	frames dropped: their member's queue was full
- * @oerrors:	the driver's: frames it could not send
- * @imissed:	the driver's: frames it had no room to receive
- * @ierrors:	the driver's: erroneous frames received
+ * (names and meanings: trunk_counters in stats.c)
  */
 struct xc_trunk_stats {
 	uint64_t rx_pkts;
@@ -110,20 +86,7 @@ struct xc_trunk_stats {
 
 /**
  * struct xc_vxlan_stats - counters of the tunnel socket (vxlan.c)
- * @rx_datagrams: datagrams received on it
- * @rx_short:	dropped: shorter than a VXLAN header and an Ethernet header
- * @rx_bad_flags: dropped: the I flag (valid VNI) was not set
- * @rx_too_big:	dropped: a frame larger than a tunnel carries
- * @unknown_vni: dropped: no tunnel has their VNI
- * @unknown_remote: dropped: their VNI's tunnels have another remote
- * @backlog:	dropped: their tunnel's queue held its share of the
- *		socket's mbufs
- * @no_mbuf:	dropped: every mbuf of the socket was in use (the socket is
- *		drained all the same, so that its lcore does not spin)
- * @tx_datagrams: datagrams sent
- * @tx_too_big:	frames the kernel refused as too big (EMSGSIZE: vxlan-df,
- *		or above 64 KB)
- * @tx_error:	frames the kernel refused for another reason (no route...)
+ * (names and meanings: vxlan_counters in stats.c)
  */
 struct xc_vxlan_stats {
 	uint64_t rx_datagrams;
@@ -171,11 +134,11 @@ extern const struct xc_counter_table xc_vxlan_counters;
 
 const char *xc_drop_name(enum xc_drop r);
 uint64_t xc_counter_value(const struct xc_counter *c, const void *s);
-size_t xc_counters_line(const struct xc_counter_table *t, const void *s,
+size_t xc_stats_line(const struct xc_counter_table *t, const void *s,
 			char *buf, size_t len);
-void xc_counters_json(const struct xc_counter_table *t, const void *s,
+void xc_stats_json(const struct xc_counter_table *t, const void *s,
 		      struct xc_json *j, const char *key);
-void xc_counters_tel(const struct xc_counter_table *t, const void *s,
+void xc_stats_tel(const struct xc_counter_table *t, const void *s,
 		     struct rte_tel_data *d, const char *prefix);
 const char *xc_tel_key(char *buf, size_t len, const char *prefix,
 		       const char *name);

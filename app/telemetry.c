@@ -140,7 +140,7 @@ static void add_end(struct rte_tel_data *d, const char *prefix,
 		struct xc_vxlan_stats vs;
 
 		xc_vxlan_stats(xc_vxlan_of(e), &vs);
-		xc_counters_tel(&xc_vxlan_counters, &vs, d,
+		xc_stats_tel(&xc_vxlan_counters, &vs, d,
 				key(k, prefix, "vxlan"));
 	}
 	if (e->trunk) {
@@ -153,7 +153,7 @@ static void add_end(struct rte_tel_data *d, const char *prefix,
 		rte_tel_data_add_dict_u64(d, key(k, prefix, "tag_type"),
 					  t->tpid);
 		xc_counters_trunk_stats(t, &ts);
-		xc_counters_tel(&xc_trunk_counters, &ts, d,
+		xc_stats_tel(&xc_trunk_counters, &ts, d,
 				key(k, prefix, "trunk"));
 	}
 }
@@ -176,7 +176,7 @@ static void add_dir(struct rte_tel_data *d, const struct xc_cable *c,
 		     dir->tx->label) >= (int)sizeof(prefix))
 		prefix[sizeof(prefix) - 1] = '\0';
 	xc_cable_stats(c, j, &s);
-	xc_counters_tel(&xc_dir_counters, &s, d, prefix);
+	xc_stats_tel(&xc_dir_counters, &s, d, prefix);
 }
 
 /**

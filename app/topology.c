@@ -277,7 +277,7 @@ static int cable_pools(struct xc_topo *t, unsigned int i, char *err,
 		       size_t errlen)
 {
 	struct xc_cable *c = &t->cables[i];
-	int socket = xc_cable_socket(c);
+	int socket = xc_cable_numa(c);
 	char name[RTE_MEMPOOL_NAMESIZE];
 	unsigned int gen = t->pool_gen++;
 
@@ -537,7 +537,7 @@ void xc_topo_stop_cable(struct xc_topo *t, unsigned int i)
 /**
  * retire() - free a pool of a cable that went, or, if some of its mbufs
  *	      are still out (a NIC's transmit ring), keep it until they are
- *	      back (xc_topo_grow())
+ *	      back (xc_topo_pools())
  * @t:		topology
  * @p:		the pool, emptied of its cable's frames
  */
@@ -615,7 +615,7 @@ static bool holds_frames(const struct xc_cable *c)
 }
 
 /**
- * xc_topo_grow() - grow the pools of the cables that are running short,
+ * xc_topo_pools() - grow the pools of the cables that are running short,
  *		    and shrink those of cables idle for a while (main
  *		    thread, housekeeping)
  * @t:		topology
@@ -623,7 +623,7 @@ static bool holds_frames(const struct xc_cable *c)
  * Return: true if a pool has mbufs in use (traffic: it may run short
  *	   soon)
  */
-bool xc_topo_grow(struct xc_topo *t)
+bool xc_topo_pools(struct xc_topo *t)
 {
 	bool busy = false;
 	unsigned int i, j;

@@ -90,6 +90,6 @@ void xc_topo_stop_cable(struct xc_topo *t, unsigned int i);
 void xc_topo_del_cable(struct xc_topo *t, unsigned int i, struct xc_gone *g);
 struct xc_port *xc_topo_new_port(struct xc_topo *t, const char *devargs,
 				 const char *name, char *err, size_t errlen);
-bool xc_topo_grow(struct xc_topo *t);
+bool xc_topo_pools(struct xc_topo *t);
 
 #endif /* XC_TOPOLOGY_H */

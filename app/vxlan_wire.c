@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "options.h"
 #include "vxlan_wire.h"
 
 /**
@@ -24,7 +25,7 @@
  *
  * Return: XC_VXLAN_OK, or why the datagram is none
  */
-enum xc_vxlan_bad xc_vxlan_decap(const uint8_t *hdr, size_t len,
+enum xc_vxlan_check xc_vxlan_decap(const uint8_t *hdr, size_t len,
 				 uint32_t *vni)
 {
 	if (len < XC_VXLAN_HLEN + XC_VXLAN_MIN_FRAME)
@@ -59,13 +60,8 @@ void xc_vxlan_encap(uint8_t hdr[XC_VXLAN_HLEN], uint32_t vni)
 static int parse_port(const char *s, uint16_t *port)
 {
 	unsigned long v;
-	char *end;
 
-	if (s[0] < '0' || s[0] > '9')
-		return -EINVAL;
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (*end || errno || v == 0 || v > 65535)
+	if (xc_parse_uint(s, 1, 65535, &v))
 		return -EINVAL;
 	*port = (uint16_t)v;
 	return 0;

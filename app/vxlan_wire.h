@@ -29,18 +29,19 @@
 #define XC_ADDR_TEXT_MAX	64	/* "[v6 address]:port" and its NUL */
 
 /**
- * enum xc_vxlan_bad - why a datagram is no VXLAN frame
+ * enum xc_vxlan_check - what xc_vxlan_decap() found in a datagram: a VXLAN
+ *			   frame, or why it is none
  * @XC_VXLAN_OK:	it is one
  * @XC_VXLAN_SHORT:	shorter than the header and an Ethernet header
  * @XC_VXLAN_NO_I:	the I flag (a valid VNI) is not set
  */
-enum xc_vxlan_bad {
+enum xc_vxlan_check {
 	XC_VXLAN_OK,
 	XC_VXLAN_SHORT,
 	XC_VXLAN_NO_I,
 };
 
-enum xc_vxlan_bad xc_vxlan_decap(const uint8_t *hdr, size_t len,
+enum xc_vxlan_check xc_vxlan_decap(const uint8_t *hdr, size_t len,
 				 uint32_t *vni);
 void xc_vxlan_encap(uint8_t hdr[XC_VXLAN_HLEN], uint32_t vni);
 int xc_addr_parse(const char *text, bool port_ok, uint16_t def_port,
