@@ -90,7 +90,7 @@ t_tso_burst_lossless() {
 	got=$(sed -nE 's/.* received ([0-9]+)$/\1/p' <<<"$out")
 	dr=$(counter xc.log "cable0 left->right" dropped)
 	say "64 KB TSO frames: sent $sent, received $got, xcable counted $dr dropped; $(grep -c 'failed to allocate memory for mbuf' xc.log) vhost allocation failures logged"
-	say "pool: $(grep -oE 'xc_pool0: grown to [0-9]+' xc.log | tail -n 1)"
+	say "pool: $(grep -oE 'xc_pool0\.[0-9]+: grown to [0-9]+' xc.log | tail -n 1)"
 	[ -n "$sent" ] && [ "$sent" -gt 1000 ] || { fail "too few frames sent to tell"; return 1; }
 	[ "$got" = $((sent - dr)) ] || { fail "$((sent - dr - got)) frames lost without a count"; return 1; }
 	! grep -q 'failed to allocate memory for mbuf' xc.log || { fail "the vhost library ran out of mbufs mid-frame"; return 1; }

@@ -80,8 +80,18 @@ t_package_install() {
 		say "notified: $(head -n 1 notify.out)"
 	fi
 	[ "$(stat -c %U /run/xcable/vm-a.sock)" = xcable ] || { pkg_gone; fail "the sockets are not the service user's"; return 1; }
-	"$XCPEER" $(peer_eal /run/xcable/vm-a.sock /run/xcable/vm-b.sock) -- frames --rounds 1 >peer.log 2>&1 ||
-		{ tail -n 5 peer.log; pkg_gone; fail "frames did not cross the packaged lab"; return 1; }
+	# the frames go once xcable says both ends are up (as a user would
+	# check with xcablectl), not as soon as the frontend's own link is
+	"$XCPEER" $(peer_eal /run/xcable/vm-a.sock /run/xcable/vm-b.sock) -- frames --rounds 1 \
+		--wait-file "$T/go" >peer.log 2>&1 &
+	rc=$!
+	for ((v = 0; v < 300; v++)); do
+		/usr/bin/xcablectl -s /run/xcable/lab.ctl list 2>/dev/null | grep -qE '^link1: [a-z-]+ up, [a-z-]+ up' && break
+		sleep 0.1
+	done
+	touch "$T/go"
+	[ $v -lt 300 ] || { kill $rc; pkg_gone; fail "xcablectl list never showed both ends of link1 up"; return 1; }
+	wait $rc || { tail -n 5 peer.log; /usr/bin/xcablectl -s /run/xcable/lab.ctl list; pkg_gone; fail "frames did not cross the packaged lab"; return 1; }
 	say "$(grep catalogue peer.log)"
 	# reload: one more cable in the file
 	printf '[cable link2]\nleft = /run/xcable/vm-c.sock\nright = /run/xcable/vm-d.sock\n' >>/etc/xcable/lab.ini

@@ -198,7 +198,7 @@ t_pool_isolation() {
 	done
 	wait_log xc.log "link up" 2 30 || { fail "A's frontends did not come up"; return 1; }
 	touch "$T/go-a"
-	wait_log xc.log "xc_pool0: grown to 8191 mbufs" 1 10 || { fail "A's pool did not grow to its cap"; rc=1; }
+	wait_log xc.log "xc_pool0\.[0-9]*: grown to 8191 mbufs" 1 10 || { fail "A's pool did not grow to its cap"; rc=1; }
 	sleep 1
 	run_frames xc.log "$T/b-l.sock" "$T/b-r.sock" 4 1 || rc=1
 	wait $pa $pb
@@ -224,19 +224,19 @@ t_pool_shrinks() {
 	ensure_hugepages 512 || { fail "cannot reserve hugepages"; return 1; }
 	xc_start xc.log --left "$T/l.sock" --right "$T/r.sock" --log-level=xcable.pool:debug
 	wait_log xc.log "running;" 1 30 || { fail "xcable did not start"; return 1; }
-	first=$(sed -nE 's/.*xc_pool0: ([0-9]+) mbufs to start with.*/\1/p' xc.log)
+	first=$(sed -nE 's/.*xc_pool0\.[0-9]+: ([0-9]+) mbufs to start with.*/\1/p' xc.log)
 	[ -n "$first" ] || { fail "the pool's first size was not logged"; return 1; }
 	sleep 1
 	h0=$(own_huge "$XC_PID") r0=$(rss "$XC_PID")
 	[ "$h0" -gt 0 ] || { fail "xcable took no hugepages: $(awk '/HugePages_Free/ {print $2}' /proc/meminfo) free"; return 1; }
 	# a delay line holds frames on purpose: its cable's pool grows to the cap
 	"$XCTL" -p "xcable-$XC_PID" impair cable0 to-right delay=1ms >ctl.out 2>&1 || { cat ctl.out; fail "impair refused"; return 1; }
-	wait_log xc.log "xc_pool0: grown to 8191 mbufs" 1 10 || { fail "the pool did not grow to its cap"; return 1; }
+	wait_log xc.log "xc_pool0\.[0-9]*: grown to 8191 mbufs" 1 10 || { fail "the pool did not grow to its cap"; return 1; }
 	sleep 0.5
 	h1=$(own_huge "$XC_PID")
 	"$XCTL" -p "xcable-$XC_PID" clear cable0 >ctl.out 2>&1 || { cat ctl.out; fail "clear refused"; return 1; }
-	wait_log xc.log "xc_pool0: idle, shrunk to $first mbufs" 1 30 ||
-		{ grep -E "xc_pool0: (grown|idle)" xc.log | tail -n 3; fail "the idle pool did not shrink back to its $first mbufs"; return 1; }
+	wait_log xc.log "xc_pool0\.[0-9]*: idle, shrunk to $first mbufs" 1 30 ||
+		{ grep -E "xc_pool0\.[0-9]+: (grown|idle)" xc.log | tail -n 3; fail "the idle pool did not shrink back to its $first mbufs"; return 1; }
 	sleep 0.5
 	h2=$(own_huge "$XC_PID") r2=$(rss "$XC_PID")
 	say "pool of $first mbufs at start; xcable's own hugepages: $h0 kB at start, $h1 kB with its pool grown to the cap, $h2 kB after 10 s idle (resident memory $r0 then $r2 kB)"
