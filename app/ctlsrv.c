@@ -51,6 +51,7 @@
 
 #include "ctlsrv.h"
 #include "log.h"
+#include "logrl.h"
 
 RTE_LOG_REGISTER(xc_logtype_ctlsrv, xcable.ctlsrv, INFO);
 
@@ -554,16 +555,17 @@ static void tick(struct xc_ctlsrv *s)
 				break;
 			snprintf(why, sizeof(why), "timed out: waited %u s for the changes before it",
 				 s->pending_ms / 1000);
-			XC_LOG(ctlsrv, WARNING, "%s: '%.60s': %s", s->name,
-			       c->line, why);
+			XC_LOG_FROM(s->name, ctlsrv, WARNING, "%s: '%.60s': %s",
+				    s->name, c->line, why);
 			refuse(s, c, now, why);
 			break;
 		case C_PENDING:
 			if (now >= c->deadline_ms) {
 				snprintf(why, sizeof(why), "timed out after %u s (it may still be carried out: see xcable's log)",
 					 s->pending_ms / 1000);
-				XC_LOG(ctlsrv, WARNING, "%s: '%.60s': %s",
-				       s->name, c->line, why);
+				XC_LOG_FROM(s->name, ctlsrv, WARNING,
+					    "%s: '%.60s': %s", s->name, c->line,
+					    why);
 				refuse(s, c, now, why);
 				break;
 			}

@@ -39,6 +39,7 @@
 
 #include "guard.h"
 #include "log.h"
+#include "logrl.h"
 #include "sockpath.h"
 
 RTE_LOG_REGISTER(xc_logtype_guard, xcable.guard, INFO);
@@ -158,7 +159,7 @@ static int hide(struct xc_guard *g, const char *label)
 			snprintf(why, sizeof(why), "%s", strerror(-rc));
 	}
 	if (rc)
-		XC_LOG(guard, WARNING,
+		XC_LOG_FROM(g->path, guard, WARNING,
 		       "%s: cannot hide %s while in use (%s): a second frontend could take the port over",
 		       label, g->path, why);
 	return rc;
@@ -179,7 +180,7 @@ void xc_guard_attach(struct xc_guard *g, const char *label)
 		goto out;
 	fd = listen_decoy(g);
 	if (fd < 0) {
-		XC_LOG(guard, WARNING,
+		XC_LOG_FROM(g->path, guard, WARNING,
 		       "%s: cannot listen on %s while in use (%s): other frontends see no socket there",
 		       label, g->path, strerror(-fd));
 		/* the path is free: later attempts simply fail to connect */
@@ -242,7 +243,7 @@ static void restore(struct xc_guard *g, const char *label)
 		xc_sock_unlink_own(g->path, &g->decoy_id, NULL, 0);
 	}
 	if (rc)
-		XC_LOG(guard, ERR, "%s: cannot put %s back (%s): frontends cannot reconnect",
+		XC_LOG_FROM(g->path, guard, ERR, "%s: cannot put %s back (%s): frontends cannot reconnect",
 		       label, g->path, why);
 	memset(&g->decoy_id, 0, sizeof(g->decoy_id));
 }
@@ -280,7 +281,7 @@ static void turn_away(struct xc_guard *g, const char *label)
 			cr.pid = 0, cr.uid = (uid_t)-1;
 		close(fd);
 		__atomic_fetch_add(&g->refused, 1, __ATOMIC_RELAXED);
-		XC_LOG(guard, WARNING,
+		XC_LOG_FROM(g->path, guard, WARNING,
 		       "%s: refused a second frontend on %s (pid %d, uid %d): the socket is in use, the cable stays with the first",
 		       label, g->path, (int)cr.pid, (int)cr.uid);
 	}

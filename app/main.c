@@ -31,6 +31,7 @@
 #include "guard.h"
 #include "counters.h"
 #include "lcores.h"
+#include "logrl.h"
 #include "log.h"
 #include "memguard.h"
 #include "notify.h"
@@ -152,6 +153,7 @@ static unsigned int housekeeping(void *arg)
 	soon |= xc_pull_housekeeping(&ctx->pull);
 	xc_reconf_housekeeping(&ctx->reconf);
 	soon |= xc_topo_pools(&ctx->topo);
+	xc_logrl_tick();
 	if (rte_rdtsc() >= ctx->next_mg) {
 		xc_memguard_scan(&ctx->mg);
 		ctx->next_mg = rte_rdtsc() + hz;
@@ -246,6 +248,7 @@ static void stop_all(struct xc_ctx *ctx, bool counters)
 	signal(SIGHUP, SIG_IGN);
 	__atomic_store_n(&xc_main_idle, NULL, __ATOMIC_RELEASE);
 	xc_lcores_fini(&ctx->lcores);
+	xc_logrl_fini();
 	if (ctx->eal)
 		rte_eal_cleanup();
 	xc_runfiles_remove(&ctx->rf);
@@ -308,6 +311,10 @@ static void start(struct xc_ctx *ctx, struct xc_eal_argv *ea)
 		xc_die_usage("cannot start DPDK's EAL: %s (check the EAL options)",
 			  rte_strerror(rte_errno));
 	ctx->eal = true;
+	rc = xc_logrl_init();
+	if (rc)
+		XC_LOG(main, WARNING, "the log is not rate-limited: %s",
+		       strerror(-rc));
 	xc_runfiles_note(&ctx->rf);
 	if (xc_memguard_init(&ctx->mg, ctx->rf.dir, ctx->rf.prefix))
 		XC_LOG(main, WARNING, "no SIGBUS guard: %s", strerror(errno));

@@ -41,6 +41,7 @@
 #include <rte_log.h>
 
 #include "log.h"
+#include "logrl.h"
 #include "memguard.h"
 
 RTE_LOG_REGISTER(xc_logtype_memguard, xcable.memguard, INFO);
@@ -514,7 +515,7 @@ void xc_memguard_scan(struct xc_memguard *mg)
 		name[len > 0 ? len : 0] = '\0';
 		close(fds[i].fd);
 		mg->fds_closed++;
-		XC_LOG(memguard, WARNING,
+		XC_LOG_FROM("memguard", memguard, WARNING,
 		       "closed fd %d (%s): guest memory from a memory table the "
 		       "vhost library refused and never closed (DPDK 22.11); "
 		       "%" PRIu64 " closed so far", fds[i].fd, name,

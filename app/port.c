@@ -22,6 +22,7 @@
 #include <rte_ethdev.h>
 
 #include "log.h"
+#include "logrl.h"
 #include "port.h"
 
 RTE_LOG_REGISTER(xc_logtype_port, xcable.port, INFO);
@@ -114,7 +115,8 @@ static void update_link(struct xc_port *p)
 	if (p->ops->link_changed)
 		p->ops->link_changed(p, up, caps);
 	else
-		XC_LOG(port, INFO, "%s: link %s", p->label, up ? "up" : "down");
+		XC_LOG_FROM(p->label, port, INFO, "%s: link %s", p->label,
+			    up ? "up" : "down");
 }
 
 /**

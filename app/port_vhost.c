@@ -40,6 +40,7 @@
 
 #include "guard.h"
 #include "log.h"
+#include "logrl.h"
 #include "port.h"
 #include "sockpath.h"
 
@@ -278,11 +279,11 @@ static void vhost_link_changed(struct xc_port *p, bool up, uint64_t caps)
 
 	if (up) {
 		xc_caps_describe(caps, takes, sizeof(takes));
-		XC_LOG(port, INFO,
+		XC_LOG_FROM(v->iface, port, INFO,
 		       "%s (%s): link up, VM connected; it takes %s, frames up to %u bytes",
 		       p->label, v->iface, takes, xc_caps_max_frame(caps));
 	} else {
-		XC_LOG(port, INFO, "%s (%s): link down, VM gone", p->label,
+		XC_LOG_FROM(v->iface, port, INFO, "%s (%s): link down, VM gone", p->label,
 		       v->iface);
 	}
 	if (v->client)

@@ -31,6 +31,7 @@
 #include <rte_lcore.h>
 
 #include "log.h"
+#include "logrl.h"
 #include "pull.h"
 
 /**
@@ -161,12 +162,12 @@ bool xc_pull_housekeeping(struct xc_pull_env *env)
 			    xc_end_is_up(b)) {
 				if (!gone(a, now, &pending))
 					continue;	/* was_up kept */
-				XC_LOG(main, INFO,
+				XC_LOG_FROM(c->name, main, INFO,
 				       "%s: %s went away: taking %s's carrier down too",
 				       c->name, a->label, b->label);
 				cable_set(env, c, false, 1 - i);
 			} else if (a_up && c->pulled[1 - i]) {
-				XC_LOG(main, INFO,
+				XC_LOG_FROM(c->name, main, INFO,
 				       "%s: %s is back: plugging %s in again",
 				       c->name, a->label, b->label);
 				cable_set(env, c, true, 1 - i);

@@ -51,6 +51,7 @@
 
 #include "config.h"
 #include "log.h"
+#include "logrl.h"
 #include "notify.h"
 #include "sockpath.h"
 #include "supervise.h"
@@ -891,10 +892,14 @@ static void loop(struct xc_sup *s)
 			wait_ms++;
 		if (ctl_ms >= 0 && (wait_ms < 0 || ctl_ms < wait_ms))
 			wait_ms = ctl_ms;
+		/* and what the log held back is said when its window ends */
+		if (wait_ms < 0 || wait_ms > XC_LOGRL_WINDOW_S * 1000)
+			wait_ms = XC_LOGRL_WINDOW_S * 1000;
 		if (poll(p, 2, wait_ms) > 0 && p[0].revents)
 			on_signal(s);
 		if (!s->quit && s->ctl_fd >= 0)
 			ctl_ms = xc_supctl_serve(s);
+		xc_logrl_tick();
 	}
 }
 
@@ -1021,6 +1026,7 @@ int xc_sup_run(struct xc_cmdline *cl, int argc, char **argv)
 	}
 	s->cl = cl;
 	s->ctl_fd = s->sig_fd = -1;
+	xc_logrl_init();	/* no EAL here: on stderr */
 	rc = setup(s, argc, argv, why, sizeof(why));
 	if (rc) {
 		fprintf(stderr, "xcable: %s\n", why);
@@ -1040,6 +1046,7 @@ int xc_sup_run(struct xc_cmdline *cl, int argc, char **argv)
 	stop_workers(s);
 	merge_stats(s);
 	XC_LOG(super, INFO, "supervisor: every worker stopped");
+	xc_logrl_fini();
 	teardown(s);
 	return 0;
 }
