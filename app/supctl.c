@@ -36,7 +36,7 @@
 #include "supervise.h"
 
 #define XC_SUP_ASK_S		5	/* a worker's answer to list, show... */
-#define XC_SUP_CHANGE_S		35	/* ... to add, del, reload (it waits 30) */
+				/* (XC_SUP_CHANGE_S: to add, del, reload) */
 
 /**
  * find_cable() - a cable of the lab by name

@@ -422,7 +422,7 @@ int xc_sup_add(struct xc_sup *s, int argc, char **argv, char *why,
 {
 	struct xc_cable_def *all = NULL;
 	struct xc_sup_cable *c;
-	struct xc_sbuf line = { 0 }, t = { 0 }, ans = { 0 };
+	struct xc_sbuf line = { 0 }, t = { 0 }, ans = { 0 }, req = { 0 };
 	unsigned int i, k;
 	int rc, a;
 
@@ -485,18 +485,12 @@ int xc_sup_add(struct xc_sup *s, int argc, char **argv, char *why,
 		rc = -EAGAIN;
 		goto undo;
 	}
-	xc_sbuf_printf(&ans, "add %s%s", argv[1], xc_sbuf_str(&line));
-	snprintf(why, whylen, "%s", ans.b);
-	xc_sbuf_free(&ans);
-	rc = xc_worker_ask(&s->w[k], why, &ans, 35);
-	if (rc) {
-		const char *e = strstr(xc_sbuf_str(&ans), "error: ");
-
-		snprintf(why, whylen, "worker %u: %s", k,
-			 e ? e + 7 : strerror(-rc));
-		why[strcspn(why, "\n")] = '\0';
+	xc_sbuf_printf(&req, "add %s%s", argv[1], xc_sbuf_str(&line));
+	rc = req.failed ? -ENOMEM :
+	     xc_worker_change(s, k, xc_sbuf_str(&req), &ans, why, whylen);
+	xc_sbuf_free(&req);
+	if (rc)
 		goto undo;
-	}
 	xc_worker_write(s, k);
 	snprintf(why, whylen, "%s: added, in worker %u", c->def.name, k);
 	goto out;
@@ -556,13 +550,8 @@ int xc_sup_del(struct xc_sup *s, const char *name, char *why, size_t whylen)
 	k = (unsigned int)s->cables[i].worker;
 	if (xc_worker_ready(&s->w[k])) {
 		snprintf(req, sizeof(req), "del %s", s->cables[i].def.name);
-		rc = xc_worker_ask(&s->w[k], req, &ans, 35);
+		rc = xc_worker_change(s, k, req, &ans, why, whylen);
 		if (rc) {
-			const char *e = strstr(xc_sbuf_str(&ans), "error: ");
-
-			snprintf(why, whylen, "worker %u: %s", k,
-				 e ? e + 7 : strerror(-rc));
-			why[strcspn(why, "\n")] = '\0';
 			xc_sbuf_free(&ans);
 			return rc;
 		}
@@ -611,6 +600,7 @@ static int reload_workers(struct xc_sup *s, struct xc_sbuf *old, char *why,
 			  size_t whylen)
 {
 	struct xc_sbuf now, ans;
+	char err[XC_ERR_LEN];
 	unsigned int k;
 	int rc = 0, r;
 
@@ -636,13 +626,9 @@ static int reload_workers(struct xc_sup *s, struct xc_sbuf *old, char *why,
 		if (!xc_worker_ready(w))
 			continue;	/* restarting: reads the new file */
 		memset(&ans, 0, sizeof(ans));
-		r = xc_worker_ask(w, "reload", &ans, 35);
+		r = xc_worker_change(s, k, "reload", &ans, err, sizeof(err));
 		if (r && rc == 0) {
-			const char *e = strstr(xc_sbuf_str(&ans), "error: ");
-
-			snprintf(why, whylen, "worker %u refused its part: %s",
-				 k, e ? e + 7 : strerror(-r));
-			why[strcspn(why, "\n")] = '\0';
+			snprintf(why, whylen, "%s (its part of the reload)", err);
 			rc = r;
 		}
 		if (r == 0)

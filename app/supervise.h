@@ -23,6 +23,8 @@
 					 * a worker, with room to spare */
 #define XC_SUP_MAX_CABLES	XC_MAX_LAB_CABLES /* what a config holds */
 #define XC_SUP_MAX_ARGS		96	/* arguments passed to a worker */
+#define XC_SUP_CHANGE_S		35	/* longest wait for a worker's answer to
+					 * add, del, reload (it waits 30) */
 
 /**
  * struct xc_sup_cable - a cable of the lab, and the worker that runs it
@@ -175,6 +177,8 @@ void xc_worker_cleanup(struct xc_sup *s, unsigned int i, bool final,
 		       bool killed);
 int xc_worker_ask(const struct xc_worker *w, const char *req,
 		  struct xc_sbuf *ans, unsigned int timeout_s);
+int xc_worker_change(const struct xc_sup *s, unsigned int k, const char *req,
+		     struct xc_sbuf *ans, char *why, size_t whylen);
 bool xc_worker_ready(const struct xc_worker *w);
 unsigned int xc_worker_cables(const struct xc_sup *s, unsigned int i);
 

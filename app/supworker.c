@@ -385,3 +385,30 @@ int xc_worker_ask(const struct xc_worker *w, const char *req,
 	xc_sbuf_put(ans, "\n", 1);
 	return rc;
 }
+
+/**
+ * xc_worker_change() - ask worker @k of @s to make a change (add, del,
+ *			reload), waiting as long as a change may take
+ * @s:		supervisor
+ * @k:		the worker
+ * @req:	the request, one line without newline
+ * @ans:	its answer is appended
+ * @why:	on error: "worker K: " and the worker's reason (its "error:"
+ *		line), or why it could not be asked
+ * @whylen:	size of @why
+ *
+ * Return: 0, or -errno as for xc_worker_ask()
+ */
+int xc_worker_change(const struct xc_sup *s, unsigned int k, const char *req,
+		     struct xc_sbuf *ans, char *why, size_t whylen)
+{
+	const char *e;
+	int rc = xc_worker_ask(&s->w[k], req, ans, XC_SUP_CHANGE_S);
+
+	if (rc == 0)
+		return 0;
+	e = strstr(xc_sbuf_str(ans), "error: ");
+	snprintf(why, whylen, "worker %u: %s", k, e ? e + 7 : strerror(-rc));
+	why[strcspn(why, "\n")] = '\0';
+	return rc;
+}
