@@ -8,7 +8,7 @@
  *   by several cables (a trunk member). Its ops receive and transmit and
  *   say what it takes, so a new kind of end (a tunnel) is one file;
  * - a cable joins two ends point to point. Each of its directions
- *   (struct xc_dir, fwd.h) receives from one end and transmits to the
+ *   (struct xc_dir, dir.h) receives from one end and transmits to the
  *   other through a list of stages, and is owned by one lcore.
  *
  * Who writes what: the main thread builds everything at start-up and
@@ -146,7 +146,7 @@ extern const struct xc_end_ops xc_end_port_ops;
  * @end:	its two ends
  * @n_queues:	queue pairs used on both ends
  * @dir:	2 * @n_queues directions: dir[2q] carries end[0] -> end[1] on
- *		queue q, dir[2q + 1] the reverse (fwd.h)
+ *		queue q, dir[2q + 1] the reverse (dir.h)
  * @pool:	mbufs for this cable only, so one cable cannot starve another
  * @pool_want:	where directions ask for @pool to grow (struct xc_pool's
  *		@want)

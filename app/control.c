@@ -42,7 +42,7 @@
 
 #include "control.h"
 #include "counters.h"
-#include "fwd.h"
+#include "dir.h"
 #include "log.h"
 #include "sockpath.h"
 

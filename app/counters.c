@@ -38,8 +38,8 @@
 #include <rte_ethdev.h>
 
 #include "counters.h"
+#include "dir.h"
 #include "log.h"
-#include "fwd.h"
 
 RTE_LOG_REGISTER(xc_logtype_stats, xcable.stats, INFO);
 

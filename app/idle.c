@@ -40,7 +40,7 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
-#include "fwd.h"
+#include "dir.h"
 #include "idle.h"
 #include "log.h"
 

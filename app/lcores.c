@@ -68,7 +68,7 @@ static struct xc_fwd_lcore *pick(struct xc_lcores *l, const struct xc_topo *t,
 
 /**
  * pool_share() - tell a cable's directions how many lcores take from its
- *		  pool at once (each bounds its bursts by its share, fwd.c)
+ *		  pool at once (each bounds its bursts by its share, dir.c)
  * @c:		cable, wired
  * @on:		the lcore of each of its directions
  */

@@ -15,7 +15,7 @@
  * so a direction from a guest asks it for no more frames than the free
  * mbufs hold at their largest (33 mbufs for a 64 KB TSO frame), and asks
  * the main thread to grow the pool to what a whole burst needs (@want,
- * fwd.c's rx_budget()); and a frame that software segmentation finds no mbufs
+ * dir.c's rx_budget()); and a frame that software segmentation finds no mbufs
  * for waits in the direction's raw queue for the pool to grow; only if it
  * still finds none after XC_SEG_WAIT_MS (the pool is at its cap) is it
  * dropped, counted as no-mbuf. A cable with a delay or rate impairment
@@ -40,7 +40,7 @@
  * Free mbufs are kept last in, first out (DPDK's "stack" mempool
  * driver), not in a ring: a ring hands out the mbuf freed longest ago,
  * so with a pool grown to a couple of thousand mbufs (a burst's worth of
- * 64 KB frames, fwd.c's rx_budget()) every frame was copied into and out
+ * 64 KB frames, dir.c's rx_budget()) every frame was copied into and out
  * of memory last touched megabytes ago, out of the CPU's caches, while
  * a stack hands back the few mbufs the last bursts freed. The usual
  * answer, a per-lcore mempool cache, is no answer here: DPDK sizes it

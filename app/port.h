@@ -99,7 +99,7 @@ typedef void (*xc_kv_fn)(void *arg, const char *key, const char *str,
  * @rx_chains:	the driver builds a frame that does not fit one mbuf as a
  *		chain from the pool and drops the frame, uncounted, if the
  *		pool runs dry in the middle (the vhost library does): its
- *		receive bursts are bounded by the pool's free mbufs (fwd.c)
+ *		receive bursts are bounded by the pool's free mbufs (dir.c)
  */
 struct xc_port_ops {
 	const char *kind;

@@ -8,7 +8,7 @@
  * Guests' frames arrive in the cables' pools (2 KB mbufs, chained for
  * larger frames). A port's own driver fills mbufs of its own pool, and
  * its driver may send single-segment frames only (no MULTI_SEGS): then
- * chains are copied whole before they go to it (make_whole() in fwd.c).
+ * chains are copied whole before they go to it (make_whole() in dir.c).
  * NIC offloads are not used: frames to such ports are segmented and
  * checksummed by xcable.
  */

@@ -20,7 +20,7 @@
 #include <rte_telemetry.h>
 
 #include "counters.h"
-#include "fwd.h"
+#include "dir.h"
 #include "log.h"
 #include "telemetry.h"
 #include "trunk.h"

@@ -33,8 +33,8 @@
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
 
+#include "dir.h"
 #include "fault.h"
-#include "fwd.h"
 #include "log.h"
 #include "simple.h"
 #include "topology.h"

@@ -37,7 +37,7 @@
 #include <rte_ring.h>
 
 #include "cable.h"
-#include "fwd.h"
+#include "dir.h"
 #include "pool.h"
 #include "trunk.h"
 #include "l4frames.h"

@@ -33,7 +33,7 @@
 #include <rte_ring.h>
 
 #include "cable.h"
-#include "fwd.h"
+#include "dir.h"
 #include "steer.h"
 #include "unitlib.h"
 
