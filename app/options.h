@@ -14,6 +14,7 @@
 
 #include "bounds.h"
 #include "impair.h"
+#include "parse.h"
 #include "vxlan_wire.h"
 
 #define XC_MAX_LOG_LEVELS	8
@@ -289,10 +290,6 @@ int xc_args_split(int argc, char **argv, struct xc_argsplit *s,
 bool xc_args_eal_option(const char *arg);
 const struct xc_opt_desc *xc_opt_find(const char *arg);
 bool xc_opt_takes_value(const struct xc_opt_desc *d);
-int xc_parse_uint(const char *s, unsigned long min, unsigned long max,
-		  unsigned long *out);
-int xc_parse_mode(const char *s, unsigned int *out);
-int xc_parse_bool(const char *s, bool *out);
 void xc_opts_defaults(struct xc_opts *o);
 int xc_opts_parse(struct xc_opts *o, int argc, char **argv,
 		  char *err, size_t errlen);

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "options.h"
+#include "parse.h"
 #include "vxlan_wire.h"
 
 /**

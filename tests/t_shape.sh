@@ -4,8 +4,8 @@
 
 # t_code_shape - what a newcomer is promised: no function in app/ longer
 # than 100 lines, main.c at most 400 lines, the data model (cable.h,
-# port.h) depending on nothing above it, and the vhost library used by the
-# vhost port kind alone
+# port.h) depending on nothing above it, the vhost library used by the
+# vhost port kind alone, and no include circles between modules
 t_code_shape() {
 	local ok=0 long n inc vh
 	long=$(for f in "$TOP"/app/*.c; do
@@ -37,6 +37,31 @@ t_code_shape() {
 		fail "vhost calls or checks outside port_vhost.c: $vh"; ok=1
 	else
 		say "the vhost library is called from port_vhost.c only"
+	fi
+	# a module is FILE.c with FILE.h; modules include each other in one
+	# direction only
+	inc=$(/usr/bin/python3 - "$TOP/app" <<'PY'
+import glob, os, re, sys
+mods = {}
+for f in glob.glob(os.path.join(sys.argv[1], "*.[ch]")):
+    m = os.path.basename(f).rsplit(".", 1)[0]
+    incs = set(re.findall(r'^#include "([^"]+)\.h"', open(f).read(), re.M))
+    mods.setdefault(m, set()).update(incs - {m})
+def reach(a):
+    seen, todo = set(), [a]
+    while todo:
+        for y in mods.get(todo.pop(), ()):
+            if y not in seen:
+                seen.add(y)
+                todo.append(y)
+    return seen
+print(" ".join(sorted({"%s<->%s" % tuple(sorted((a, b))) for a in mods for b in mods[a] if a in reach(b)})))
+PY
+)
+	if [ -n "$inc" ]; then
+		fail "modules that include each other (directly or through others): $inc"; ok=1
+	else
+		say "no two modules of app/ include each other, directly or through others ($(ls "$TOP"/app/*.[ch] | wc -l) files)"
 	fi
 	return $ok
 }
