@@ -197,6 +197,9 @@ static struct xc_logrl_src *find(struct xc_logrl *l, const char *what,
 static bool limit(struct xc_logrl_src *s, const char *buf, size_t size,
 		  uint64_t now)
 {
+	/* before say_held(), whose rte_log() sets the thread's current */
+	uint32_t level = (uint32_t)rte_log_cur_msg_loglevel();
+	uint32_t type = (uint32_t)rte_log_cur_msg_logtype();
 	size_t n;
 
 	if (now - s->start >= XC_LOGRL_WINDOW_S)
@@ -206,8 +209,8 @@ static bool limit(struct xc_logrl_src *s, const char *buf, size_t size,
 		return true;
 	}
 	s->held++;
-	s->level = rte_log_cur_msg_loglevel();
-	s->type = rte_log_cur_msg_logtype();
+	s->level = level;
+	s->type = type;
 	if (size > 8 && memcmp(buf, "xcable: ", 8) == 0)
 		buf += 8, size -= 8;
 	while (size && (buf[size - 1] == '\n' || buf[size - 1] == '\r'))
