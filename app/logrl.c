@@ -282,24 +282,36 @@ int xc_logrl_init(void)
 }
 
 /**
+ * say_all() - say what the sources held back (lock held)
+ * @l:		filter
+ * @now:	the time
+ * @ended:	only those whose window ended; false: every one
+ */
+static void say_all(struct xc_logrl *l, uint64_t now, bool ended)
+{
+	unsigned int i;
+
+	for (i = 0; i <= XC_LOGRL_SOURCES; i++) {
+		struct xc_logrl_src *s = i < XC_LOGRL_SOURCES ? &l->src[i] :
+				       &l->full;
+
+		if (s->held && (!ended || now - s->start >= XC_LOGRL_WINDOW_S))
+			say_held(s, now);
+	}
+}
+
+/**
  * xc_logrl_tick() - say what sources held back in windows that ended
  *		     (main thread, housekeeping)
  */
 void xc_logrl_tick(void)
 {
 	struct xc_logrl *l = &xc_logrl;
-	uint64_t now = now_s();
-	unsigned int i;
 
 	if (l->in == NULL)
 		return;
 	pthread_mutex_lock(&l->lock);
-	for (i = 0; i < XC_LOGRL_SOURCES; i++)
-		if (l->src[i].used && l->src[i].held &&
-		    now - l->src[i].start >= XC_LOGRL_WINDOW_S)
-			say_held(&l->src[i], now);
-	if (l->full.held && now - l->full.start >= XC_LOGRL_WINDOW_S)
-		say_held(&l->full, now);
+	say_all(l, now_s(), true);
 	pthread_mutex_unlock(&l->lock);
 }
 
@@ -310,16 +322,10 @@ void xc_logrl_tick(void)
 void xc_logrl_fini(void)
 {
 	struct xc_logrl *l = &xc_logrl;
-	uint64_t now = now_s();
-	unsigned int i;
 
 	if (l->in == NULL)
 		return;
 	pthread_mutex_lock(&l->lock);
-	for (i = 0; i < XC_LOGRL_SOURCES; i++)
-		if (l->src[i].used && l->src[i].held)
-			say_held(&l->src[i], now);
-	if (l->full.held)
-		say_held(&l->full, now);
+	say_all(l, now_s(), false);
 	pthread_mutex_unlock(&l->lock);
 }

@@ -103,6 +103,29 @@ int xc_sock_hidden(const char *path, char *out, size_t len)
 }
 
 /**
+ * look() - what is at @path, if anything
+ * @path:	the path
+ * @st:		filled if something is there
+ * @err:	one-line message if it cannot be told
+ * @errlen:	size of @err
+ *
+ * Return: 1 if something is there, 0 if nothing, -errno if it cannot be
+ *	   told
+ */
+static int look(const char *path, struct stat *st, char *err, size_t errlen)
+{
+	int rc;
+
+	if (lstat(path, st) == 0)
+		return 1;
+	if (errno == ENOENT)
+		return 0;
+	rc = -errno;
+	snprintf(err, errlen, "cannot check '%s': %s", path, strerror(errno));
+	return rc;
+}
+
+/**
  * xc_sock_unlink_stale() - remove a socket nobody listens on: never a live
  *			    one, never a file that is not a socket
  * @path:	socket path
@@ -118,14 +141,9 @@ int xc_sock_unlink_stale(const char *path, char *err, size_t errlen)
 	struct stat st, now;
 	int rc;
 
-	if (lstat(path, &st) < 0) {
-		if (errno == ENOENT)
-			return 0;
-		rc = -errno;
-		snprintf(err, errlen, "cannot check '%s': %s", path,
-			 strerror(errno));
+	rc = look(path, &st, err, errlen);
+	if (rc <= 0)
 		return rc;
-	}
 	if (!S_ISSOCK(st.st_mode)) {
 		snprintf(err, errlen, "'%s' is %s, not a socket: left alone",
 			 path, xc_sock_what(&st));
@@ -486,14 +504,9 @@ int xc_sock_own(const char *path, const struct xc_sock_id *id, char *err,
 	struct stat st;
 	int rc;
 
-	if (lstat(path, &st) < 0) {
-		if (errno == ENOENT)
-			return 0;
-		rc = -errno;
-		snprintf(err, errlen, "cannot check '%s': %s", path,
-			 strerror(errno));
+	rc = look(path, &st, err, errlen);
+	if (rc <= 0)
 		return rc;
-	}
 	if (xc_sock_id_is(&st, id))
 		return 1;
 	snprintf(err, errlen, "'%s' is %s, not the socket xcable made: left alone",
