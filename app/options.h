@@ -70,6 +70,10 @@ struct xc_port_def {
  * @vxlan:	a VXLAN tunnel end: the remote "ADDR[:PORT]" (empty for a
  *		socket or port end)
  * @vni:	the tunnel's VNI
+ * @netdev:	a Linux interface end: the interface's name (empty for
+ *		other ends)
+ * @netns:	its network namespace: a path or a process ID, empty for
+ *		xcable's own
  */
 struct xc_end_def {
 	char path[XC_SOCK_PATH_MAX];
@@ -84,6 +88,8 @@ struct xc_end_def {
 	unsigned int queues;
 	char vxlan[XC_ADDR_TEXT_MAX];
 	unsigned int vni;
+	char netdev[16];
+	char netns[XC_SOCK_PATH_MAX];
 };
 
 /**

@@ -559,6 +559,17 @@ static void test_config_ports(void)
 	      load("[port p]\ndevargs = net_af_xdp0,iface=x\n[cable a]\nleft = /a\nright = /b\nright-port = p\n",
 		   &o, d, &n, err) == -EINVAL &&
 	      strstr(err, "right: more than one kind: every end is one of right = PATH, right-port = NAME"));
+	CHECK("config: a netdev end, in a namespace",
+	      load("[cable a]\nleft = /a\nright-netdev = veth0\nright-netns = /run/netns/r1\n",
+		   &o, d, &n, err) == 0 && n == 1 && strcmp(d[0].end[1].netdev, "veth0") == 0 &&
+	      strcmp(d[0].end[1].netns, "/run/netns/r1") == 0 && !d[0].end[1].path[0]);
+	CHECK("config: a netdev end and a socket on one end",
+	      load("[cable a]\nleft = /a\nright = /b\nright-netdev = veth0\n",
+		   &o, d, &n, err) == -EINVAL && strstr(err, "right: more than one kind"));
+	CHECK("config: an interface name too long",
+	      load("[cable a]\nleft = /a\nright-netdev = abcdefghijklmnop\n",
+		   &o, d, &n, err) == -EINVAL &&
+	      strstr(err, "right-netdev: expected a Linux interface name (1 to 15 bytes)"));
 	CHECK("config: tag out of range",
 	      load("[port p]\ndevargs = net_af_xdp0,iface=x\n[cable a]\nleft = /a\nright-port = p\nright-tag = 4095\n",
 		   &o, d, &n, err) == -EINVAL && strstr(err, "VLAN id from 1 to 4094"));
