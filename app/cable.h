@@ -75,6 +75,13 @@ struct xc_trunk;
  * @describe:	the end's facts, as xc_port_describe() gives a port's
  * @wait_fd:	an fd that becomes readable when the end has frames to
  *		receive (an idle lcore sleeps on it), -1 if none
+ *
+ * and, for any kind:
+ * @poll:	main thread, at each housekeeping run of a shown cable:
+ *		follow what the end depends on outside xcable (the state
+ *		of a kernel interface), so that the data path needs no
+ *		syscall for it; returns true to be called again soon
+ *		(NULL: nothing to follow)
  */
 struct xc_end_ops {
 	const char *kind;
@@ -90,6 +97,7 @@ struct xc_end_ops {
 	const char *(*where)(const struct xc_end *e);
 	void (*describe)(const struct xc_end *e, xc_kv_fn fn, void *arg);
 	int (*wait_fd)(const struct xc_end *e);
+	bool (*poll)(struct xc_end *e);
 };
 
 /**
@@ -312,5 +320,6 @@ static inline bool xc_cable_shown(const struct xc_cable *c)
 
 void xc_end_describe(const struct xc_end *e, xc_kv_fn fn, void *arg);
 int xc_cable_numa(const struct xc_cable *c);
+bool xc_ends_poll(struct xc_cable *cables, unsigned int n);
 
 #endif /* XC_CABLE_H */

@@ -143,7 +143,7 @@ void xc_cmdline_parse(struct xc_cmdline *cl, int argc, char **argv,
 		for (j = 0; j < 2; j++) {
 			const struct xc_end_def *e = &cl->defs[i].end[j];
 
-			if (e->port >= 0 || xc_end_def_vxlan(e))
+			if (!xc_end_def_socket(e))
 				continue;
 			if (xc_sock_ids(e->sock_owner, e->sock_group,
 					&cl->end_uid[i][j], &cl->end_gid[i][j],

@@ -364,10 +364,15 @@ static int load_cable(struct cfg_ctx *c, struct rte_cfgfile *cfg,
 		char key[16], why[XC_ERR_LEN];
 
 		snprintf(key, sizeof(key), "%s", side);
-		if (!!end->path[0] + (end->port >= 0) + xc_end_def_vxlan(end) > 1)
-			return bad(c, sec, key, "an end is a socket or a port, not both, nor a tunnel (left-vxlan = ADDR) with either");
-		if (!end->path[0] && end->port < 0 && !xc_end_def_vxlan(end))
-			return bad(c, sec, key, "missing: every end needs a socket (left = PATH), a port (left-port = NAME) or a tunnel (left-vxlan = ADDR)");
+		if (xc_end_def_kinds(end) != 1) {
+			char keys[XC_ERR_LEN / 2], msg[XC_ERR_LEN];
+
+			xc_end_def_keys(side, keys, sizeof(keys));
+			snprintf(msg, sizeof(msg), "%s: every end is one of %s",
+				 xc_end_def_kinds(end) ? "more than one kind" :
+				 "missing", keys);
+			return bad(c, sec, key, msg);
+		}
 		snprintf(key, sizeof(key), "%s-vni", side);
 		if (xc_end_def_vxlan(end) && !vni_given(cfg, sec, side))
 			return bad(c, sec, key, "missing: a tunnel end needs a VNI (left-vni = N)");

@@ -67,6 +67,30 @@ int xc_cable_numa(const struct xc_cable *c)
 	return 0;
 }
 
+/**
+ * xc_ends_poll() - let the ends of the shown cables that follow something
+ *		    outside xcable look at it (the poll end op; main thread)
+ * @cables:	the cable slots
+ * @n:		how many
+ *
+ * Return: true if one of them wants to be polled again soon
+ */
+bool xc_ends_poll(struct xc_cable *cables, unsigned int n)
+{
+	bool soon = false;
+	unsigned int i, j;
+
+	for (i = 0; i < n; i++) {
+		if (!xc_cable_shown(&cables[i]))
+			continue;
+		for (j = 0; j < 2; j++)
+			if (cables[i].end[j].ops && cables[i].end[j].ops->poll)
+				soon |= cables[i].end[j].ops->poll(
+						&cables[i].end[j]);
+	}
+	return soon;
+}
+
 const struct xc_end_ops xc_end_port_ops = {
 	.kind = "port",
 	.rx = port_rx,

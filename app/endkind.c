@@ -14,6 +14,7 @@ const struct xc_end_kind *const xc_end_kinds[] = {
 	&xc_kind_trunk,		/* a [port] with a tag, before one without */
 	&xc_kind_port,
 	&xc_kind_vxlan,
+	&xc_kind_netdev,
 };
 
 const unsigned int xc_n_end_kinds = RTE_DIM(xc_end_kinds);

@@ -74,6 +74,7 @@ extern const struct xc_end_kind xc_kind_socket;
 extern const struct xc_end_kind xc_kind_port;
 extern const struct xc_end_kind xc_kind_trunk;
 extern const struct xc_end_kind xc_kind_vxlan;
+extern const struct xc_end_kind xc_kind_netdev;
 
 extern const struct xc_end_kind *const xc_end_kinds[];
 extern const unsigned int xc_n_end_kinds;

@@ -129,7 +129,8 @@ static void on_hup(int sig)
 
 /**
  * housekeeping() - periodic work of the main lcore: counters, link
- *		    polling for ports without link events, the guards,
+ *		    polling for ports without link events and for ends that
+ *		    follow a kernel interface, the guards,
  *		    cable pulling and the memory guard
  * @arg:	struct xc_ctx
  *
@@ -150,6 +151,7 @@ static unsigned int housekeeping(void *arg)
 		soon |= ctx->topo.ports[i].started && !ctx->topo.ports[i].lsc;
 	}
 	xc_guard_set_poll(ctx->topo.guard_set);
+	soon |= xc_ends_poll(ctx->topo.cables, ctx->topo.n_cables);
 	soon |= xc_pull_housekeeping(&ctx->pull);
 	xc_reconf_housekeeping(&ctx->reconf);
 	soon |= xc_topo_pools(&ctx->topo);

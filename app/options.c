@@ -177,6 +177,7 @@ const struct xc_opt_desc xc_opt_table[] = {
 	  .opts_off = OPT(right_vxlan),
 	  .help = "the right end is a VXLAN tunnel to ADDR, instead of --right" },
 	{ .name = "vxlan", .where = XC_OPT_END, .type = XC_OPT_ADDR, .max = 1,
+	  .declares = true, .arg = "ADDR[:PORT]",
 	  .group = g_vxlan, .end_off = END(vxlan),
 	  .help = "config key left-vxlan/right-vxlan: the end is a tunnel" },
 	{ .name = "vni", .where = CLI | XC_OPT_END, .type = XC_OPT_UINT,
@@ -193,6 +194,16 @@ const struct xc_opt_desc xc_opt_table[] = {
 	{ .name = "vxlan-df", .where = CLI | GLOBAL, .type = XC_OPT_ON,
 	  .group = g_vxlan, .opts_off = OPT(vxlan_df),
 	  .help = "outer packets may not be fragmented: a frame that does not fit the path is refused and counted (default: the kernel fragments, as Linux's vxlan device does)" },
+	{ .name = "netdev", .where = XC_OPT_END, .type = XC_OPT_NAME,
+	  .max = 15, .declares = true, .arg = "IFNAME",
+	  .what = "Linux interface name", .group = g_config,
+	  .end_off = END(netdev),
+	  .help = "config key left-netdev/right-netdev: the end is a Linux interface (xcable(1), netdev)" },
+	{ .name = "netns", .where = XC_OPT_END, .type = XC_OPT_NAME,
+	  .max = XC_SOCK_PATH_MAX - 1, .arg = "PATH|PID",
+	  .what = "network namespace path or process ID", .group = g_config,
+	  .end_off = END(netns),
+	  .help = "config key left-netns/right-netns: the netdev end's interface is in this network namespace" },
 	{ .name = "help", .short_name = 'h', .where = CLI, .type = XC_OPT_ON,
 	  .group = g_all, .opts_off = OPT(help), .help = "this text" },
 	{ .name = "version", .short_name = 'V', .where = CLI,
@@ -694,6 +705,46 @@ static size_t end_field_size(const struct xc_opt_desc *d)
 	if (d->type == XC_OPT_ADDR)
 		return XC_ADDR_TEXT_MAX;
 	return d->type == XC_OPT_NAME ? d->max + 1 : 0;
+}
+
+/**
+ * xc_end_def_kinds() - how many keys that declare an end's kind an end
+ *			definition has: a socket path, a port, and each key
+ *			of the table that declares one (left-vxlan...)
+ * @e:		the end
+ *
+ * Return: that number; 1 for an end that is well declared
+ */
+unsigned int xc_end_def_kinds(const struct xc_end_def *e)
+{
+	unsigned int i, n = xc_end_def_socket(e) + (e->port >= 0);
+
+	for (i = 0; i < xc_opt_count; i++)
+		if (xc_opt_table[i].declares &&
+		    ((const char *)e)[xc_opt_table[i].end_off] != '\0')
+			n++;
+	return n;
+}
+
+/**
+ * xc_end_def_keys() - the keys that declare an end, for people:
+ *		       "left = PATH, left-port = NAME, left-vxlan = ..."
+ * @side:	"left" or "right"
+ * @buf:	filled
+ * @len:	size of @buf
+ */
+void xc_end_def_keys(const char *side, char *buf, size_t len)
+{
+	size_t n;
+	unsigned int i;
+
+	n = (size_t)snprintf(buf, len, "%s = PATH, %s-port = NAME", side,
+			     side);
+	for (i = 0; i < xc_opt_count && n < len; i++)
+		if (xc_opt_table[i].declares)
+			n += (size_t)snprintf(buf + n, len - n, ", %s-%s = %s",
+					      side, xc_opt_table[i].name,
+					      xc_opt_table[i].arg);
 }
 
 /**

@@ -71,6 +71,10 @@ struct xc_port_def {
  * @vxlan:	a VXLAN tunnel end: the remote "ADDR[:PORT]" (empty for a
  *		socket or port end)
  * @vni:	the tunnel's VNI
+ * @netdev:	a Linux interface end: the interface's name (empty for
+ *		other ends)
+ * @netns:	its network namespace: a path or a process ID, empty for
+ *		xcable's own
  */
 struct xc_end_def {
 	char path[XC_SOCK_PATH_MAX];
@@ -85,6 +89,8 @@ struct xc_end_def {
 	unsigned int queues;
 	char vxlan[XC_ADDR_TEXT_MAX];
 	unsigned int vni;
+	char netdev[16];
+	char netns[XC_SOCK_PATH_MAX];
 };
 
 /**
@@ -96,6 +102,17 @@ struct xc_end_def {
 static inline bool xc_end_def_vxlan(const struct xc_end_def *e)
 {
 	return e->vxlan[0] != '\0';
+}
+
+/**
+ * xc_end_def_socket() - is an end definition a vhost-user socket end?
+ * @e:		the end
+ *
+ * Return: true if it has a socket path (what no other kind has)
+ */
+static inline bool xc_end_def_socket(const struct xc_end_def *e)
+{
+	return e->path[0] != '\0';
 }
 
 /**
@@ -239,6 +256,10 @@ enum xc_opt_type {
  * @def:	default of a number or yes/no (1: yes)
  * @once:	the command line may give it once only
  * @negate:	the bool field holds the opposite of the key's yes/no
+ * @declares:	an end's key (text) that declares the end's kind, as
+ *		left-vxlan does: an end has exactly one such key, a socket
+ *		path (left = PATH) or a port (left-port = NAME); the kind's
+ *		is() (endkind.h) tests the same field
  * @arg:	name of the value in --help, or NULL for a flag
  * @what:	what a value is, for the messages ("seconds")
  * @group:	heading of its part of --help
@@ -256,6 +277,7 @@ struct xc_opt_desc {
 	unsigned long min, max, def;
 	bool once;
 	bool negate;
+	bool declares;
 	const char *arg;
 	const char *what;
 	const char *group;
@@ -295,6 +317,8 @@ int xc_opts_parse(struct xc_opts *o, int argc, char **argv,
 		  char *err, size_t errlen);
 int xc_opts_set_global(struct xc_opts *o, const char *key, const char *val,
 		       char *why, size_t whylen);
+unsigned int xc_end_def_kinds(const struct xc_end_def *e);
+void xc_end_def_keys(const char *side, char *buf, size_t len);
 struct xc_end_def *xc_cable_def_end(struct xc_cable_def *d, const char *key,
 				    const char **rest);
 int xc_opts_set_cable(struct xc_cable_def *d, const char *key,

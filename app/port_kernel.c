@@ -253,8 +253,9 @@ static int kernel_prepare(struct xc_port *p, bool again, char *err,
 	(void)again;
 	if (!kp(p)->xdp && !p->conf.strip_vlan) {
 		snprintf(err, errlen,
-			 "%s: an af_packet end needs a tag: the kernel takes a frame's outer VLAN tag off and DPDK 22.11's driver puts it back as 0x8100, changing QinQ (0x88a8) frames; use af_xdp (net_af_xdp0,iface=%s) or a tag",
-			 p->label, kp(p)->kiface[0] ? kp(p)->kiface : "IFACE");
+			 "%s: an af_packet end needs a tag: the kernel takes a frame's outer VLAN tag off and DPDK 22.11's driver puts it back as 0x8100, changing QinQ (0x88a8) frames; use a netdev end (left-netdev = %s), af_xdp (net_af_xdp0,iface=%s) or a tag",
+			 p->label, kp(p)->kiface[0] ? kp(p)->kiface : "IFACE",
+			 kp(p)->kiface[0] ? kp(p)->kiface : "IFACE");
 		return -EINVAL;
 	}
 	if (p->own_pool != NULL)
@@ -537,8 +538,9 @@ bool xc_port_kernel_absent(const char *devargs, char *why, size_t len)
 			 iface, strerror(errno));
 	else
 		snprintf(why, len,
-			 "the %.*s driver refused interface %s (its reason is logged above)",
-			 (int)strcspn(devargs, "0123456789,"), devargs, iface);
+			 "the %.*s driver refused interface %s (its reason is logged above); a netdev end (left-netdev = %s) takes any interface",
+			 (int)strcspn(devargs, "0123456789,"), devargs, iface,
+			 iface);
 	return true;
 }
 

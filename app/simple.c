@@ -397,8 +397,7 @@ int xc_simple_eal_args(struct xc_eal_argv *ea, const char *prog,
 		rc |= add(ea, "--log-level=%s", o->log_levels[i]);
 	for (i = 0; i < n_defs; i++)
 		for (j = 0; j < 2; j++)
-			if (defs[i].end[j].port < 0 &&
-			    !xc_end_def_vxlan(&defs[i].end[j])) {
+			if (xc_end_def_socket(&defs[i].end[j])) {
 				xc_simple_vdev(vdev, sizeof(vdev),
 					       2 * i + (unsigned int)j,
 					       &defs[i].end[j]);

@@ -390,7 +390,7 @@ static int check_socks(const struct xc_sup_cable *defs, unsigned int n,
 			const struct xc_end_def *e = &defs[i].def.end[j];
 			bool ours = false;
 
-			if (e->port >= 0 || xc_end_def_vxlan(e) || !e->path[0])
+			if (!xc_end_def_socket(e))
 				continue;
 			for (k = 0; k < n_old && !ours; k++)
 				for (m = 0; m < 2; m++)

@@ -65,6 +65,16 @@ mx_trunk_front() { :; }
 mx_trunk_pull() { echo no; }
 mx_trunk_setup() { mx_veth "mta$1" "mtb$1"; }
 
+# a veth pair in the matrix's namespace, the cable's end on one side (in
+# that namespace by its path: the end enters it and comes back), the
+# partner's on the other
+mx_netdev_ports() { :; }
+mx_netdev_partner() { printf '[cable mp%s]\nleft-netdev = mnb%s\nright = %s\n' "$1" "$1" "$T/mx$1-r.sock"; }
+mx_netdev_def() { printf 'left=%s\nright-netdev=mna%s\nright-netns=/run/netns/%s\n' "$T/mx$1-l.sock" "$1" "$(mx_ns)"; }
+mx_netdev_front() { :; }
+mx_netdev_pull() { echo no; }
+mx_netdev_setup() { mx_veth "mna$1" "mnb$1"; }
+
 # the tunnel comes back through a peer xcable on loopback (UDP 14790)
 mx_vxlan_ports() { :; }
 mx_vxlan_partner() { :; }

@@ -60,7 +60,7 @@ t_kends_untagged_packet_refused() {
 	ip netns exec "$(ns a)" timeout 20 "$XC" --config u.ini >u.log 2>&1
 	rc=$?
 	say "untagged af_packet end: exit $rc, $(grep -o 'right: an af_packet.*' u.log)"
-	[ $rc = 2 ] && grep -q "right: an af_packet end needs a tag: .* puts it back as 0x8100, changing QinQ (0x88a8) frames; use af_xdp (net_af_xdp0,iface=va) or a tag" u.log ||
+	[ $rc = 2 ] && grep -q "right: an af_packet end needs a tag: .* puts it back as 0x8100, changing QinQ (0x88a8) frames; use a netdev end (left-netdev = va), af_xdp (net_af_xdp0,iface=va) or a tag" u.log ||
 		{ fail "an untagged af_packet end is not refused clearly"; return 1; }
 	kends_start a "net_af_packet0,iface=va" 1500 10 || return 1
 	host_stop a
@@ -86,7 +86,7 @@ t_kends_missing_iface() {
 	ip netns exec "$(ns a)" timeout 20 "$XC" --config r.ini >r.log 2>&1
 	rc=$?
 	say "af_xdp asked for 4 queues of a 1-queue veth: exit $rc, $(tail -n 1 r.log)"
-	[ $rc = 2 ] && tail -n 1 r.log | grep -qx "xcable: port wire: the net_af_xdp driver refused interface va (its reason is logged above)" || ok=1
+	[ $rc = 2 ] && tail -n 1 r.log | grep -qx "xcable: port wire: the net_af_xdp driver refused interface va (its reason is logged above); a netdev end (left-netdev = va) takes any interface" || ok=1
 	[ $ok = 0 ] || fail "a missing interface or a refusing driver is not named"
 }
 TESTS+=(t_kends_missing_iface)

@@ -1,0 +1,773 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * end_netdev.c - the netdev kind of cable end: any Linux interface (veth,
+ *		  vxlan, bridge port, tap, macvlan, NIC), frame for frame,
+ *		  optionally in another network namespace
+ *		  (left-netdev = IFNAME, left-netns = /run/netns/NAME | PID)
+ *
+ * Theory of operation
+ *
+ * The end is a packet socket of its own (AF_PACKET, SOCK_RAW), opened in
+ * the interface's namespace: the main thread enters the namespace
+ * (setns(CLONE_NEWNET) changes the calling thread only), creates the
+ * socket and goes back, so the socket works from xcable's namespace
+ * afterwards. It is bound to the interface's ifindex with ETH_P_ALL,
+ * promiscuous (PACKET_MR_PROMISC), does not see what it sends itself
+ * (PACKET_IGNORE_OUTGOING) and sends past the qdisc (PACKET_QDISC_BYPASS).
+ *
+ * Frames move by recvmmsg()/sendmmsg(), not a TPACKET_V3 ring: a ring
+ * would need a copy out of it for every frame anyway (its blocks are
+ * given back to the kernel as a whole), while recvmmsg() writes each
+ * frame straight into an mbuf the end holds ready, and sendmmsg() reads
+ * the mbuf's segments in place. One syscall per burst each way, none
+ * when the kernel has nothing (the lcore sleeps on the socket:
+ * wait_fd).
+ *
+ * The kernel takes the outer VLAN tag off every frame a packet socket
+ * receives; PACKET_AUXDATA gives it back (tp_vlan_tci, and its TPID in
+ * tp_vlan_tpid), and the end puts it back where it was: 4 bytes of
+ * headroom are kept in front of each receive for that. So 802.1Q, QinQ
+ * (0x88a8), LACP, STP, LLDP and any ethertype cross unchanged.
+ *
+ * The interface's state is followed by the main thread's housekeeping
+ * (the poll end op: two ioctls on the end's socket, in its namespace):
+ * IFF_UP and IFF_RUNNING are the end's carrier, its MTU what it takes;
+ * an interface that goes away takes the end down (logged), and one of
+ * the same name that comes back gets the socket bound to it again.
+ *
+ * Privileges: CAP_NET_RAW for the socket; joining another namespace
+ * needs CAP_SYS_ADMIN as well. Missing ones, unknown interfaces and
+ * namespaces are refused by make() with a message naming them (-EINVAL:
+ * exit 2 at start-up, an error answer at runtime).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <arpa/inet.h>
+#include <linux/if_ether.h>
+#include <linux/if_packet.h>
+#include <net/if.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+
+#include <rte_branch_prediction.h>
+#include <rte_byteorder.h>
+#include <rte_log.h>
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+
+#include "caps.h"
+#include "endkind.h"
+#include "fwd.h"
+#include "log.h"
+#include "topology.h"
+
+extern int xc_logtype_netdev;
+RTE_LOG_REGISTER(xc_logtype_netdev, xcable.netdev, INFO);
+
+#define ND_TAG		4		/* an outer VLAN tag put back */
+#define ND_FRAME_MAX	16384		/* largest frame received */
+#define ND_TX_SEGS	16		/* mbuf segments of a frame sent */
+#define ND_RCVBUF	(4 << 20)	/* socket buffers asked for */
+#define ND_WHERE_MAX	(IFNAMSIZ + XC_SOCK_PATH_MAX + 4)
+
+/**
+ * struct nd_end - one netdev end (the end's @priv)
+ * @fd:		the packet socket, in the interface's namespace
+ * @ifname:	the interface's name
+ * @netns:	the namespace as given, empty for xcable's own
+ * @where:	what people know the end by ("veth0", "eth1 in /run/...")
+ * @ifindex:	the interface the socket is bound to, 0 while it is gone
+ *		(main thread)
+ * @bound:	the socket was bound once (main thread)
+ * @up:		the interface is up and running (main thread writes;
+ *		atomic)
+ * @caps:	what the end takes: 0 while down (atomic)
+ * @mtu:	the interface's MTU, as last seen (main thread)
+ * @pool:	the cable's pool, which @rxm come from (set by start())
+ * @rxm:	mbufs held ready for the next receive (forwarding lcore)
+ * @n_rxm:	how many of @rxm are held
+ * @big:	for each message, where a frame longer than its mbuf goes on
+ * @rmsg:	receive messages, @riov and @aux their parts
+ * @riov:	two parts per message: the mbuf, then @big
+ * @aux:	the control data of each receive (PACKET_AUXDATA)
+ * @tmsg:	send messages, @tiov their parts
+ * @tiov:	the segments of each frame sent
+ */
+struct nd_end {
+	int fd;
+	char ifname[IFNAMSIZ];
+	char netns[XC_SOCK_PATH_MAX];
+	char where[ND_WHERE_MAX];
+	int ifindex;
+	bool bound;
+	uint32_t up;
+	uint64_t caps;
+	unsigned int mtu;
+	struct rte_mempool *pool;
+	struct rte_mbuf *rxm[XC_BURST];
+	unsigned int n_rxm;
+	uint8_t *big;
+	struct mmsghdr rmsg[XC_BURST];
+	struct iovec riov[XC_BURST][2];
+	union {
+		struct cmsghdr h;
+		char buf[CMSG_SPACE(sizeof(struct tpacket_auxdata))];
+	} aux[XC_BURST];
+	struct mmsghdr tmsg[XC_BURST];
+	struct iovec tiov[XC_BURST][ND_TX_SEGS];
+};
+
+/* netdev_is() - does a definition declare an end on a Linux interface? */
+static bool netdev_is(const struct xc_end_def *e)
+{
+	return e->netdev[0] != '\0';
+}
+
+/**
+ * rx_drop() - count a frame the end received but cannot pass on, in the
+ *	       direction that receives from it (forwarding lcore)
+ * @e:		the end
+ * @q:		its queue
+ * @len:	the frame's length
+ * @why:	enum xc_drop
+ */
+static void rx_drop(struct xc_end *e, uint16_t q, uint32_t len,
+		    enum xc_drop why)
+{
+	struct xc_dir *d = &e->cable->dir[2 * q + (unsigned int)e->idx];
+
+	xc_stat_add(&d->st.rx_pkts, 1);
+	xc_stat_add(&d->st.rx_bytes, len);
+	xc_stat_add(&d->st.drop[why], 1);
+}
+
+/**
+ * rx_refill() - hold an mbuf ready for each receive message
+ * @nd:		the end
+ * @n:		messages wanted
+ *
+ * Return: messages ready (fewer if the pool is short)
+ */
+static unsigned int rx_refill(struct nd_end *nd, unsigned int n)
+{
+	unsigned int i, want = n - RTE_MIN(n, nd->n_rxm);
+
+	if (want && rte_pktmbuf_alloc_bulk(nd->pool, nd->rxm + nd->n_rxm,
+					   want) == 0)
+		nd->n_rxm += want;
+	for (i = 0; i < nd->n_rxm && i < n; i++) {
+		struct rte_mbuf *m = nd->rxm[i];
+
+		nd->riov[i][0].iov_base = rte_pktmbuf_mtod(m, char *) + ND_TAG;
+		nd->riov[i][0].iov_len = rte_pktmbuf_tailroom(m) - ND_TAG;
+		nd->rmsg[i].msg_hdr.msg_controllen = sizeof(nd->aux[i]);
+		nd->rmsg[i].msg_hdr.msg_flags = 0;
+	}
+	return RTE_MIN(n, nd->n_rxm);
+}
+
+/**
+ * rx_tag() - put back the outer VLAN tag the kernel took off a frame
+ * @nd:		the end
+ * @i:		its message
+ * @m:		its mbuf, with the frame ND_TAG bytes into its data
+ * @len:	bytes of the frame in @m
+ *
+ * Return: the bytes of the frame in @m now
+ */
+static uint32_t rx_tag(struct nd_end *nd, unsigned int i, struct rte_mbuf *m,
+		       uint32_t len)
+{
+	struct msghdr *h = &nd->rmsg[i].msg_hdr;
+	const struct tpacket_auxdata *a = NULL;
+	struct cmsghdr *c;
+	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
+	uint16_t tpid, tci;
+
+	for (c = CMSG_FIRSTHDR(h); c; c = CMSG_NXTHDR(h, c))
+		if (c->cmsg_level == SOL_PACKET &&
+		    c->cmsg_type == PACKET_AUXDATA)
+			a = (const void *)CMSG_DATA(c);
+	if (a == NULL || !(a->tp_status & TP_STATUS_VLAN_VALID) ||
+	    len < 2 * RTE_ETHER_ADDR_LEN) {
+		m->data_off += ND_TAG;
+		return len;
+	}
+	tpid = a->tp_status & TP_STATUS_VLAN_TPID_VALID ? a->tp_vlan_tpid :
+	       RTE_ETHER_TYPE_VLAN;
+	tci = a->tp_vlan_tci;
+	memmove(p, p + ND_TAG, 2 * RTE_ETHER_ADDR_LEN);
+	tpid = rte_cpu_to_be_16(tpid);
+	tci = rte_cpu_to_be_16(tci);
+	memcpy(p + 2 * RTE_ETHER_ADDR_LEN, &tpid, 2);
+	memcpy(p + 2 * RTE_ETHER_ADDR_LEN + 2, &tci, 2);
+	return len + ND_TAG;
+}
+
+/**
+ * rx_rest() - chain the part of a long frame that went to @big
+ * @nd:		the end
+ * @m:		the frame's first mbuf, full
+ * @from:	the rest of the frame
+ * @len:	its length
+ *
+ * Return: 0, or -ENOMEM (@m is left as it was)
+ */
+static int rx_rest(struct nd_end *nd, struct rte_mbuf *m, const uint8_t *from,
+		   uint32_t len)
+{
+	struct rte_mbuf *last = m, *s;
+	uint32_t n;
+
+	while (len) {
+		s = rte_pktmbuf_alloc(nd->pool);
+		if (s == NULL) {
+			rte_pktmbuf_free(m->next);
+			m->next = NULL;
+			m->nb_segs = 1;
+			return -ENOMEM;
+		}
+		n = RTE_MIN(len, (uint32_t)rte_pktmbuf_tailroom(s));
+		memcpy(rte_pktmbuf_mtod(s, void *), from, n);
+		s->data_len = (uint16_t)n;
+		last->next = s;
+		last = s;
+		m->nb_segs++;
+		from += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/**
+ * netdev_rx() - end op: receive a burst from the interface, each frame
+ *		 straight into an mbuf, its outer tag put back
+ * @e:		the end
+ * @q:		queue (0)
+ * @pkts:	filled
+ * @n:		room
+ *
+ * Return: frames received
+ */
+static uint16_t netdev_rx(struct xc_end *e, uint16_t q, struct rte_mbuf **pkts,
+			  uint16_t n)
+{
+	struct nd_end *nd = e->priv;
+	unsigned int i, ready, got, out = 0;
+	int r;
+
+	ready = rx_refill(nd, RTE_MIN(n, XC_BURST));
+	if (unlikely(ready == 0)) {
+		__atomic_store_n(e->cable->pool_want, n, __ATOMIC_RELAXED);
+		return 0;	/* the frames wait in the socket */
+	}
+	r = recvmmsg(nd->fd, nd->rmsg, ready, MSG_DONTWAIT | MSG_TRUNC, NULL);
+	if (r <= 0)
+		return 0;
+	got = (unsigned int)r;
+	for (i = 0; i < got; i++) {
+		struct rte_mbuf *m = nd->rxm[i];
+		uint32_t len = nd->rmsg[i].msg_len;
+		uint32_t first = RTE_MIN(len, (uint32_t)nd->riov[i][0].iov_len);
+
+		if (unlikely(nd->rmsg[i].msg_hdr.msg_flags & MSG_TRUNC)) {
+			rx_drop(e, q, len, XC_DROP_TOO_BIG);
+			rte_pktmbuf_free(m);
+			continue;
+		}
+		m->data_len = (uint16_t)rx_tag(nd, i, m,  first);
+		m->pkt_len = m->data_len + (len - first);
+		if (unlikely(len > first) &&
+		    rx_rest(nd, m, nd->big + (size_t)i * ND_FRAME_MAX,
+			    len - first)) {
+			rx_drop(e, q, m->pkt_len, XC_DROP_NO_MBUF);
+			rte_pktmbuf_free(m);
+			continue;
+		}
+		pkts[out++] = m;
+	}
+	memmove(nd->rxm, nd->rxm + got, (nd->n_rxm - got) * sizeof(nd->rxm[0]));
+	nd->n_rxm -= got;
+	return (uint16_t)out;
+}
+
+/**
+ * tx_fill() - the send message of a frame: its segments, in place
+ * @nd:		the end
+ * @i:		message
+ * @m:		the frame
+ *
+ * Return: 0, or -E2BIG for a frame of more segments than a message has
+ */
+static int tx_fill(struct nd_end *nd, unsigned int i, struct rte_mbuf *m)
+{
+	struct msghdr *h = &nd->tmsg[i].msg_hdr;
+	unsigned int k = 0;
+
+	if (unlikely(m->nb_segs > ND_TX_SEGS))
+		return -E2BIG;
+	for (; m; m = m->next, k++) {
+		nd->tiov[i][k].iov_base = rte_pktmbuf_mtod(m, void *);
+		nd->tiov[i][k].iov_len = m->data_len;
+	}
+	h->msg_iov = nd->tiov[i];
+	h->msg_iovlen = k;
+	return 0;
+}
+
+/**
+ * tx_refuse() - drop frame @i, which the kernel (or a message) refused
+ * @pkts:	the frames
+ * @i:		which
+ * @err:	why: errno
+ * @drop:	the sending direction's drop counters
+ */
+static void tx_refuse(struct rte_mbuf **pkts, unsigned int i, int err,
+		      uint64_t *drop)
+{
+	enum xc_drop why = XC_DROP_REFUSED;
+
+	if (err == EMSGSIZE || err == E2BIG)
+		why = XC_DROP_TOO_BIG;
+	else if (err == ENETDOWN || err == ENXIO || err == ENODEV)
+		why = XC_DROP_PEER_DOWN;
+	xc_stat_add(&drop[why], 1);
+	rte_pktmbuf_free(pkts[i]);
+	pkts[i] = NULL;
+}
+
+/**
+ * netdev_tx() - end op: send a burst on the interface
+ * @e:		the end
+ * @q:		queue (0)
+ * @pkts:	frames; those refused are freed, counted and set to NULL
+ * @n:		how many
+ * @drop:	the sending direction's drop counters
+ *
+ * Return: frames taken (sent, or refused and counted); the rest wait
+ *	   because the socket's buffer is full
+ */
+static uint16_t netdev_tx(struct xc_end *e, uint16_t q, struct rte_mbuf **pkts,
+			  uint16_t n, uint64_t *drop)
+{
+	struct nd_end *nd = e->priv;
+	unsigned int i = 0, k, m;
+	int r;
+
+	(void)q;
+	n = RTE_MIN(n, (uint16_t)XC_BURST);
+	while (i < n) {
+		for (m = i; m < n && tx_fill(nd, m, pkts[m]) == 0; m++)
+			;
+		if (m == i) {	/* too many segments */
+			tx_refuse(pkts, i++, E2BIG, drop);
+			continue;
+		}
+		r = sendmmsg(nd->fd, nd->tmsg + i, m - i, MSG_DONTWAIT);
+		if (r > 0) {
+			for (k = i; k < i + (unsigned int)r; k++)
+				rte_pktmbuf_free(pkts[k]);
+			i += (unsigned int)r;
+			continue;
+		}
+		if (errno == EAGAIN || errno == ENOBUFS || errno == EINTR)
+			break;
+		tx_refuse(pkts, i++, errno, drop);
+	}
+	return (uint16_t)i;
+}
+
+/* netdev_caps() - end op: plain frames up to the MTU and a tag */
+static uint64_t netdev_caps(const struct xc_end *e)
+{
+	return __atomic_load_n(&((const struct nd_end *)e->priv)->caps,
+			       __ATOMIC_ACQUIRE);
+}
+
+/* netdev_is_up() - end op: is the interface there, up and running? */
+static bool netdev_is_up(const struct xc_end *e)
+{
+	return __atomic_load_n(&((const struct nd_end *)e->priv)->up,
+			       __ATOMIC_ACQUIRE) != 0;
+}
+
+/* netdev_where() - end op: "IFNAME", or "IFNAME in NETNS" */
+static const char *netdev_where(const struct xc_end *e)
+{
+	return ((const struct nd_end *)e->priv)->where;
+}
+
+/**
+ * netdev_describe() - end op: the interface's facts
+ * @e:		the end
+ * @fn:		called once per fact
+ * @arg:	its argument
+ */
+static void netdev_describe(const struct xc_end *e, xc_kv_fn fn, void *arg)
+{
+	const struct nd_end *nd = e->priv;
+
+	fn(arg, "kind", "netdev", 0);
+	fn(arg, "link", netdev_is_up(e) ? "up" : "down", 0);
+	fn(arg, "interface", nd->ifname, 0);
+	fn(arg, "netns", nd->netns[0] ? nd->netns : "-", 0);
+	fn(arg, "ifindex", NULL, (uint64_t)nd->ifindex);
+	fn(arg, "mtu", NULL, nd->mtu);
+}
+
+/* netdev_wait_fd() - end op: the socket, readable when a frame comes */
+static int netdev_wait_fd(const struct xc_end *e)
+{
+	return ((const struct nd_end *)e->priv)->fd;
+}
+
+/**
+ * bind_to() - bind the socket to interface @ifindex, promiscuous
+ * @nd:		the end
+ * @ifindex:	the interface
+ *
+ * Return: 0 or -errno
+ */
+static int bind_to(struct nd_end *nd, int ifindex)
+{
+	struct sockaddr_ll sll = { .sll_family = AF_PACKET,
+				   .sll_protocol = htons(ETH_P_ALL),
+				   .sll_ifindex = ifindex };
+	struct packet_mreq mr = { .mr_ifindex = ifindex,
+				  .mr_type = PACKET_MR_PROMISC };
+
+	if (bind(nd->fd, (struct sockaddr *)&sll, sizeof(sll)) < 0 ||
+	    setsockopt(nd->fd, SOL_PACKET, PACKET_ADD_MEMBERSHIP, &mr,
+		       sizeof(mr)) < 0)
+		return -errno;
+	return 0;
+}
+
+/**
+ * look() - the interface's index, flags and MTU, by its name, in the
+ *	    socket's namespace
+ * @nd:		the end
+ * @flags:	set to its flags
+ * @mtu:	set to its MTU
+ *
+ * Return: the index, or -errno (-ENODEV: no such interface)
+ */
+static int look(const struct nd_end *nd, short *flags, unsigned int *mtu)
+{
+	struct ifreq ifr;
+	int idx;
+
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", nd->ifname);
+	if (ioctl(nd->fd, SIOCGIFINDEX, &ifr) < 0)
+		return -errno;
+	idx = ifr.ifr_ifindex;
+	if (ioctl(nd->fd, SIOCGIFFLAGS, &ifr) < 0)
+		return -errno;
+	*flags = ifr.ifr_flags;
+	if (ioctl(nd->fd, SIOCGIFMTU, &ifr) < 0)
+		return -errno;
+	*mtu = (unsigned int)ifr.ifr_mtu;
+	return idx;
+}
+
+/**
+ * netdev_poll() - end op (main thread): follow the interface: carrier,
+ *		   MTU, gone (the end down), back (bound again)
+ * @e:		the end
+ *
+ * Return: true while the end is down (to see it come back soon)
+ */
+static bool netdev_poll(struct xc_end *e)
+{
+	struct nd_end *nd = e->priv;
+	unsigned int mtu = 0;
+	short flags = 0;
+	bool up;
+	int idx, rc;
+
+	idx = look(nd, &flags, &mtu);
+	if (idx < 0 && nd->ifindex) {
+		XC_LOG(netdev, WARNING, "%s: %s: interface %s is gone (%s): the end is down until it is back",
+		       e->cable->name, e->label, nd->where, strerror(-idx));
+		nd->ifindex = 0;
+		__atomic_store_n(&nd->up, 0, __ATOMIC_RELEASE);	/* said */
+	}
+	if (idx > 0 && idx != nd->ifindex) {
+		rc = bind_to(nd, idx);
+		if (rc) {
+			XC_LOG(netdev, WARNING, "%s: %s: cannot bind to interface %s again: %s",
+			       e->cable->name, e->label, nd->where,
+			       strerror(-rc));
+			idx = -1;
+		} else {
+			if (nd->bound)
+				XC_LOG(netdev, INFO, "%s: %s: interface %s is back (ifindex %d)",
+				       e->cable->name, e->label, nd->where,
+				       idx);
+			nd->ifindex = idx;
+			nd->bound = true;
+		}
+	}
+	up = idx > 0 && (flags & IFF_UP) && (flags & IFF_RUNNING);
+	if (up != netdev_is_up(e))
+		XC_LOG(netdev, INFO, "%s: %s: interface %s is %s",
+		       e->cable->name, e->label, nd->where,
+		       up ? "up" : "down");
+	nd->mtu = mtu;
+	/* what the kernel sends: the MTU, its header and one 802.1Q tag */
+	__atomic_store_n(&nd->caps, up ? xc_caps_pack(0, RTE_MIN(
+			 mtu + RTE_ETHER_HDR_LEN + ND_TAG,
+			 (unsigned int)ND_FRAME_MAX)) : 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&nd->up, up, __ATOMIC_RELEASE);
+	return !up;
+}
+
+const struct xc_end_ops xc_end_netdev_ops = {
+	.kind = "netdev",
+	.rx = netdev_rx,
+	.tx = netdev_tx,
+	.caps = netdev_caps,
+	.is_up = netdev_is_up,
+	.where = netdev_where,
+	.describe = netdev_describe,
+	.wait_fd = netdev_wait_fd,
+	.poll = netdev_poll,
+};
+
+/**
+ * enter() - enter the network namespace @netns (a path, or a process's
+ *	     ID), in this thread only
+ * @netns:	the namespace
+ * @self:	set to an fd of the thread's own namespace, to go back to
+ * @err:	one-line message on error
+ * @errlen:	size of @err
+ *
+ * Return: 0, or -EINVAL (no such namespace, or no privilege to enter it)
+ */
+static int enter(const char *netns, int *self, char *err, size_t errlen)
+{
+	char path[XC_SOCK_PATH_MAX + 16];
+	int fd, e;
+
+	if (strspn(netns, "0123456789") == strlen(netns))
+		snprintf(path, sizeof(path), "/proc/%s/ns/net", netns);
+	else
+		snprintf(path, sizeof(path), "%s", netns);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errlen, "no network namespace %s (%s)",
+			 netns, strerror(errno));
+		return -EINVAL;
+	}
+	*self = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (*self < 0 || setns(fd, CLONE_NEWNET) < 0) {
+		e = errno;
+		snprintf(err, errlen, e == EPERM ?
+			 "cannot enter network namespace %s: it needs CAP_SYS_ADMIN (%s)" :
+			 "cannot enter network namespace %s (%s)", netns,
+			 strerror(e));
+		if (*self >= 0)
+			close(*self);
+		close(fd);
+		return -EINVAL;
+	}
+	close(fd);
+	return 0;
+}
+
+/**
+ * open_socket() - the end's packet socket, in the interface's namespace
+ * @nd:		the end, with @ifname and @netns
+ * @err:	one-line message on error
+ * @errlen:	size of @err
+ *
+ * Return: 0, -EINVAL (missing privilege, unknown namespace), or -errno
+ */
+static int open_socket(struct nd_end *nd, char *err, size_t errlen)
+{
+	int one = 1, buf = ND_RCVBUF, self = -1, rc = 0, e;
+
+	if (nd->netns[0] && enter(nd->netns, &self, err, errlen))
+		return -EINVAL;
+	nd->fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
+	e = errno;
+	if (self >= 0) {
+		if (setns(self, CLONE_NEWNET) < 0)	/* cannot fail: ours */
+			rte_panic("cannot go back to xcable's network namespace: %s\n",
+				  strerror(errno));
+		close(self);
+	}
+	if (nd->fd < 0) {
+		snprintf(err, errlen, e == EPERM ?
+			 "interface %s: a packet socket needs CAP_NET_RAW (%s)" :
+			 "interface %s: cannot open a packet socket (%s)",
+			 nd->where, strerror(e));
+		return e == EPERM ? -EINVAL : -e;
+	}
+	if (setsockopt(nd->fd, SOL_PACKET, PACKET_AUXDATA, &one,
+		       sizeof(one)) < 0 ||
+	    setsockopt(nd->fd, SOL_PACKET, PACKET_IGNORE_OUTGOING, &one,
+		       sizeof(one)) < 0 ||
+	    setsockopt(nd->fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one,
+		       sizeof(one)) < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "interface %s: packet socket options: %s",
+			 nd->where, strerror(errno));
+	}
+	(void)setsockopt(nd->fd, SOL_SOCKET, SO_RCVBUF, &buf, sizeof(buf));
+	(void)setsockopt(nd->fd, SOL_SOCKET, SO_SNDBUF, &buf, sizeof(buf));
+	return rc;
+}
+
+/**
+ * netdev_check() - can an end on an interface be made now? (the rest is
+ *		    found out by make(), which leaves nothing behind)
+ * @t:		topology
+ * @e:		the end
+ * @freed:	unused
+ * @why:	the reason it cannot
+ * @whylen:	size of @why
+ *
+ * Return: 0 or -EINVAL
+ */
+static int netdev_check(struct xc_topo *t, const struct xc_end_def *e,
+			bool freed, char *why, size_t whylen)
+{
+	(void)t;
+	(void)freed;
+	if (e->queues > 1) {
+		snprintf(why, whylen, "interface %s: netdev ends use one queue pair",
+			 e->netdev);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * init() - the end's state, its messages pointing at its buffers
+ * @nd:		zeroed
+ * @e:		the definition
+ */
+static void init(struct nd_end *nd, const struct xc_end_def *e)
+{
+	unsigned int i;
+
+	nd->fd = -1;
+	snprintf(nd->ifname, sizeof(nd->ifname), "%s", e->netdev);
+	snprintf(nd->netns, sizeof(nd->netns), "%s", e->netns);
+	snprintf(nd->where, sizeof(nd->where), "%s%s%s", nd->ifname,
+		 nd->netns[0] ? " in " : "", nd->netns);
+	for (i = 0; i < XC_BURST; i++) {
+		nd->riov[i][1].iov_base = nd->big + (size_t)i * ND_FRAME_MAX;
+		nd->riov[i][1].iov_len = ND_FRAME_MAX;
+		nd->rmsg[i].msg_hdr.msg_iov = nd->riov[i];
+		nd->rmsg[i].msg_hdr.msg_iovlen = 2;
+		nd->rmsg[i].msg_hdr.msg_control = nd->aux[i].buf;
+	}
+}
+
+/**
+ * netdev_free() - close the socket, give back the mbufs held
+ * @t:		topology
+ * @e:		the end
+ */
+static void netdev_free(struct xc_topo *t, struct xc_end *e)
+{
+	struct nd_end *nd = e->priv;
+
+	(void)t;
+	if (nd == NULL)
+		return;
+	if (nd->n_rxm)
+		rte_pktmbuf_free_bulk(nd->rxm, nd->n_rxm);
+	if (nd->fd >= 0)
+		close(nd->fd);
+	rte_free(nd->big);
+	rte_free(nd);
+	e->priv = NULL;
+}
+
+/**
+ * netdev_make() - make an end on an interface: its socket opened in the
+ *		   interface's namespace and bound to it
+ * @t:		topology
+ * @c:		cable
+ * @j:		which end
+ * @e:		the end's definition
+ * @err:	one-line message on error
+ * @errlen:	size of @err
+ *
+ * Return: 0, -EINVAL (no such interface or namespace, missing privilege,
+ *	   several queues), -ENOMEM or -errno
+ */
+static int netdev_make(struct xc_topo *t, struct xc_cable *c, unsigned int j,
+		       const struct xc_end_def *e, char *err, size_t errlen)
+{
+	struct xc_end *end = &c->end[j];
+	struct nd_end *nd;
+	char why[XC_ERR_LEN];
+	int rc;
+
+	if (netdev_check(t, e, false, why, sizeof(why))) {
+		snprintf(err, errlen, "cable %s: %s: %s", c->name, end->label,
+			 why);
+		return -EINVAL;
+	}
+	nd = rte_zmalloc("xc_netdev", sizeof(*nd), RTE_CACHE_LINE_SIZE);
+	if (nd)
+		nd->big = rte_malloc("xc_netdev", XC_BURST * ND_FRAME_MAX, 0);
+	if (nd == NULL || nd->big == NULL) {
+		rte_free(nd);
+		snprintf(err, errlen, "cable %s: %s: no memory", c->name,
+			 end->label);
+		return -ENOMEM;
+	}
+	init(nd, e);
+	end->priv = nd;
+	end->ops = &xc_end_netdev_ops;
+	rc = open_socket(nd, why, sizeof(why));
+	if (rc == 0) {
+		netdev_poll(end);
+		if (nd->ifindex == 0) {
+			snprintf(why, sizeof(why), "no interface %s%s",
+				 nd->where, nd->netns[0] ? "" :
+				 " in xcable's network namespace");
+			rc = -EINVAL;
+		}
+	}
+	if (rc) {
+		snprintf(err, errlen, "cable %s: %s: %s", c->name, end->label,
+			 why);
+		netdev_free(t, end);
+		return rc;
+	}
+	return 0;
+}
+
+/* netdev_start() - the end receives into its cable's pool */
+static int netdev_start(struct xc_topo *t, struct xc_end *e, char *err,
+			size_t errlen)
+{
+	(void)t;
+	(void)err;
+	(void)errlen;
+	((struct nd_end *)e->priv)->pool = e->cable->pool;
+	return 0;
+}
+
+const struct xc_end_kind xc_kind_netdev = {
+	.name = "netdev",
+	.declared = "left-netdev = IFNAME, left-netns = PATH|PID (any Linux interface, frame for frame; netns: optional)",
+	.is = netdev_is,
+	.check = netdev_check,
+	.make = netdev_make,
+	.start = netdev_start,
+	.free = netdev_free,
+};

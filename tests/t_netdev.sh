@@ -1,0 +1,248 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# tests/t_netdev.sh - netdev ends (app/end_netdev.c): a cable end on any
+# Linux interface, in another network namespace. One xcable, in the
+# test's namespace, has two cables: frontend A's socket <-> interface
+# "va" in namespace a, and interface "vb" in namespace b <-> frontend B's
+# socket; va and vb are joined by a veth (or a vxlan device on each, or a
+# bridge), so the frame catalogue goes vhost -> va ~ vb -> vhost.
+# (sourced by tests/run; each t_* function is one test)
+
+# nd_ns HOST - the name of namespace HOST (a or b) of this test
+nd_ns() { echo "xn${1}-${T##*/}"; }
+
+# nd_prep - namespaces a and b, no IPv6 (no stray neighbour discovery)
+nd_prep() {
+	local h
+	for h in a b; do
+		ip netns add "$(nd_ns $h)" && ip -n "$(nd_ns $h)" link set lo up || return 1
+		ip netns exec "$(nd_ns $h)" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
+		ip netns exec "$(nd_ns $h)" sysctl -qw net.ipv6.conf.default.disable_ipv6=1
+	done
+}
+
+# nd_veth MTU - a veth va (namespace a) - vb (namespace b), up
+nd_veth() {
+	local s=${T##*.}
+	ip link add "na$s" type veth peer name "nb$s" || return 1
+	ip link set "na$s" netns "$(nd_ns a)" name va &&
+		ip link set "nb$s" netns "$(nd_ns b)" name vb || return 1
+	ip -n "$(nd_ns a)" link set va mtu "$1" up && ip -n "$(nd_ns b)" link set vb mtu "$1" up
+}
+
+# nd_ini A_NETNS B_NETNS - the config: cable c1 from $T/a.sock to va in
+# A_NETNS, c2 from vb in B_NETNS to $T/b.sock
+nd_ini() {
+	cat <<EOI
+[global]
+stats-interval = 0
+link-propagation = no
+[cable c1]
+left = $T/a.sock
+right-netdev = va
+right-netns = $1
+[cable c2]
+left-netdev = vb
+left-netns = $2
+right = $T/b.sock
+EOI
+}
+
+# nd_start A_NETNS B_NETNS [XCABLE] - xcable with nd_ini's config (log
+# x.log; XCABLE: a command to run it, default $XC), until both netdev ends
+# are up
+nd_start() {
+	nd_ini "$1" "$2" >x.ini
+	rm -f "$(stats_json x.log)"
+	${3:-$XC} --config x.ini --stats-json "$(stats_json x.log)" >x.log 2>&1 &
+	XC_PID=$!
+	XC_PIDS+=("$XC_PID")
+	wait_log x.log "running;" 1 20 || { tail -n 5 x.log; fail "xcable did not start"; return 1; }
+	nd_wait_up 1 10
+}
+
+# nd_wait_up N SECONDS - wait until each netdev end logged "is up" N times
+nd_wait_up() {
+	wait_log x.log "c1: right: interface va.* is up" "$1" "$2" &&
+		wait_log x.log "c2: left: interface vb.* is up" "$1" "$2" ||
+		{ tail -n 5 x.log; fail "the netdev ends did not come up"; }
+}
+
+# nd_frames WHAT [XCPEER OPTIONS] - the catalogue both ways, byte for byte
+nd_frames() {
+	local what=$1 rc; shift
+	timeout 60 "$XCPEER" $(peer_eal "$T/a.sock" "$T/b.sock") -- frames --rounds 1 "$@" >peer.log 2>&1
+	rc=$?
+	grep -E '^FAIL' peer.log | head -n 5 | sed 's/^/  peer: /'
+	say "$what: $(grep catalogue peer.log); $(grep -E "^(ok|FAIL) (QinQ|LACP)" peer.log | tr "\n" " ")"
+	[ $rc = 0 ] || fail "frames altered or lost $what"
+}
+
+# nd_stop - SIGTERM; exit 0, and every frame accounted for
+nd_stop() {
+	xc_stop
+	[ "$XC_RC" = 0 ] || { tail -n 5 x.log; fail "xcable exited with $XC_RC"; return 1; }
+	check_accounted x.log 4
+}
+
+# the catalogue (60 to 9018 bytes, STP, LACP, LLDP, 802.1Q, QinQ with
+# 0x88a8 outside, unknown ethertypes) through a veth whose ends are in two
+# other namespaces, one named by its path, one by a process in it
+t_netdev_veth() {
+	local pid
+	ensure_hugepages 256 || { fail "cannot reserve hugepages"; return 1; }
+	nd_prep && nd_veth 9100 || { fail "cannot create namespaces and veth"; return 1; }
+	ip netns exec "$(nd_ns b)" sleep 120 & pid=$!
+	XC_PIDS+=("$pid")
+	nd_start "/run/netns/$(nd_ns a)" "$pid" || return 1
+	grep -q "c2: left (vb in $pid) <-> right" x.log || { grep "<->" x.log; fail "the end is not called by its interface and namespace"; return 1; }
+	nd_frames "through a veth between two namespaces" || return 1
+	nd_stop
+}
+TESTS+=(t_netdev_veth)
+
+# the same through a Linux vxlan device in each namespace (VNI 42 over a
+# veth carrying IPv4): what af_xdp cannot attach to
+t_netdev_vxlan() {
+	local h ip peer
+	ensure_hugepages 256 || { fail "cannot reserve hugepages"; return 1; }
+	nd_prep || { fail "cannot create namespaces"; return 1; }
+	ip link add "ua${T##*.}" type veth peer name "ub${T##*.}" &&
+		ip link set "ua${T##*.}" netns "$(nd_ns a)" name u &&
+		ip link set "ub${T##*.}" netns "$(nd_ns b)" name u || { fail "cannot create the underlay"; return 1; }
+	for h in a b; do
+		ip=10.99.0.1 peer=10.99.0.2
+		[ $h = b ] && ip=10.99.0.2 peer=10.99.0.1
+		ip -n "$(nd_ns $h)" link set u mtu 9200 up &&
+			ip -n "$(nd_ns $h)" addr add "$ip/24" dev u &&
+			ip -n "$(nd_ns $h)" link add "v$h" type vxlan id 42 remote "$peer" local "$ip" dstport 4789 dev u &&
+			ip -n "$(nd_ns $h)" link set "v$h" mtu 9100 up || { fail "cannot create vxlan device v$h"; return 1; }
+	done
+	nd_start "/run/netns/$(nd_ns a)" "/run/netns/$(nd_ns b)" || return 1
+	nd_frames "through Linux vxlan devices (VNI 42) in two namespaces" || return 1
+	nd_stop
+}
+TESTS+=(t_netdev_vxlan)
+
+# the same with va a port of a Linux bridge: the end sees what comes to
+# the port before the bridge does (its link-local groups too) and sends
+# out of it
+t_netdev_bridge() {
+	local n
+	ensure_hugepages 256 || { fail "cannot reserve hugepages"; return 1; }
+	nd_prep && nd_veth 9100 || { fail "cannot create namespaces and veth"; return 1; }
+	n=$(nd_ns a)
+	ip -n "$n" link add br0 type bridge stp_state 0 &&
+		ip -n "$n" link set va master br0 && ip -n "$n" link set br0 up ||
+		{ fail "cannot create the bridge"; return 1; }
+	nd_start "/run/netns/$n" "/run/netns/$(nd_ns b)" || return 1
+	nd_frames "through a port of a Linux bridge" || return 1
+	nd_stop
+}
+TESTS+=(t_netdev_bridge)
+
+# an interface's down and up is the end's carrier; one deleted takes the
+# end down (logged), and one of the same name created again brings it
+# back: frames cross after each
+t_netdev_down_up() {
+	local a b
+	ensure_hugepages 256 || { fail "cannot reserve hugepages"; return 1; }
+	nd_prep && nd_veth 1500 || { fail "cannot create namespaces and veth"; return 1; }
+	a=/run/netns/$(nd_ns a) b=/run/netns/$(nd_ns b)
+	nd_start "$a" "$b" || return 1
+	ip -n "$(nd_ns a)" link set va down
+	wait_log x.log "c1: right: interface va in $a is down" 1 10 ||
+		{ tail -n 5 x.log; fail "an interface set down did not take its end down"; return 1; }
+	"$BUILD/app/xcablectl" -s "$(grep -o '/[^ ]*xcable.ctl' x.log | head -n 1)" show c1 >show.out 2>&1
+	grep -q "right: netdev va in $a link down" show.out || { cat show.out; fail "xcablectl show does not say the end is down"; return 1; }
+	ip -n "$(nd_ns a)" link set va up
+	nd_wait_up 2 10 || return 1
+	nd_frames "after va down and up" --drop-over 1514 --drop-over-back 1514 || return 1
+	ip -n "$(nd_ns a)" link del va
+	wait_log x.log "c1: right: interface va in $a is gone" 1 10 &&
+		wait_log x.log "c2: left: interface vb in $b is gone" 1 10 ||
+		{ tail -n 5 x.log; fail "a deleted interface did not take its end down with a message"; return 1; }
+	nd_veth 1500 || { fail "cannot create the veth again"; return 1; }
+	wait_log x.log "c1: right: interface va in $a is back" 1 10 && nd_wait_up 3 10 ||
+		{ tail -n 5 x.log; fail "the ends did not come back with their interfaces"; return 1; }
+	say "$(grep -c 'interface v[ab] .* is \(down\|up\|gone\|back\)' x.log) state changes logged: down, up, gone, back"
+	nd_frames "after va deleted and created again" --drop-over 1514 --drop-over-back 1514 || return 1
+	nd_stop
+}
+TESTS+=(t_netdev_down_up)
+
+# an unknown interface or namespace stops xcable at start (exit 2) with a
+# message naming it; at runtime an add asking for one is refused with an
+# error and the lab stays as it was
+t_netdev_bad_names() {
+	local rc ok=0 ctl
+	nd_prep && nd_veth 1500 || { fail "cannot create namespaces and veth"; return 1; }
+	nd_bad() {	# NETNS_A EXPECTED - exit 2 and the last line EXPECTED
+		nd_ini "$1" "/run/netns/$(nd_ns b)" >bad.ini
+		timeout 20 "$XC" --config bad.ini >bad.log 2>&1
+		rc=$?
+		say "right-netns = $1: exit $rc, $(tail -n 1 bad.log)"
+		[ $rc = 2 ] && tail -n 1 bad.log | grep -qxF -- "$2" || ok=1
+	}
+	nd_bad "/run/netns/$(nd_ns b)" "xcable: cable c1: right: no interface va in /run/netns/$(nd_ns b)"
+	nd_bad "/run/netns/nosuch-${T##*/}" "xcable: cable c1: right: no network namespace /run/netns/nosuch-${T##*/} (No such file or directory)"
+	nd_bad 999999999 "xcable: cable c1: right: no network namespace 999999999 (No such file or directory)"
+	nd_start "/run/netns/$(nd_ns a)" "/run/netns/$(nd_ns b)" || return 1
+	ctl=$(grep -o '/[^ ]*xcable.ctl' x.log | head -n 1)
+	"$BUILD/app/xcablectl" -s "$ctl" list >before.out 2>&1
+	"$BUILD/app/xcablectl" -s "$ctl" add c3 left="$T/c.sock" right-netdev=eth9 >add1.out 2>&1
+	"$BUILD/app/xcablectl" -s "$ctl" add c3 left="$T/c.sock" right-netdev=va right-netns=/run/netns/nosuch >add2.out 2>&1
+	"$BUILD/app/xcablectl" -s "$ctl" list >after.out 2>&1
+	say "add with eth9: $(cat add1.out); with /run/netns/nosuch: $(cat add2.out)"
+	grep -qx "xcablectl: error: cable c3: right: no interface eth9 in xcable's network namespace" add1.out &&
+		grep -qx "xcablectl: error: cable c3: right: no network namespace /run/netns/nosuch (No such file or directory)" add2.out || ok=1
+	[ "$(grep -c '^c[0-9]' after.out)" = 2 ] && ! grep -q c3 after.out && [ ! -e "$T/c.sock" ] ||
+		{ cat after.out; fail "a refused add changed the lab"; return 1; }
+	nd_stop || return 1
+	[ $ok = 0 ] || fail "a bad interface or namespace is not refused clearly"
+}
+TESTS+=(t_netdev_bad_names)
+
+# as an ordinary user with only CAP_NET_RAW (ambient), xcable makes netdev
+# ends on interfaces of its own namespace and the catalogue crosses; it
+# cannot enter another namespace (CAP_SYS_ADMIN), and without CAP_NET_RAW
+# it cannot open the socket: both refused at start, exit 2, saying which
+t_netdev_user_caps() {
+	local n s=$T/nobody rc run
+	ensure_hugepages 256 || { fail "cannot reserve hugepages"; return 1; }
+	nd_prep || { fail "cannot create namespaces"; return 1; }
+	n=$(nd_ns a)
+	ip -n "$n" link add va type veth peer name vb &&
+		ip -n "$n" link set va up && ip -n "$n" link set vb up || { fail "cannot create the veth"; return 1; }
+	chmod 0711 "$T"
+	mkdir -m 0755 "$s" "$s/run" && chown nobody "$s" "$s/run" || return 1
+	run="ip netns exec $n env XDG_RUNTIME_DIR=$s/run setpriv --reuid=nobody --regid=$(id -g nobody) --clear-groups"
+	# no namespace keys: the interfaces of the namespace xcable runs in
+	nd_ini "" "" | sed "s|$T/|$s/|; /netns =/d" >x.ini
+	timeout 20 $run --inh-caps=-all "$XC" --config x.ini >nocap.log 2>&1
+	rc=$?
+	say "as nobody without capabilities: exit $rc, $(tail -n 1 nocap.log)"
+	[ $rc = 2 ] && tail -n 1 nocap.log | grep -q "interface va: a packet socket needs CAP_NET_RAW" ||
+		{ fail "missing CAP_NET_RAW is not refused clearly"; return 1; }
+	nd_ini "/run/netns/$(nd_ns b)" "" | sed "s|$T/|$s/|; /left-netns =/d" >ns.ini
+	timeout 20 $run --inh-caps=+net_raw --ambient-caps=+net_raw "$XC" --config ns.ini >ns.log 2>&1
+	rc=$?
+	say "as nobody with CAP_NET_RAW, another namespace: exit $rc, $(tail -n 1 ns.log)"
+	[ $rc = 2 ] && tail -n 1 ns.log | grep -q "cannot enter network namespace /run/netns/$(nd_ns b): it needs CAP_SYS_ADMIN" ||
+		{ fail "entering a namespace without CAP_SYS_ADMIN is not refused clearly"; return 1; }
+	$run --inh-caps=+net_raw --ambient-caps=+net_raw "$XC" --config x.ini \
+		--stats-json "$s/run/x.json" >x.log 2>&1 &
+	XC_PID=$!
+	XC_PIDS+=("$XC_PID")
+	wait_log x.log "running;" 1 20 || { tail -n 5 x.log; fail "xcable did not start as nobody with CAP_NET_RAW"; return 1; }
+	nd_wait_up 1 10 || return 1
+	timeout 60 ip netns exec "$n" "$XCPEER" $(peer_eal "$s/a.sock" "$s/b.sock") -- frames --rounds 1 \
+		--drop-over 1514 --drop-over-back 1514 >peer.log 2>&1
+	rc=$?
+	grep -E '^FAIL' peer.log | head -n 5 | sed 's/^/  peer: /'
+	say "as nobody with CAP_NET_RAW: $(grep catalogue peer.log)"
+	[ $rc = 0 ] || { fail "frames altered or lost through netdev ends as nobody"; return 1; }
+	xc_stop
+	[ "$XC_RC" = 0 ] || { fail "xcable as nobody exited with $XC_RC"; return 1; }
+	cp "$s/run/x.json" "$(stats_json x.log)" && check_accounted x.log 4
+}
+TESTS+=(t_netdev_user_caps)
