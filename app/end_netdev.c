@@ -65,6 +65,7 @@
 #include "endkind.h"
 #include "fwd.h"
 #include "log.h"
+#include "logrl.h"
 #include "topology.h"
 
 extern int xc_logtype_netdev;
@@ -494,7 +495,7 @@ static bool netdev_poll(struct xc_end *e)
 
 	idx = look(nd, &flags, &mtu);
 	if (idx < 0 && nd->ifindex) {
-		XC_LOG(netdev, WARNING, "%s: %s: interface %s is gone (%s): the end is down until it is back",
+		XC_LOG_FROM(nd->where, netdev, WARNING, "%s: %s: interface %s is gone (%s): the end is down until it is back",
 		       e->cable->name, e->label, nd->where, strerror(-idx));
 		nd->ifindex = 0;
 		__atomic_store_n(&nd->up, 0, __ATOMIC_RELEASE);	/* said */
@@ -502,13 +503,13 @@ static bool netdev_poll(struct xc_end *e)
 	if (idx > 0 && idx != nd->ifindex) {
 		rc = bind_to(nd, idx);
 		if (rc) {
-			XC_LOG(netdev, WARNING, "%s: %s: cannot bind to interface %s again: %s",
+			XC_LOG_FROM(nd->where, netdev, WARNING, "%s: %s: cannot bind to interface %s again: %s",
 			       e->cable->name, e->label, nd->where,
 			       strerror(-rc));
 			idx = -1;
 		} else {
 			if (nd->bound)
-				XC_LOG(netdev, INFO, "%s: %s: interface %s is back (ifindex %d)",
+				XC_LOG_FROM(nd->where, netdev, INFO, "%s: %s: interface %s is back (ifindex %d)",
 				       e->cable->name, e->label, nd->where,
 				       idx);
 			nd->ifindex = idx;
@@ -517,7 +518,7 @@ static bool netdev_poll(struct xc_end *e)
 	}
 	up = idx > 0 && (flags & IFF_UP) && (flags & IFF_RUNNING);
 	if (up != netdev_is_up(e))
-		XC_LOG(netdev, INFO, "%s: %s: interface %s is %s",
+		XC_LOG_FROM(nd->where, netdev, INFO, "%s: %s: interface %s is %s",
 		       e->cable->name, e->label, nd->where,
 		       up ? "up" : "down");
 	nd->mtu = mtu;
