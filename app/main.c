@@ -41,14 +41,14 @@
 #include "supervise.h"
 #include "telemetry.h"
 #include "topology.h"
+#include "watchdog.h"
 
 #define XC_HK_MS		100	/* housekeeping period, while busy */
-/* ... and when nothing is going on: no mbuf in use, no link to poll.
- * Requests, signals, link events, second frontends and a worker lcore's
- * traffic wake the main thread sooner. It still wakes every 2 s for the
- * memory guard, whose scans nothing else can trigger (a refused memory
- * table sends no event), so that a leaked fd is closed within 4 s: about
- * 80 us of CPU a wake here, and a lab of 500 cables has 32 workers */
+/* ... and when nothing is going on (no mbuf in use, no link to poll);
+ * requests, signals, link events, second frontends and traffic wake it
+ * sooner. Every 2 s for the memory guard, whose scans nothing else can
+ * trigger (a refused memory table sends no event), so that a leaked fd is
+ * closed within 4 s: about 80 us of CPU a wake; 500 cables: 32 workers */
 #define XC_HK_IDLE_MS		2000
 
 RTE_LOG_REGISTER(xc_logtype_main, xcable.main, INFO);
@@ -228,8 +228,8 @@ static void stop_all(struct xc_ctx *ctx, bool counters)
 {
 	unsigned int i;
 
+	xc_watchdog_arm(XC_STOP_WATCHDOG_S);	/* what follows may hang */
 	xc_control_stop(&ctx->ctl);
-	xc_capture_fini(ctx->capture);
 	if (counters) {
 		/* faults caught since the last housekeeping are said too */
 		xc_memguard_scan(&ctx->mg);
@@ -242,6 +242,7 @@ static void stop_all(struct xc_ctx *ctx, bool counters)
 				       i, ctx->lcores.lc[i].idle.sleeps);
 		fflush(stdout);
 	}
+	xc_capture_fini(ctx->capture);	/* after the counters: it may hang */
 	xc_topo_free(&ctx->topo);
 	xc_reconf_fini(&ctx->reconf);
 	/* its fds close now: no handler may write to them any more */

@@ -566,6 +566,7 @@ t_vxlan_capture() {
 	say "tcpdump reads $(tcpdump -r "$T/cap.pcapng" -nn -q 2>/dev/null | grep -c '^[0-9]') frames from the capture"
 }
 TESTS+=(t_vxlan_capture)
+ONCE+=(t_vxlan_capture)	# as t_capture_dumpcap: dpdk-dumpcap and an ASan primary
 
 # vm_pair_over FAM UNDERLAY_MTU GUEST_MTU - a TCG guest on host a and one
 # on host b, joined by xcables across the routed tunnel over IPv4 (FAM 4)
