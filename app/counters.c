@@ -31,9 +31,11 @@
  * counter names and their order are those of the tables in stats.c.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include <rte_ethdev.h>
 
@@ -391,6 +393,42 @@ void xc_counters_doc(struct xc_cable *cables, unsigned int n_cables,
 }
 
 /**
+ * open_tmp() - open the file the counters are written to before it is
+ *		renamed into place: a regular file, never what someone put
+ *		there (a FIFO would block the main thread, a link would
+ *		redirect the write)
+ * @tmp:	its path
+ * @rc:		-errno on error
+ *
+ * Return: the stream, or NULL
+ */
+static FILE *open_tmp(const char *tmp, int *rc)
+{
+	struct stat st;
+	FILE *f;
+	int fd;
+
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_NONBLOCK |
+		  O_CLOEXEC, 0644);
+	if (fd < 0) {
+		*rc = -errno;
+		return NULL;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		errno = EEXIST;	/* "File exists": not ours, left alone */
+		*rc = -errno;
+		return NULL;
+	}
+	f = fdopen(fd, "w");
+	if (f == NULL) {
+		*rc = -errno;
+		close(fd);
+	}
+	return f;
+}
+
+/**
  * xc_counters_write() - write the JSON document to a file, atomically:
  *			 PATH.tmp first, then renamed to PATH
  * @cables:	cables
@@ -420,9 +458,9 @@ int xc_counters_write(struct xc_cable *cables, unsigned int n_cables,
 		errno = -rc;
 		return rc;
 	}
-	f = fopen(tmp, "w");
+	f = open_tmp(tmp, &rc);
 	if (f == NULL) {
-		rc = -errno;
+		/* rc says why */
 	} else {
 		rc = fwrite(j.text.b, 1, j.text.len, f) == j.text.len ? 0 : -EIO;
 		if (fclose(f) && rc == 0)
@@ -430,7 +468,7 @@ int xc_counters_write(struct xc_cable *cables, unsigned int n_cables,
 		if (rc == 0 && rename(tmp, path))
 			rc = -errno;
 		if (rc)
-			unlink(tmp);
+			unlink(tmp);	/* ours: a regular file it made */
 	}
 	xc_json_free(&j);
 	errno = -rc;

@@ -146,3 +146,25 @@ socket.socket(socket.AF_UNIX).connect(sys.argv[1])' "$T/c17-l.sock" 2>/dev/null;
 	return $rc
 }
 TESTS+=(t_files_supervisor_keeps_live)
+
+# a FIFO (or a link) put where xcable writes its counters before renaming
+# them into place is not opened for writing: that would block the main
+# thread until someone read it. The counters are not written, xcable says
+# why, forwards, and stops in time; the FIFO is left alone
+t_files_stats_tmp_fifo() {
+	mkfifo "$T/s.json.tmp" || { fail "cannot make a FIFO"; return 1; }
+	# (the runner reads what a failed test left: no FIFO past the test)
+	trap 'rm -f "$T/s.json.tmp"' RETURN
+	"$XC" --left "$T/l.sock" --right "$T/r.sock" --stats-json "$T/s.json" --stats-interval 1 >xc.log 2>&1 &
+	XC_PID=$!
+	XC_PIDS+=("$XC_PID")
+	wait_log xc.log "running;" 1 20 || { tail -n 5 xc.log; fail "xcable did not start"; return 1; }
+	wait_log xc.log "counters not written to $T/s.json" 1 5 || { tail -n 5 xc.log; fail "the counters' FIFO was not refused"; return 1; }
+	say "$(grep -m1 'counters not written' xc.log | sed 's/^xcable: //')"
+	run_frames xc.log "$T/l.sock" "$T/r.sock" 2 1 || return 1
+	timeout 10 bash -c "kill -TERM $XC_PID; while kill -0 $XC_PID 2>/dev/null; do sleep 0.1; done" ||
+		{ fail "xcable did not stop within 10 s"; return 1; }
+	[ -p "$T/s.json.tmp" ] || { fail "the FIFO was removed"; return 1; }
+	say "xcable forwarded, stopped, and left the FIFO alone"
+}
+TESTS+=(t_files_stats_tmp_fifo)
