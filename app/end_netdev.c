@@ -59,7 +59,9 @@
 #include <rte_byteorder.h>
 #include <rte_log.h>
 #include <rte_malloc.h>
+#include <rte_ip.h>
 #include <rte_mbuf.h>
+#include <rte_net.h>
 
 #include "caps.h"
 #include "endkind.h"
@@ -179,11 +181,13 @@ static unsigned int rx_refill(struct nd_end *nd, unsigned int n)
  * @i:		its message
  * @m:		its mbuf, with the frame ND_TAG bytes into its data
  * @len:	bytes of the frame in @m
+ * @csum:	set if the kernel left its L4 checksum to be filled (the
+ *		sender's checksum offload: TP_STATUS_CSUMNOTREADY)
  *
  * Return: the bytes of the frame in @m now
  */
 static uint32_t rx_tag(struct nd_end *nd, unsigned int i, struct rte_mbuf *m,
-		       uint32_t len)
+		       uint32_t len, bool *csum)
 {
 	struct msghdr *h = &nd->rmsg[i].msg_hdr;
 	const struct tpacket_auxdata *a = NULL;
@@ -195,6 +199,7 @@ static uint32_t rx_tag(struct nd_end *nd, unsigned int i, struct rte_mbuf *m,
 		if (c->cmsg_level == SOL_PACKET &&
 		    c->cmsg_type == PACKET_AUXDATA)
 			a = (const void *)CMSG_DATA(c);
+	*csum = a != NULL && (a->tp_status & TP_STATUS_CSUMNOTREADY);
 	if (a == NULL || !(a->tp_status & TP_STATUS_VLAN_VALID) ||
 	    len < 2 * RTE_ETHER_ADDR_LEN) {
 		m->data_off += ND_TAG;
@@ -247,6 +252,60 @@ static int rx_rest(struct nd_end *nd, struct rte_mbuf *m, const uint8_t *from,
 }
 
 /**
+ * rx_csum() - fill the TCP or UDP checksum the kernel left unfilled (a
+ *	       frame sent on this host with checksum offload, seen before
+ *	       any device computed it): the receiving guest or port gets it
+ *	       complete. Frames whose headers are not in the first segment,
+ *	       or that are neither, are left as they are.
+ * @m:		the frame
+ */
+static void rx_csum(struct rte_mbuf *m)
+{
+	struct rte_net_hdr_lens hl = { 0 };
+	uint32_t pt = rte_net_get_ptype(m, &hl, RTE_PTYPE_ALL_MASK);
+	uint32_t l4 = hl.l2_len + hl.l3_len, off, len, sum;
+	uint16_t *field, c, raw;
+
+	if ((pt & RTE_PTYPE_L4_MASK) == RTE_PTYPE_L4_TCP)
+		off = 16;
+	else if ((pt & RTE_PTYPE_L4_MASK) == RTE_PTYPE_L4_UDP)
+		off = 6;
+	else
+		return;
+	if (hl.l3_len == 0 || m->data_len < l4 + off + 2)
+		return;
+	field = rte_pktmbuf_mtod_offset(m, uint16_t *, l4 + off);
+	*field = 0;
+	if (RTE_ETH_IS_IPV4_HDR(pt)) {
+		const struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(m,
+				const struct rte_ipv4_hdr *, hl.l2_len);
+
+		len = rte_be_to_cpu_16(ip->total_length) - hl.l3_len;
+		sum = rte_ipv4_phdr_cksum(ip, 0);
+	} else if (RTE_ETH_IS_IPV6_HDR(pt)) {
+		const struct rte_ipv6_hdr *ip = rte_pktmbuf_mtod_offset(m,
+				const struct rte_ipv6_hdr *, hl.l2_len);
+
+		/* the payload length counts extension headers too */
+		len = rte_be_to_cpu_16(ip->payload_len) + sizeof(*ip) -
+		      hl.l3_len;
+		sum = rte_ipv6_phdr_cksum(ip, 0);
+	} else {
+		return;
+	}
+	if (l4 + len > m->pkt_len ||
+	    rte_raw_cksum_mbuf(m, l4, len, &raw))
+		return;		/* headers that lie: left as they are */
+	sum += raw;
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	c = (uint16_t)~sum;
+	if (c == 0 && off == 6)
+		c = 0xffff;	/* UDP: 0 means no checksum */
+	*field = c;
+}
+
+/**
  * netdev_rx() - end op: receive a burst from the interface, each frame
  *		 straight into an mbuf, its outer tag put back
  * @e:		the end
@@ -261,6 +320,7 @@ static uint16_t netdev_rx(struct xc_end *e, uint16_t q, struct rte_mbuf **pkts,
 {
 	struct nd_end *nd = e->priv;
 	unsigned int i, ready, got, out = 0;
+	bool csum;
 	int r;
 
 	ready = rx_refill(nd, RTE_MIN(n, XC_BURST));
@@ -282,7 +342,7 @@ static uint16_t netdev_rx(struct xc_end *e, uint16_t q, struct rte_mbuf **pkts,
 			rte_pktmbuf_free(m);
 			continue;
 		}
-		m->data_len = (uint16_t)rx_tag(nd, i, m,  first);
+		m->data_len = (uint16_t)rx_tag(nd, i, m, first, &csum);
 		m->pkt_len = m->data_len + (len - first);
 		if (unlikely(len > first) &&
 		    rx_rest(nd, m, nd->big + (size_t)i * ND_FRAME_MAX,
@@ -291,6 +351,8 @@ static uint16_t netdev_rx(struct xc_end *e, uint16_t q, struct rte_mbuf **pkts,
 			rte_pktmbuf_free(m);
 			continue;
 		}
+		if (unlikely(csum))
+			rx_csum(m);
 		pkts[out++] = m;
 	}
 	memmove(nd->rxm, nd->rxm + got, (nd->n_rxm - got) * sizeof(nd->rxm[0]));
