@@ -69,8 +69,17 @@ nd_wait_up() {
 
 # nd_frames WHAT [XCPEER OPTIONS] - the catalogue both ways, byte for byte
 nd_frames() {
-	local what=$1 rc; shift
-	timeout 60 "$XCPEER" $(peer_eal "$T/a.sock" "$T/b.sock") -- frames --rounds 1 "$@" >peer.log 2>&1
+	local what=$1 rc pp n; shift
+	# the frames go once xcable has seen both frontends come up (else the
+	# first may meet a vhost end not up yet: counted peer-down, not lost)
+	n=$(grep -c "link up, VM connected" x.log)
+	rm -f "$T/go"
+	timeout 60 "$XCPEER" $(peer_eal "$T/a.sock" "$T/b.sock") -- frames --rounds 1 \
+		--wait-file "$T/go" "$@" >peer.log 2>&1 &
+	pp=$!
+	wait_log x.log "link up, VM connected" $((n + 2)) 30 || { kill $pp; fail "xcable never saw both frontends $what"; return 1; }
+	touch "$T/go"
+	wait $pp
 	rc=$?
 	grep -E '^FAIL' peer.log | head -n 5 | sed 's/^/  peer: /'
 	say "$what: $(grep catalogue peer.log); $(grep -E "^(ok|FAIL) (QinQ|LACP)" peer.log | tr "\n" " ")"
@@ -156,9 +165,6 @@ t_netdev_down_up() {
 	grep -q "right: netdev va in $a link down" show.out || { cat show.out; fail "xcablectl show does not say the end is down"; return 1; }
 	ip -n "$(nd_ns a)" link set va up
 	nd_wait_up 2 10 || return 1
-	# the kernel may still drop a frame in the moment a veth comes up
-	# (counted on the veth, not by xcable): the catalogue goes after it
-	sleep 0.5
 	nd_frames "after va down and up" --drop-over 1514 --drop-over-back 1514 || return 1
 	ip -n "$(nd_ns a)" link del va
 	wait_log x.log "c1: right: interface va in $a is gone" 1 10 &&
@@ -167,7 +173,6 @@ t_netdev_down_up() {
 	nd_veth 1500 || { fail "cannot create the veth again"; return 1; }
 	wait_log x.log "c1: right: interface va in $a is back" 1 10 && nd_wait_up 3 10 ||
 		{ tail -n 5 x.log; fail "the ends did not come back with their interfaces"; return 1; }
-	sleep 0.5
 	say "$(grep -c 'interface v[ab] .* is \(down\|up\|gone\|back\)' x.log) state changes logged: down, up, gone, back"
 	nd_frames "after va deleted and created again" --drop-over 1514 --drop-over-back 1514 || return 1
 	nd_stop
