@@ -59,9 +59,7 @@
 #include <rte_byteorder.h>
 #include <rte_log.h>
 #include <rte_malloc.h>
-#include <rte_ip.h>
 #include <rte_mbuf.h>
-#include <rte_net.h>
 
 #include "caps.h"
 #include "endkind.h"
@@ -252,60 +250,6 @@ static int rx_rest(struct nd_end *nd, struct rte_mbuf *m, const uint8_t *from,
 }
 
 /**
- * rx_csum() - fill the TCP or UDP checksum the kernel left unfilled (a
- *	       frame sent on this host with checksum offload, seen before
- *	       any device computed it): the receiving guest or port gets it
- *	       complete. Frames whose headers are not in the first segment,
- *	       or that are neither, are left as they are.
- * @m:		the frame
- */
-static void rx_csum(struct rte_mbuf *m)
-{
-	struct rte_net_hdr_lens hl = { 0 };
-	uint32_t pt = rte_net_get_ptype(m, &hl, RTE_PTYPE_ALL_MASK);
-	uint32_t l4 = hl.l2_len + hl.l3_len, off, len, sum;
-	uint16_t *field, c, raw;
-
-	if ((pt & RTE_PTYPE_L4_MASK) == RTE_PTYPE_L4_TCP)
-		off = 16;
-	else if ((pt & RTE_PTYPE_L4_MASK) == RTE_PTYPE_L4_UDP)
-		off = 6;
-	else
-		return;
-	if (hl.l3_len == 0 || m->data_len < l4 + off + 2)
-		return;
-	field = rte_pktmbuf_mtod_offset(m, uint16_t *, l4 + off);
-	*field = 0;
-	if (RTE_ETH_IS_IPV4_HDR(pt)) {
-		const struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(m,
-				const struct rte_ipv4_hdr *, hl.l2_len);
-
-		len = rte_be_to_cpu_16(ip->total_length) - hl.l3_len;
-		sum = rte_ipv4_phdr_cksum(ip, 0);
-	} else if (RTE_ETH_IS_IPV6_HDR(pt)) {
-		const struct rte_ipv6_hdr *ip = rte_pktmbuf_mtod_offset(m,
-				const struct rte_ipv6_hdr *, hl.l2_len);
-
-		/* the payload length counts extension headers too */
-		len = rte_be_to_cpu_16(ip->payload_len) + sizeof(*ip) -
-		      hl.l3_len;
-		sum = rte_ipv6_phdr_cksum(ip, 0);
-	} else {
-		return;
-	}
-	if (l4 + len > m->pkt_len ||
-	    rte_raw_cksum_mbuf(m, l4, len, &raw))
-		return;		/* headers that lie: left as they are */
-	sum += raw;
-	sum = (sum & 0xffff) + (sum >> 16);
-	sum = (sum & 0xffff) + (sum >> 16);
-	c = (uint16_t)~sum;
-	if (c == 0 && off == 6)
-		c = 0xffff;	/* UDP: 0 means no checksum */
-	*field = c;
-}
-
-/**
  * netdev_rx() - end op: receive a burst from the interface, each frame
  *		 straight into an mbuf, its outer tag put back
  * @e:		the end
@@ -351,8 +295,11 @@ static uint16_t netdev_rx(struct xc_end *e, uint16_t q, struct rte_mbuf **pkts,
 			rte_pktmbuf_free(m);
 			continue;
 		}
+		/* the kernel left the checksum to the hardware: a partial
+		 * checksum, as a guest's, which the offload stage completes
+		 * (or leaves to a receiver that takes it) */
 		if (unlikely(csum))
-			rx_csum(m);
+			m->ol_flags |= RTE_MBUF_F_RX_L4_CKSUM_NONE;
 		pkts[out++] = m;
 	}
 	memmove(nd->rxm, nd->rxm + got, (nd->n_rxm - got) * sizeof(nd->rxm[0]));
