@@ -61,6 +61,39 @@ tree_ns() {
 	done | awk '{s += $1} END {printf "%.0f\n", s}'
 }
 
+# tree_threads PID - one line per thread of PID's tree, sorted by thread
+# id: the id, its name, its context switches so far and its CPU time so
+# far in nanoseconds
+tree_threads() {
+	local p t c
+	for p in $(tree_pids "$1"); do
+		for t in /proc/"$p"/task/*; do
+			c=$({ tr ' ' _ <"$t"/comm; } 2>/dev/null) || continue
+			printf '%s %s %s %s\n' "${t##*/}" "$c" \
+				"$(awk '/^(non)?voluntary_ctxt/ {s += $2} END {print s + 0}' "$t"/status 2>/dev/null)" \
+				"$(cut -d' ' -f1 "$t"/schedstat 2>/dev/null)"
+		done
+	done | sort -k1,1
+}
+
+# steal_ticks - ticks the hypervisor took from this machine's CPUs so far
+steal_ticks() { awk '/^cpu / {print $9}' /proc/stat; }
+
+# idle_breakdown PID SECONDS - where PID's tree spends its idle CPU: per
+# thread name, the threads, their wakes a second and their CPU in 1/1000
+# of a core, over SECONDS; then the machine's steal time over the same
+# SECONDS (a host that takes the CPUs away makes every wake dearer)
+idle_breakdown() {
+	local a b s0 s1
+	a=$(tree_threads "$1"); s0=$(steal_ticks)
+	sleep "$2"
+	b=$(tree_threads "$1"); s1=$(steal_ticks)
+	join <(echo "$a") <(echo "$b") 2>/dev/null |
+		awk -v s="$2" '{n[$2]++; w[$2] += $6 - $3; c[$2] += $7 - $4}
+		     END {for (k in n) printf "%s: %d thread(s), %.1f wakes/s, %.1f permille; ", k, n[k], w[k] / s, c[k] / s / 1e6}'
+	echo "machine steal $(( (s1 - s0) * 1000 / ($(getconf CLK_TCK) * $2) )) permille"
+}
+
 # idle_permille PID SECONDS - CPU of PID's tree over SECONDS, in 1/1000
 # of a core
 idle_permille() {
