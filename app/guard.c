@@ -41,6 +41,7 @@
 #include "log.h"
 #include "logrl.h"
 #include "sockpath.h"
+#include "sockrec.h"
 
 RTE_LOG_REGISTER(xc_logtype_guard, xcable.guard, INFO);
 
@@ -225,9 +226,12 @@ static void restore(struct xc_guard *g, const char *label)
 	if (rc == 1) {
 		/* over the decoy (checked right before), replacing it in one
 		 * step; onto nothing otherwise: never over another file */
-		if (lstat(g->path, &st) == 0 && xc_sock_id_is(&st, &g->decoy_id))
+		if (lstat(g->path, &st) == 0 &&
+		    xc_sock_id_is(&st, &g->decoy_id)) {
 			rc = rename(g->hidden, g->path) < 0 ? -errno : 0;
-		else
+			if (rc == 0)	/* the decoy is no more */
+				xc_sockrec_gone(&g->decoy_id);
+		} else
 			rc = xc_sock_rename_new(g->hidden, g->path);
 		if (rc == -EEXIST && lstat(g->path, &st) == 0)
 			snprintf(why, sizeof(why),

@@ -38,6 +38,7 @@
 #include "pull.h"
 #include "reconf.h"
 #include "runfiles.h"
+#include "sockrec.h"
 #include "supervise.h"
 #include "telemetry.h"
 #include "topology.h"
@@ -254,6 +255,7 @@ static void stop_all(struct xc_ctx *ctx, bool counters)
 	xc_logrl_fini();
 	if (ctx->eal)
 		rte_eal_cleanup();
+	xc_sockrec_close(false);	/* the run directory goes, it with it */
 	xc_runfiles_remove(&ctx->rf);
 }
 
@@ -319,6 +321,12 @@ static void start(struct xc_ctx *ctx, struct xc_eal_argv *ea)
 		XC_LOG(main, WARNING, "the log is not rate-limited: %s",
 		       strerror(-rc));
 	xc_runfiles_note(&ctx->rf);
+	/* from here on the sockets it binds are recorded: those a crash
+	 * leaves can be proven xcable's by the next start */
+	rc = xc_sockrec_open(ctx->rf.dir);
+	if (rc)
+		XC_LOG(main, WARNING, "the sockets it binds are not recorded in %s (%s): those a crash leaves are not removed by the next start",
+		       ctx->rf.dir, strerror(-rc));
 	if (xc_memguard_init(&ctx->mg, ctx->rf.dir, ctx->rf.prefix))
 		XC_LOG(main, WARNING, "no SIGBUS guard: %s", strerror(errno));
 	xc_quit_flag = &ctx->lcores.quit;

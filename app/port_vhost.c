@@ -43,6 +43,7 @@
 #include "logrl.h"
 #include "port.h"
 #include "sockpath.h"
+#include "sockrec.h"
 
 /* virtio-net offload features, withheld from guests by --no-offloads:
  * CSUM, GUEST_CSUM, GUEST_TSO4/6, GUEST_ECN, GUEST_UFO, HOST_TSO4/6,
@@ -347,8 +348,8 @@ static void vhost_close(struct xc_port *p)
 }
 
 /**
- * vhost_closed() - after the port closed: put back what vhost_close()
- *		    moved aside
+ * vhost_closed() - after the port closed: its socket is gone; put back
+ *		    what vhost_close() moved aside
  * @p:		port
  */
 static void vhost_closed(struct xc_port *p)
@@ -356,6 +357,10 @@ static void vhost_closed(struct xc_port *p)
 	struct xc_vhost *v = vh(p);
 	int rc;
 
+	/* the vhost library removed the port's socket (or, if the path held
+	 * another file, it was gone already) */
+	if (!v->client)
+		xc_sockrec_gone(&v->sock);
 	if (!v->aside[0])
 		return;
 	rc = xc_sock_rename_new(v->aside, v->iface);

@@ -3,19 +3,20 @@
  * sockpath.c - make sure a vhost-user socket path can be served
  *
  * The vhost library refuses to bind over an existing file, and a leftover
- * socket from a crashed run would block a restart. A socket another live
- * process still serves must never be taken over, though: that would cut
- * somebody else's VM off. So: connect to it. If somebody answers, the path
- * is in use and we refuse; if nobody does, the file is stale and removed
- * (if it is still the same file: one bound meanwhile is left alone).
- * Anything that is not a socket is never removed.
- *
- * Later, xcable removes or renames only what it made: a socket is
- * recorded by device and inode right after it is bound (struct
- * xc_sock_id), and before it is removed or renamed the path must still
- * hold that very file; anything else found there is left alone, and the
- * message says what it is. A rename onto a path that may hold somebody
- * else's file never replaces it (xc_sock_rename_new()).
+ * socket from a crashed run would block a restart. But xcable removes or
+ * renames only what it made and can prove is still its own: a socket is
+ * known by device and inode right after it is bound (struct xc_sock_id),
+ * recorded in the process's run directory (sockrec.c), and before it is
+ * removed or renamed the path must still hold that very file. So, before
+ * a socket path is served: a socket another process serves (it answers a
+ * connect) is refused; a socket nobody listens on is removed only if an
+ * xcable process that ended recorded binding it; anything else, a socket
+ * of somebody else's as much as a file that is not a socket, is left
+ * alone, and the message names the path, says what is there and what to
+ * do. A removal moves the file to a private name first, checks it there,
+ * and only then unlinks it: a file put at the path between the check and
+ * the removal is put back, not destroyed. A rename onto a path that may
+ * hold somebody else's file never replaces it (xc_sock_rename_new()).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -34,6 +35,7 @@
 
 #include "bounds.h"
 #include "sockpath.h"
+#include "sockrec.h"
 
 /**
  * probe_live() - tell whether a process accepts connections on a socket
@@ -126,27 +128,29 @@ static int look(const char *path, struct stat *st, char *err, size_t errlen)
 }
 
 /**
- * xc_sock_unlink_stale() - remove a socket nobody listens on: never a live
- *			    one, never a file that is not a socket
+ * reclaim() - remove a socket nobody listens on if an xcable process that
+ *	       ended recorded binding it; leave anything else alone
  * @path:	socket path
- * @err:	one-line message on error, naming @path and what is there
+ * @st:		what is there (lstat())
+ * @err:	one-line message if it stays, naming @path, saying what is
+ *		there and what to do
  * @errlen:	size of @err
  *
- * Return: 0 if it was removed or nothing is there, -EADDRINUSE if a
- *	   process serves it, -EEXIST if it is not a socket, -EAGAIN if
- *	   another file took its place while it was checked, other -errno
+ * Return: 0 if it was removed, -EADDRINUSE if a process serves it,
+ *	   -EEXIST if it is not xcable's (or not a socket), other -errno
  */
-int xc_sock_unlink_stale(const char *path, char *err, size_t errlen)
+static int reclaim(const char *path, const struct stat *st, char *err,
+		   size_t errlen)
 {
-	struct stat st, now;
+	struct xc_sock_id id = {
+		.dev = st->st_dev, .ino = st->st_ino, .mtime = st->st_mtim,
+	};
+	char who[PATH_MAX];
 	int rc;
 
-	rc = look(path, &st, err, errlen);
-	if (rc <= 0)
-		return rc;
-	if (!S_ISSOCK(st.st_mode)) {
-		snprintf(err, errlen, "'%s' is %s, not a socket: left alone",
-			 path, xc_sock_what(&st));
+	if (!S_ISSOCK(st->st_mode)) {
+		snprintf(err, errlen, "cannot create socket '%s': %s, not a socket, is in the way (left alone)",
+			 path, xc_sock_what(st));
 		return -EEXIST;
 	}
 	rc = probe_live(path);
@@ -160,50 +164,30 @@ int xc_sock_unlink_stale(const char *path, char *err, size_t errlen)
 			 strerror(-rc));
 		return rc;
 	}
-	/* the socket that refused, not one bound there since */
-	if (lstat(path, &now) < 0 || now.st_dev != st.st_dev ||
-	    now.st_ino != st.st_ino) {
-		snprintf(err, errlen, "'%s' changed while it was checked: left alone",
-			 path);
-		return -EAGAIN;
+	if (!xc_sockrec_left(path, st, who, sizeof(who))) {
+		snprintf(err, errlen, "cannot create socket '%s': a socket nobody listens on is there, and no xcable that ended recorded binding it: left alone (if it is a leftover nobody needs, remove it: rm '%s')",
+			 path, path);
+		return -EEXIST;
 	}
-	if (unlink(path) < 0 && errno != ENOENT) {
-		rc = -errno;
-		snprintf(err, errlen, "cannot remove stale socket '%s': %s",
-			 path, strerror(errno));
-		return rc;
-	}
-	return 0;
+	/* a leftover of xcable's (its record is in @who) */
+	return xc_sock_unlink_own(path, &id, err, errlen);
 }
 
 /**
- * remove_stale_hidden() - remove the hidden name a crashed xcable left, if
- *			   nobody listens on it
- * @path:	socket path
- */
-static void remove_stale_hidden(const char *path)
-{
-	char hidden[sizeof(((struct sockaddr_un *)0)->sun_path)];
-	char err[256];
-
-	if (xc_sock_hidden(path, hidden, sizeof(hidden)) == 0)
-		xc_sock_unlink_stale(hidden, err, sizeof(err));
-}
-
-/**
- * xc_sock_prepare() - check a socket path, removing a stale leftover
+ * xc_sock_prepare() - check a socket path, removing what an xcable that
+ *		       ended left there
  * @path:	vhost-user socket path
  * @client:	xcable connects (QEMU listens): nothing is created
  * @err:	one-line message on error
  * @errlen:	size of @err
  *
  * Return: 0 if the path can be used, -EADDRINUSE if another process serves
- *	   it, -EEXIST if a non-socket file is in the way, other -errno if the
- *	   socket cannot be created there
+ *	   it, -EEXIST if a file that is not xcable's is in the way, other
+ *	   -errno if the socket cannot be created there
  */
 int xc_sock_prepare(const char *path, bool client, char *err, size_t errlen)
 {
-	char dir[PATH_MAX];
+	char dir[PATH_MAX], hidden[XC_SOCK_PATH_MAX], why[XC_SOCK_PATH_MAX * 3];
 	struct stat st;
 	int rc;
 
@@ -214,21 +198,15 @@ int xc_sock_prepare(const char *path, bool client, char *err, size_t errlen)
 	if (client)
 		return 0;
 
-	remove_stale_hidden(path);
-	if (lstat(path, &st) == 0) {
-		rc = xc_sock_unlink_stale(path, err, errlen);
-		if (rc == -EEXIST)
-			snprintf(err, errlen,
-				 "cannot create socket '%s': %s, not a socket, is in the way",
-				 path, xc_sock_what(&st));
+	/* the hidden name a crashed xcable left (guard.c): if its own */
+	if (xc_sock_hidden(path, hidden, sizeof(hidden)) == 0 &&
+	    lstat(hidden, &st) == 0)
+		reclaim(hidden, &st, why, sizeof(why));
+	rc = look(path, &st, err, errlen);
+	if (rc > 0)
+		return reclaim(path, &st, err, errlen);
+	if (rc < 0)
 		return rc;
-	}
-	if (errno != ENOENT) {
-		rc = -errno;
-		snprintf(err, errlen, "cannot create socket '%s': %s", path,
-			 strerror(errno));
-		return rc;
-	}
 
 	snprintf(dir, sizeof(dir), "%s", path);
 	if (access(dirname(dir), W_OK | X_OK) < 0) {
@@ -445,6 +423,8 @@ int xc_sock_id_take(const char *path, struct xc_sock_id *id)
 		return -ENOTSOCK;
 	id->dev = st.st_dev;
 	id->ino = st.st_ino;
+	id->mtime = st.st_mtim;
+	xc_sockrec_bound(path, id);	/* a crash's leftover can be told */
 	return 0;
 }
 
@@ -458,7 +438,9 @@ int xc_sock_id_take(const char *path, struct xc_sock_id *id)
 bool xc_sock_id_is(const struct stat *st, const struct xc_sock_id *id)
 {
 	return id->ino != 0 && S_ISSOCK(st->st_mode) &&
-	       st->st_dev == id->dev && st->st_ino == id->ino;
+	       st->st_dev == id->dev && st->st_ino == id->ino &&
+	       st->st_mtim.tv_sec == id->mtime.tv_sec &&
+	       st->st_mtim.tv_nsec == id->mtime.tv_nsec;
 }
 
 /**
@@ -516,7 +498,10 @@ int xc_sock_own(const char *path, const struct xc_sock_id *id, char *err,
 
 /**
  * xc_sock_unlink_own() - remove a socket xcable made, if the path still
- *			  holds that very socket; anything else is left
+ *			  holds that very socket; anything else is left. It
+ *			  is moved to a private name first and checked there
+ *			  again: a file put at the path between the check and
+ *			  the move is put back, not removed
  * @path:	socket path
  * @id:		what xcable recorded when it bound the socket
  * @err:	one-line message on error, naming @path and what is there
@@ -529,17 +514,42 @@ int xc_sock_own(const char *path, const struct xc_sock_id *id, char *err,
 int xc_sock_unlink_own(const char *path, const struct xc_sock_id *id,
 		       char *err, size_t errlen)
 {
+	char aside[PATH_MAX], suffix[32];
+	struct stat st;
 	int rc = xc_sock_own(path, id, err, errlen);
 
 	if (rc <= 0)
 		return rc;
-	if (unlink(path) < 0 && errno != ENOENT) {
-		rc = -errno;
+	snprintf(suffix, sizeof(suffix), ".rm-%d", (int)getpid());
+	if (xc_sock_sibling(path, suffix, aside, sizeof(aside)))
+		return -ENAMETOOLONG;
+	rc = xc_sock_rename_new(path, aside);
+	if (rc == -ENOENT)
+		return 0;	/* gone meanwhile */
+	if (rc) {
 		snprintf(err, errlen, "cannot remove socket '%s': %s", path,
-			 strerror(errno));
+			 strerror(-rc));
 		return rc;
 	}
-	return 0;
+	if (lstat(aside, &st) == 0 && xc_sock_id_is(&st, id)) {
+		if (unlink(aside) < 0 && errno != ENOENT) {
+			rc = -errno;
+			snprintf(err, errlen, "cannot remove socket '%s' (moved to '%s'): %s",
+				 path, aside, strerror(errno));
+			return rc;
+		}
+		xc_sockrec_gone(id);
+		return 0;
+	}
+	/* somebody else's came at the path just now: it goes back */
+	rc = xc_sock_rename_new(aside, path);
+	if (rc)
+		snprintf(err, errlen, "'%s' changed while it was removed: what came there is at '%s' now (%s): move it back",
+			 path, aside, strerror(-rc));
+	else
+		snprintf(err, errlen, "'%s' changed while it was removed: left alone",
+			 path);
+	return -EEXIST;
 }
 
 /**

@@ -8,18 +8,24 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/stat.h>
+#include <time.h>
 
 /**
- * struct xc_sock_id - which file at a path xcable made: the device and
- *		       inode of a socket it bound, taken with lstat() right
- *		       after bind(); a rename keeps them, a new file at the
- *		       path has others
+ * struct xc_sock_id - which file at a path xcable made: the device, inode
+ *		       and modification time of a socket it bound, taken
+ *		       with lstat() right after bind(); a rename or a chmod
+ *		       keeps them, a new file at the path has others (a file
+ *		       system may give a new file the inode of one just
+ *		       removed: not its creation time too)
  * @dev:	device
  * @ino:	inode, 0 if nothing was recorded
+ * @mtime:	modification time: when it was bound (nothing writes a
+ *		socket file)
  */
 struct xc_sock_id {
 	dev_t dev;
 	ino_t ino;
+	struct timespec mtime;
 };
 
 int xc_sock_prepare(const char *path, bool client, char *err, size_t errlen);
@@ -44,7 +50,6 @@ int xc_sock_own(const char *path, const struct xc_sock_id *id, char *err,
 		size_t errlen);
 int xc_sock_unlink_own(const char *path, const struct xc_sock_id *id,
 		       char *err, size_t errlen);
-int xc_sock_unlink_stale(const char *path, char *err, size_t errlen);
 int xc_sock_rename_new(const char *from, const char *to);
 int xc_sock_listen_own(const char *path, int flags, int backlog,
 		       unsigned int mode, int uid, int gid,

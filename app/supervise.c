@@ -54,6 +54,7 @@
 #include "logrl.h"
 #include "notify.h"
 #include "sockpath.h"
+#include "sockrec.h"
 #include "supervise.h"
 
 #define XC_SUP_STOP_MS		5000	/* SIGTERM to SIGKILL */
@@ -233,13 +234,12 @@ static void worker_exited(struct xc_sup *s, unsigned int k, int st)
 {
 	struct xc_worker *w = &s->w[k];
 	uint64_t now = xc_sup_now_ms();
-	bool killed = !WIFEXITED(st);
 	char how[96];
 
 	status_text(st, how, sizeof(how));
 	if (w->state == XC_W_STOPPING || s->quit) {
 		XC_LOG(super, INFO, "worker %u (pid %d) %s", k, (int)w->pid, how);
-		xc_worker_cleanup(s, k, true, killed);
+		xc_worker_cleanup(s, k, true);
 		return;
 	}
 	if (now - w->started_ms >= XC_SUP_STABLE_MS || w->backoff_ms == 0)
@@ -248,7 +248,7 @@ static void worker_exited(struct xc_sup *s, unsigned int k, int st)
 		w->backoff_ms *= 2;
 	XC_LOG(super, WARNING, "worker %u (pid %d, %u cable(s)) %s: restarting it in %u ms",
 	       k, (int)w->pid, xc_worker_cables(s, k), how, w->backoff_ms);
-	xc_worker_cleanup(s, k, false, false);
+	xc_worker_cleanup(s, k, false);
 	w->state = XC_W_WAITING;
 	w->restart_ms = now + w->backoff_ms;
 }
@@ -339,7 +339,7 @@ static int start_new(struct xc_sup *s, bool wait, char *why, size_t whylen)
 				snprintf(why, whylen, "worker %u %s: see xcable's log",
 					 k, status_text(st, how, sizeof(how)));
 				w->state = XC_W_STOPPING;
-				xc_worker_cleanup(s, k, true, !WIFEXITED(st));
+				xc_worker_cleanup(s, k, true);
 				return -ECHILD;
 			}
 			usleep(100000);
@@ -810,7 +810,7 @@ static void stop_workers(struct xc_sup *s)
 	}
 	for (k = 0; k < XC_SUP_MAX_WORKERS; k++)
 		if (s->w[k].state != XC_W_FREE)
-			xc_worker_cleanup(s, k, true, false);
+			xc_worker_cleanup(s, k, true);
 }
 
 /**
@@ -947,6 +947,10 @@ static int setup(struct xc_sup *s, int argc, char **argv, char *why,
 			 strerror(-rc));
 		return rc;
 	}
+	rc = xc_sockrec_open(s->dir);	/* its control socket's record */
+	if (rc)
+		XC_LOG(super, WARNING, "the control socket is not recorded in %s (%s): if a crash leaves it, the next start does not remove it",
+		       s->dir, strerror(-rc));
 	sigemptyset(&set);
 	sigaddset(&set, SIGCHLD);
 	sigaddset(&set, SIGTERM);
@@ -979,6 +983,7 @@ static void teardown(struct xc_sup *s)
 	xc_supctl_stop(s);
 	if (s->sig_fd >= 0)
 		close(s->sig_fd);
+	xc_sockrec_close(true);
 	if (s->dir[0])
 		rmdir(s->dir);
 	free_cables(s->cables, s->n_cables);

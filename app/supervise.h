@@ -173,8 +173,7 @@ void xc_worker_text(const struct xc_sup *s, unsigned int i,
 int xc_worker_write(const struct xc_sup *s, unsigned int i);
 int xc_worker_start(struct xc_sup *s, unsigned int i);
 void xc_worker_stop(struct xc_sup *s, unsigned int i);
-void xc_worker_cleanup(struct xc_sup *s, unsigned int i, bool final,
-		       bool killed);
+void xc_worker_cleanup(struct xc_sup *s, unsigned int i, bool final);
 int xc_worker_ask(const struct xc_worker *w, const char *req,
 		  struct xc_sbuf *ans, unsigned int timeout_s);
 int xc_worker_change(const struct xc_sup *s, unsigned int k, const char *req,

@@ -27,6 +27,7 @@
 #include "log.h"
 #include "runfiles.h"
 #include "sockpath.h"
+#include "sockrec.h"
 #include "supervise.h"
 
 /**
@@ -39,11 +40,10 @@
  */
 void xc_sup_rundir(const char *prefix, char *buf, size_t len)
 {
-	const char *x = getenv("XDG_RUNTIME_DIR");
+	char base[PATH_MAX];
 
-	if (getuid() == 0 || x == NULL)
-		x = getuid() == 0 ? "/var/run" : "/tmp";
-	snprintf(buf, len, "%s/dpdk/%s", x, prefix);
+	xc_sockrec_base(base, sizeof(base));
+	snprintf(buf, len, "%s/%s", base, prefix);
 }
 
 /**
@@ -250,58 +250,60 @@ void xc_worker_stop(struct xc_sup *s, unsigned int i)
 		kill(w->pid, SIGTERM);
 		w->state = XC_W_STOPPING;
 	} else if (w->state != XC_W_FREE) {
-		xc_worker_cleanup(s, i, true, false);
+		xc_worker_cleanup(s, i, true);
 	}
 }
 
 /**
- * unlink_stale() - remove a socket a worker that exited left, if nobody
- *		    listens on it: one another process serves now, and a file
- *		    that is not a socket, stay, and the log names them
- * @i:		the worker's slot, for messages
- * @path:	the path, "" for none
+ * struct reclaim_ctx - whose sockets are reclaimed, for the log
+ * @i:		the worker's slot
  */
-static void unlink_stale(unsigned int i, const char *path)
-{
-	char why[XC_SOCK_PATH_MAX + 96];
+struct reclaim_ctx {
+	unsigned int i;
+};
 
-	if (path[0] && xc_sock_unlink_stale(path, why, sizeof(why)))
+/**
+ * said() - log what became of a socket a worker that ended left
+ * @arg:	struct reclaim_ctx
+ * @removed:	it was removed
+ * @msg:	what was done
+ */
+static void said(void *arg, bool removed, const char *msg)
+{
+	const struct reclaim_ctx *c = arg;
+
+	if (removed)
+		XC_LOG(super, DEBUG, "worker %u is gone: %s", c->i, msg);
+	else
 		XC_LOG(super, WARNING, "worker %u is gone, but not its socket: %s",
-		       i, why);
+		       c->i, msg);
 }
 
 /**
- * xc_worker_cleanup() - after a worker exited: remove what its EAL left
- *			 (runtime directory, hugepage files) and its control
- *			 socket; with @final its config too, and the slot is
- *			 freed
+ * xc_worker_cleanup() - after a worker exited: remove the sockets it left
+ *			 (those its record in its run directory lists, if
+ *			 they are still there: sockrec.c), then what its EAL
+ *			 left (runtime directory, hugepage files); with
+ *			 @final its config too, and the slot is freed
  * @s:		supervisor
  * @i:		the worker's slot
  * @final:	the worker is gone for good
- * @killed:	it did not stop by itself: remove its vhost sockets too
  *
- * Only sockets nobody listens on go: the worker is gone, so a live one is
- * somebody else's.
+ * A worker that stopped by itself removed its sockets and its record; one
+ * that was killed left both. Anything else at their paths (another
+ * process's socket, a file) is left alone, and the log says so.
  */
-void xc_worker_cleanup(struct xc_sup *s, unsigned int i, bool final,
-		       bool killed)
+void xc_worker_cleanup(struct xc_sup *s, unsigned int i, bool final)
 {
 	struct xc_worker *w = &s->w[i];
+	struct reclaim_ctx ctx = { .i = i };
 	struct xc_runfiles rf;
-	unsigned int k, j;
 
 	if (w->prefix[0]) {
 		snprintf(rf.prefix, sizeof(rf.prefix), "%s", w->prefix);
 		xc_sup_rundir(w->prefix, rf.dir, sizeof(rf.dir));
+		xc_sockrec_reclaim(rf.dir, said, &ctx);
 		xc_runfiles_remove(&rf);
-	}
-	unlink_stale(i, w->ctl);
-	for (k = 0; killed && k < s->n_cables; k++) {
-		if (s->cables[k].worker != (int)i)
-			continue;
-		for (j = 0; j < 2; j++)
-			if (!s->cables[k].def.end[j].client)
-				unlink_stale(i, s->cables[k].def.end[j].path);
 	}
 	w->pid = 0;
 	if (!final)

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # tests/t_files.sh - other people's files are never destroyed: xcable
-# removes and renames only the sockets it made (by device and inode), and
-# a killed worker's sockets only if nobody listens on them
+# removes and renames only the sockets it made (by device, inode and
+# time), and of what a killed xcable or worker left, only the sockets its
+# record in its run directory proves it bound
 # (sourced by tests/run; each t_* function is one test)
 
 # foreign_file PATH - put a regular file with known content at PATH, in
@@ -140,7 +141,7 @@ socket.socket(socket.AF_UNIX).connect(sys.argv[1])' "$T/c17-l.sock" 2>/dev/null;
 	fi
 	[ ! -e "$T/c17-r.sock" ] || { fail "worker 1's stale c17-r.sock was not removed"; rc=1; }
 	say "worker 1's stale c17-r.sock was removed"
-	xc_log_has xc.log "worker 1 is gone, but not its socket: socket '$T/c17-l.sock' is in use by another process" \
+	xc_log_has xc.log "worker 1 is gone, but not its socket: '$T/c17-l.sock' holds a socket xcable did not make now" \
 		"that the live socket was left alone" || rc=1
 	kill "$lp" 2>/dev/null; wait "$lp" 2>/dev/null
 	return $rc
@@ -168,3 +169,83 @@ t_files_stats_tmp_fifo() {
 	say "xcable forwarded, stopped, and left the FIFO alone"
 }
 TESTS+=(t_files_stats_tmp_fifo)
+
+# foreign_sock PATH - a unix socket of somebody else's at PATH, that
+# nobody listens on (bound, then closed); its inode in $FOREIGN_INO
+foreign_sock() {
+	rm -f "$1"
+	/usr/bin/python3 -c 'import socket, sys
+s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.close()' "$1" || return 1
+	FOREIGN_INO=$(stat -c %i "$1")
+}
+
+# check_sock PATH INO WHEN - PATH still is that socket
+check_sock() {
+	if [ -S "$1" ] && [ "$(stat -c %i "$1")" = "$2" ]; then
+		say "$3: ${1##*/} is still the socket of somebody else's (inode $2)"
+		return 0
+	fi
+	fail "$3: ${1##*/} is gone or changed: $(ls -lai "$1" 2>&1)"
+}
+
+# a socket of somebody else's that nobody listens on, at a cable's path,
+# is left alone and named: at start (exit 2), by xcablectl add, and by
+# the supervisor's cleanup of a worker killed while its socket was
+# replaced by it (the worker then cannot start again until it is gone);
+# what a killed xcable left is removed by the next start, its record
+# proving it bound it, while another socket beside it is refused
+t_files_foreign_socket_kept() {
+	local rc ino w1 n
+	foreign_sock "$T/f.sock" || { fail "cannot make a socket"; return 1; }
+	ino=$FOREIGN_INO
+	timeout 30 "$XC" --left "$T/f.sock" --right "$T/r.sock" >start.out 2>&1; rc=$?
+	say "start with it as the left socket: exit $rc: $(grep -m1 'f.sock' start.out)"
+	[ $rc = 2 ] && grep -q "cannot create socket '$T/f.sock': a socket nobody listens on is there, and no xcable that ended recorded binding it: left alone (if it is a leftover nobody needs, remove it: rm '$T/f.sock')" start.out ||
+		{ fail "not refused with a message naming the path and what to do"; return 1; }
+	check_sock "$T/f.sock" "$ino" "after the start" || return 1
+	runtime_ini lab.ini
+	xc_start xc.log --config lab.ini --control "$T/x.ctl"
+	wait_log xc.log "running;" 1 30 || { cat xc.log; fail "xcable did not start"; return 1; }
+	"$BUILD/app/xcablectl" -s "$T/x.ctl" add foreign left="$T/f.sock" right="$T/g.sock" >add.out 2>&1 &&
+		{ fail "add over the socket was taken"; return 1; }
+	say "xcablectl add with it as the left socket: $(tail -n 1 add.out | cut -c1-150)..."
+	grep -q "no xcable that ended recorded binding it: left alone" add.out || { cat add.out; fail "add refused without the reason"; return 1; }
+	check_sock "$T/f.sock" "$ino" "after xcablectl add" || return 1
+	[ ! -e "$T/g.sock" ] || { fail "the refused add left its right socket"; return 1; }
+	# a crash: what it left is its own, by its record; a foreign socket
+	# put beside the cable's is not
+	kill -KILL "$XC_PID"; wait "$XC_PID" 2>/dev/null
+	[ -S "$T/a-l.sock" ] && [ -S "$T/x.ctl" ] || { fail "the killed xcable left no sockets: the test proves nothing"; return 1; }
+	foreign_sock "$T/b-l.sock" && ino=$FOREIGN_INO
+	timeout 30 "$XC" --config lab.ini --control "$T/x.ctl" >again.out 2>&1; rc=$?
+	say "start again after SIGKILL, beta's left socket replaced by somebody else's: exit $rc: $(grep -m1 'b-l.sock' again.out | cut -c1-120)..."
+	[ $rc = 2 ] && grep -q "cannot create socket '$T/b-l.sock': a socket nobody listens on is there" again.out ||
+		{ tail -n 3 again.out; fail "the foreign socket beside the leftovers was not refused"; return 1; }
+	check_sock "$T/b-l.sock" "$ino" "after the start" || return 1
+	rm -f "$T/b-l.sock"
+	xc_start xc2.log --config lab.ini --control "$T/x.ctl"
+	wait_log xc2.log "running;" 1 30 || { tail -n 5 xc2.log; fail "the leftovers of the killed xcable were not removed"; return 1; }
+	say "once it is gone: xcable starts, over the sockets and control socket the killed one left (its record proves them its own)"
+	xc_stop
+	[ "$XC_RC" = 0 ] || { fail "xcable exited with $XC_RC"; return 1; }
+	# the supervisor: worker 1's c17-l.sock replaced by somebody else's
+	sup_start 20 || return 1
+	w1=$(worker_pid 1)
+	foreign_sock "$T/c17-l.sock" && ino=$FOREIGN_INO
+	n=$(grep -c "running;" xc.log)
+	kill -KILL "$w1"
+	wait_log xc.log "worker 1 is gone, but not its socket: '$T/c17-l.sock' holds a socket xcable did not make now" 1 10 ||
+		{ tail -n 5 xc.log; fail "the supervisor did not say it left the socket alone"; return 1; }
+	say "$(grep -m1 "worker 1 is gone, but not its socket" xc.log | sed 's/^xcable: //')"
+	wait_log xc.log "cannot create socket '$T/c17-l.sock'" 1 10 ||
+		{ tail -n 5 xc.log; fail "the worker started again did not say why it cannot"; return 1; }
+	check_sock "$T/c17-l.sock" "$ino" "after the worker's crash and restart" || return 1
+	[ ! -e "$T/c17-r.sock" ] || [ "$(grep -c 'running;' xc.log)" -gt "$n" ] ||
+		{ fail "worker 1's own c17-r.sock was left behind"; return 1; }
+	rm -f "$T/c17-l.sock"
+	wait_log xc.log "running;" $((n + 1)) 30 || { tail -n 5 xc.log; fail "worker 1 did not come back once the socket was gone"; return 1; }
+	say "once it is gone, worker 1 comes back"
+	xc_stop
+	[ "$XC_RC" = 0 ] || { fail "xcable exited with $XC_RC"; return 1; }
+}
+TESTS+=(t_files_foreign_socket_kept)

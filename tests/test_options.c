@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,11 +15,13 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "config.h"
 #include "options.h"
 #include "sockpath.h"
+#include "sockrec.h"
 #include "testlib.h"
 
 static int fails;
@@ -333,11 +336,13 @@ static void test_sockpath(void)
 	CHECK("sockpath: live socket refused",
 	      rc == 0 && xc_sock_prepare(path, false, err, sizeof(err)) == -EADDRINUSE &&
 	      strstr(err, "in use") && access(path, F_OK) == 0);
-	/* the listener dies: a stale file, removed */
+	/* the listener dies: a socket nobody listens on, but not xcable's
+	 * (test_sock_record(): one a process that ended recorded goes) */
 	close(fd);
-	CHECK("sockpath: stale socket replaced",
-	      xc_sock_prepare(path, false, err, sizeof(err)) == 0 &&
-	      access(path, F_OK) != 0);
+	CHECK("sockpath: stale socket of somebody else's kept",
+	      xc_sock_prepare(path, false, err, sizeof(err)) == -EEXIST &&
+	      access(path, F_OK) == 0);
+	unlink(path);
 	/* a regular file is never removed */
 	fd = open(path, O_CREAT | O_WRONLY, 0600);
 	close(fd);
@@ -451,19 +456,21 @@ static void test_sock_own(void)
 	CHECK("sock-own: another process's socket in its place is kept",
 	      fd2 >= 0 && xc_sock_unlink_own(path, &id, err, sizeof(err)) == -EEXIST &&
 	      strstr(err, "socket xcable did not make") && access(path, F_OK) == 0);
-	CHECK("sock-own: a live socket is not stale",
-	      xc_sock_unlink_stale(path, err, sizeof(err)) == -EADDRINUSE &&
+	CHECK("sock-own: a live socket is refused, and kept",
+	      xc_sock_prepare(path, false, err, sizeof(err)) == -EADDRINUSE &&
 	      access(path, F_OK) == 0);
 	close(fd2);
-	CHECK("sock-own: a stale socket is removed",
-	      xc_sock_unlink_stale(path, err, sizeof(err)) == 0 &&
-	      access(path, F_OK) != 0);
+	CHECK("sock-own: a socket nobody listens on that no xcable recorded is kept, and named",
+	      xc_sock_prepare(path, false, err, sizeof(err)) == -EEXIST &&
+	      strstr(err, path) && strstr(err, "no xcable that ended recorded") &&
+	      access(path, F_OK) == 0);
+	unlink(path);
 	put_file(path, "theirs\n");
-	CHECK("sock-own: a regular file is not a stale socket",
-	      xc_sock_unlink_stale(path, err, sizeof(err)) == -EEXIST &&
+	CHECK("sock-own: a regular file is in the way, and kept",
+	      xc_sock_prepare(path, false, err, sizeof(err)) == -EEXIST &&
 	      strstr(err, "a regular file") && has_text(path, "theirs\n"));
-	CHECK("sock-own: nothing there is not stale either",
-	      xc_sock_unlink_stale(other, err, sizeof(err)) == 0);
+	CHECK("sock-own: nothing there is fine",
+	      xc_sock_prepare(other, false, err, sizeof(err)) == 0);
 	/* renames never replace */
 	close(fd);
 	fd = listen_at(other);
@@ -477,6 +484,95 @@ static void test_sock_own(void)
 	      xc_sock_own(path, &id2, err, sizeof(err)) == 1);
 	close(fd);
 	unlink(path);
+	rmdir(dir);
+}
+
+/**
+ * bind_and_end() - a child process that records its sockets in @run, binds
+ *		    one at @path and closes it (nobody listens), then, with
+ *		    @stay, waits for SIGKILL, else ends at once without
+ *		    removing anything (a crash)
+ * @run:	its run directory
+ * @path:	its socket
+ * @stay:	stay alive
+ *
+ * Return: the child's pid, or -1
+ */
+static pid_t bind_and_end(const char *run, const char *path, bool stay)
+{
+	char err[XC_ERR_LEN];
+	struct xc_sock_id id;
+	int fd, p[2];
+	pid_t pid;
+	char c = 0;
+
+	if (pipe(p) < 0)
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		close(p[0]);
+		fd = xc_sockrec_open(run) == 0 ?
+		     xc_sock_listen_own(path, 0, 1, 0600, -1, -1, &id, err,
+					sizeof(err)) : -1;
+		if (fd >= 0)
+			close(fd);
+		c = fd >= 0 ? 'y' : 'n';
+		if (write(p[1], &c, 1) != 1 || !stay)
+			_exit(0);
+		pause();
+		_exit(0);
+	}
+	close(p[1]);
+	if (pid < 0 || read(p[0], &c, 1) != 1 || c != 'y')
+		pid = -1;
+	close(p[0]);
+	return pid;
+}
+
+/* a socket a process that ended recorded binding is removed by the next
+ * one's checks; one of a process that lives, or of nobody, is kept */
+static void test_sock_record(void)
+{
+	char base[256], run[300], dir[] = "/tmp/xcable-rec-XXXXXX", path[256];
+	char err[XC_ERR_LEN], file[400];
+	struct stat st;
+	pid_t pid;
+	int fd;
+
+	xc_sockrec_base(base, sizeof(base));
+	snprintf(run, sizeof(run), "%s/xctest-rec-%d", base, (int)getpid());
+	if (mkdtemp(dir) == NULL || (mkdir(base, 0700) && errno != EEXIST) ||
+	    mkdir(run, 0700)) {
+		printf("FAIL sock-record: cannot make %s: %s\n", run,
+		       strerror(errno));
+		fails++;
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/s.sock", dir);
+	pid = bind_and_end(run, path, true);
+	CHECK("sock-record: a process that lives keeps its socket, though nobody listens on it",
+	      pid > 0 && xc_sock_prepare(path, false, err, sizeof(err)) == -EEXIST &&
+	      lstat(path, &st) == 0 && S_ISSOCK(st.st_mode));
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+	}
+	CHECK("sock-record: once it ended, the next start removes its leftover",
+	      xc_sock_prepare(path, false, err, sizeof(err)) == 0 &&
+	      lstat(path, &st) < 0);
+	pid = bind_and_end(run, path, false);
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+	unlink(path);
+	fd = listen_at(path);
+	close(fd);
+	CHECK("sock-record: a socket of somebody else's at that path is kept, though the record names the path",
+	      fd >= 0 && xc_sock_prepare(path, false, err, sizeof(err)) == -EEXIST &&
+	      lstat(path, &st) == 0 && S_ISSOCK(st.st_mode));
+	unlink(path);
+	snprintf(file, sizeof(file), "%s/%s", run, XC_SOCKREC_FILE);
+	unlink(file);
+	rmdir(run);
 	rmdir(dir);
 }
 
@@ -846,6 +942,7 @@ int main(int argc, char **argv)
 	test_split();
 	test_sockpath();
 	test_sock_own();
+	test_sock_record();
 	test_config();
 	test_vxlan();
 	test_examples(argc - 1, argv + 1);
