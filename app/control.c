@@ -44,6 +44,7 @@
 #include "counters.h"
 #include "dir.h"
 #include "log.h"
+#include "logrl.h"
 #include "sockpath.h"
 
 RTE_LOG_REGISTER(xc_logtype_control, xcable.control, INFO);
@@ -59,6 +60,8 @@ RTE_LOG_REGISTER(xc_logtype_control, xcable.control, INFO);
  * @out:	the answer: lines, then "ok" (the reason of an error goes to
  *		@why)
  * @why:	the reason it is refused
+ * @src:	who asked, as the log's rate limit knows it
+ *		(xc_ctlsrv_source())
  */
 struct ctl_call {
 	char line[XC_CTL_LINE_MAX];
@@ -67,6 +70,7 @@ struct ctl_call {
 	struct xc_cable *cb;
 	struct xc_sbuf *out;
 	char why[XC_ERR_LEN];
+	char src[XC_CTLSRV_SRC_LEN];
 };
 
 /**
@@ -243,7 +247,8 @@ static int cmd_clear(struct xc_control *c, struct ctl_call *k)
 	xc_impair_parse("none", &ic, NULL, 0);
 	for (i = 0; i < 2 * k->cb->n_queues; i++)
 		xc_impair_set(&k->cb->dir[i].im, &ic);
-	XC_LOG(control, INFO, "%s: impairments cleared", k->cb->name);
+	XC_LOG_FROM(k->src, control, INFO, "%s: impairments cleared",
+		    k->cb->name);
 	return 0;
 }
 
@@ -278,9 +283,9 @@ static int cmd_impair(struct xc_control *c, struct ctl_call *k)
 	for (i = 0; i < 2 * k->cb->n_queues; i++)
 		if (j < 0 || (int)(i % 2) == j)
 			xc_impair_set(&k->cb->dir[i].im, &ic);
-	XC_LOG(control, INFO, "%s: impairment %s%s set to %s", k->cb->name,
-	       j < 0 ? "both ways" : "", j == 0 ? "to-right" :
-	       j == 1 ? "to-left" : "", spec);
+	XC_LOG_FROM(k->src, control, INFO, "%s: impairment %s%s set to %s",
+		    k->cb->name, j < 0 ? "both ways" : "",
+		    j == 0 ? "to-right" : j == 1 ? "to-left" : "", spec);
 	return 0;
 }
 
@@ -317,6 +322,7 @@ static int split(struct ctl_call *k, struct xc_ctlsrv_job *job)
 	snprintf(k->line, sizeof(k->line), "%s", job->line);
 	if (xc_ctl_parse(k->line, &k->r, &k->cmd, k->why, sizeof(k->why)))
 		return -EINVAL;
+	xc_ctlsrv_source(job, k->cmd->name, k->src, sizeof(k->src));
 	if (k->cmd->op == XC_CTL_WORKERS) {
 		snprintf(k->why, sizeof(k->why),
 			 "workers: this xcable runs its cables itself (only an xcable that supervises worker processes has workers)");
@@ -503,8 +509,8 @@ static enum xc_ctlsrv_verdict handle(void *arg, struct xc_ctlsrv_job *job)
 			 k.cmd->name);
 		rc = -ENOTSUP;
 	} else {
-		rc = c->change_post(c->change_arg, k.r.argc, k.r.argv, k.why,
-				    sizeof(k.why));
+		rc = c->change_post(c->change_arg, k.src, k.r.argc, k.r.argv,
+				    k.why, sizeof(k.why));
 	}
 	return rc ? finish(&k, rc) : XC_CTLSRV_PENDING;
 }

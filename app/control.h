@@ -33,7 +33,8 @@
  * @lock:	held for reading while requests look at the cables (they
  *		come and go at runtime), or NULL
  * @change_post: posts add, del and reload to the main thread (reconf.c
- *		xc_reconf_post()): 0, or -errno with the reason in its @why;
+ *		xc_reconf_post(), with who asked, for the log's rate limit:
+ *		xc_ctlsrv_source()): 0, or -errno with the reason in its @why;
  *		NULL if not available
  * @change_result: how the posted change went (xc_reconf_result()): 0
  *		pending, 1 done, -errno failed; its answer appended to @out
@@ -56,8 +57,8 @@ struct xc_control {
 	pthread_t thread;
 	bool quit;
 	pthread_rwlock_t *lock;
-	int (*change_post)(void *arg, int argc, char *const *argv, char *why,
-			   size_t whylen);
+	int (*change_post)(void *arg, const char *src, int argc,
+			   char *const *argv, char *why, size_t whylen);
 	int (*change_result)(void *arg, struct xc_sbuf *out);
 	void *change_arg;
 	void (*wake)(void *arg);

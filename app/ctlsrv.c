@@ -315,6 +315,7 @@ static void on_line(struct xc_ctlsrv *s, struct xc_ctlsrv_conn *c,
 	c->job.out = &c->out;
 	c->job.turn = false;
 	c->job.started_ms = 0;
+	c->job.server = s->name;
 	verdict(s, c, s->ops.handle(s->ops.arg, &c->job), now);
 }
 
@@ -362,6 +363,22 @@ static void on_readable(struct xc_ctlsrv *s, struct xc_ctlsrv_conn *c,
 		watch(s, c, 0);
 		refuse(s, c, now, "request too long");
 	}
+}
+
+/**
+ * peer_uid() - the user of the process at the other end of a connection
+ * @fd:		the connection
+ *
+ * Return: its uid, or -1 if it cannot be told
+ */
+static int peer_uid(int fd)
+{
+	struct ucred cr;
+	socklen_t len = sizeof(cr);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) < 0)
+		return -1;
+	return (int)cr.uid;
 }
 
 /**
@@ -449,6 +466,7 @@ static void on_accept(struct xc_ctlsrv *s, uint64_t now)
 		}
 		memset(c, 0, sizeof(*c));
 		c->fd = fd;
+		c->job.uid = peer_uid(fd);
 		set_state(c, C_READING, now, XC_CTLSRV_READ_MS);
 		s->n_conns++;
 		s->st.accepted++;
@@ -682,6 +700,25 @@ int xc_ctlsrv_serve(struct xc_ctlsrv *s, int wait_ms)
 	}
 	tick(s);
 	return next_wait(s);
+}
+
+/**
+ * xc_ctlsrv_source() - who makes xcable log what a request does, for the
+ *			log's rate limit (logrl.h): the server, the client's
+ *			user and the request's verb (a client repeating a
+ *			request is limited, not another user, nor another
+ *			request of the same user)
+ * @job:	the request
+ * @verb:	its verb, from the table of commands (never the client's
+ *		text: a client could then make up new sources at will)
+ * @buf:	filled
+ * @len:	size of @buf (XC_CTLSRV_SRC_LEN)
+ */
+void xc_ctlsrv_source(const struct xc_ctlsrv_job *job, const char *verb,
+		      char *buf, size_t len)
+{
+	snprintf(buf, len, "%s socket, uid %d: %s",
+		 job->server ? job->server : "control", job->uid, verb);
 }
 
 /**

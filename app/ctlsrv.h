@@ -48,13 +48,19 @@ enum xc_ctlsrv_verdict {
  * @out:	the answer: lines, the last one "ok" or "error: WHY"
  * @turn:	a serial request's turn has come
  * @started_ms:	when the handler said PENDING (CLOCK_MONOTONIC)
+ * @server:	what the log calls the server (struct xc_ctlsrv's @name)
+ * @uid:	the client's user (SO_PEERCRED), -1 if unknown
  */
 struct xc_ctlsrv_job {
 	const char *line;
 	struct xc_sbuf *out;
 	bool turn;
 	uint64_t started_ms;
+	const char *server;
+	int uid;
 };
+
+#define XC_CTLSRV_SRC_LEN	64	/* xc_ctlsrv_source()'s text */
 
 /**
  * struct xc_ctlsrv_ops - what the engine calls back
@@ -157,6 +163,8 @@ int xc_ctlsrv_init(struct xc_ctlsrv *s, int lfd, const char *name,
 int xc_ctlsrv_fd(const struct xc_ctlsrv *s);
 int xc_ctlsrv_serve(struct xc_ctlsrv *s, int wait_ms);
 void xc_ctlsrv_wake(const struct xc_ctlsrv *s);
+void xc_ctlsrv_source(const struct xc_ctlsrv_job *job, const char *verb,
+		      char *buf, size_t len);
 void xc_ctlsrv_fini(struct xc_ctlsrv *s);
 
 #endif /* XC_CTLSRV_H */

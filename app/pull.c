@@ -139,9 +139,12 @@ bool xc_pull_housekeeping(struct xc_pull_env *env)
 		if (req == XC_REQ_DOWN || req == XC_REQ_UP) {
 			rc = cable_set(env, c, req == XC_REQ_UP, -1);
 			c->admin_down = req == XC_REQ_DOWN;
-			XC_LOG(main, INFO, "%s: cable %s%s", c->name,
-			       req == XC_REQ_UP ? "plugged in" : "pulled out",
-			       rc ? " (with errors, see above)" : "");
+			/* an operator's, but any client may repeat it: limited
+			 * per cable */
+			XC_LOG_FROM(c->name, main, INFO, "%s: cable %s%s",
+				    c->name, req == XC_REQ_UP ? "plugged in" :
+				    "pulled out",
+				    rc ? " (with errors, see above)" : "");
 			__atomic_store_n(&c->req_done, rc ? rc : 1,
 					 __ATOMIC_RELEASE);
 			continue;

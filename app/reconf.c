@@ -67,6 +67,7 @@
 
 #include "config.h"
 #include "log.h"
+#include "logrl.h"
 #include "notify.h"
 #include "reconf.h"
 #include "sockpath.h"
@@ -76,6 +77,8 @@
  *		      which carries it out in its housekeeping (control
  *		      thread; xc_reconf_result() tells how it went)
  * @arg:	struct xc_reconf
+ * @src:	who asks (xc_ctlsrv_source()): what it makes xcable log is
+ *		limited as that source's
  * @argc:	number of words
  * @argv:	the request's words
  * @why:	the reason it was not posted
@@ -84,8 +87,8 @@
  * Return: 0 if posted, -EBUSY if a change is still pending, -E2BIG if the
  *	   request is too long, with @why set
  */
-int xc_reconf_post(void *arg, int argc, char *const *argv, char *why,
-		   size_t whylen)
+int xc_reconf_post(void *arg, const char *src, int argc, char *const *argv,
+		   char *why, size_t whylen)
 {
 	struct xc_reconf *r = arg;
 	size_t used = 0;
@@ -106,6 +109,7 @@ int xc_reconf_post(void *arg, int argc, char *const *argv, char *why,
 		}
 		used += (size_t)n;
 	}
+	snprintf(r->src, sizeof(r->src), "%s", src);
 	xc_sbuf_free(&r->answer);	/* the last one's: nobody reads it now */
 	__atomic_store_n(&r->done, 0, __ATOMIC_RELEASE);
 	__atomic_store_n(&r->pending, 1, __ATOMIC_RELEASE);
@@ -370,7 +374,7 @@ static void gone(struct xc_reconf *r, const struct xc_gone *g,
 	xc_counters_gone(g, how, &lines);
 	for (s = xc_sbuf_str(&lines); *s; s = nl + 1) {
 		nl = strchr(s, '\n');
-		XC_LOG(main, INFO, "%.*s", (int)(nl - s), s);
+		XC_LOG_FROM(r->src, main, INFO, "%.*s", (int)(nl - s), s);
 	}
 	xc_sbuf_put(r->out, xc_sbuf_str(&lines), lines.len);
 	xc_sbuf_free(&lines);
@@ -466,9 +470,9 @@ static int show(struct xc_reconf *r, unsigned int s, char *why,
 		pthread_rwlock_unlock(&r->lock);
 		return rc;
 	}
-	XC_LOG(main, INFO, "%s: added: %s (%s) <-> %s (%s)", c->name,
-	       c->end[0].label, xc_end_where(&c->end[0]), c->end[1].label,
-	       xc_end_where(&c->end[1]));
+	XC_LOG_FROM(r->src, main, INFO, "%s: added: %s (%s) <-> %s (%s)",
+		    c->name, c->end[0].label, xc_end_where(&c->end[0]),
+		    c->end[1].label, xc_end_where(&c->end[1]));
 	return 0;
 }
 
@@ -518,8 +522,8 @@ static int make_new(struct xc_reconf *r, struct xc_plan *p, bool later,
 			  sizeof(err));
 		if (rc) {
 			snprintf(why, whylen, "%s", err);
-			XC_LOG(main, ERR, "%s: not made: %s", p->add[k].name,
-			       err);
+			XC_LOG_FROM(r->src, main, ERR, "%s: not made: %s",
+				    p->add[k].name, err);
 			return rc;
 		}
 		p->slot[k] = s;
@@ -559,10 +563,10 @@ static void undo(struct xc_reconf *r, struct xc_plan *p)
 		if (rc == 0)
 			rc = show(r, s, why, sizeof(why));
 		if (rc)
-			XC_LOG(main, ERR, "%s: could not be made again: %s",
+			XC_LOG_FROM(r->src, main, ERR, "%s: could not be made again: %s",
 			       p->was[s].name, why);
 		else
-			XC_LOG(main, WARNING, "%s: made again as it was (its guests saw the carrier go and come back)",
+			XC_LOG_FROM(r->src, main, WARNING, "%s: made again as it was (its guests saw the carrier go and come back)",
 			       p->was[s].name);
 		xc_sbuf_printf(r->out, "%s: %s\n", p->was[s].name,
 			       rc ? "LOST: could not be made again, see the log" :
@@ -664,8 +668,8 @@ static int apply(struct xc_reconf *r, struct xc_plan *p, char *why,
 			xc_impair_set(&c->dir[q].im, &p->tune_to[s][q % 2]);
 		memcpy(r->defs[s].impair, p->tune_to[s],
 		       sizeof(r->defs[s].impair));
-		XC_LOG(main, INFO, "%s: impairments changed in place",
-		       c->name);
+		XC_LOG_FROM(r->src, main, INFO,
+			    "%s: impairments changed in place", c->name);
 	}
 	return rc;
 }
@@ -888,12 +892,14 @@ void xc_reconf_housekeeping(struct xc_reconf *r)
 			/* its lines are in the log: the control thread may be
 			 * reading the last request's answer */
 			r->out = &lines;
+			snprintf(r->src, sizeof(r->src), "SIGHUP");
 			xc_notify("RELOADING=1");
 			rc = run(r, hup, why, sizeof(why));
 			xc_notify("READY=1");
 			xc_sbuf_free(&lines);
-			XC_LOG(main, INFO, "SIGHUP: reload %s: %s",
-			       rc ? "refused, nothing changed" : "done", why);
+			XC_LOG_FROM(r->src, main, INFO, "SIGHUP: reload %s: %s",
+				    rc ? "refused, nothing changed" : "done",
+				    why);
 		}
 	}
 	if (!__atomic_load_n(&r->pending, __ATOMIC_ACQUIRE))
@@ -907,9 +913,9 @@ void xc_reconf_housekeeping(struct xc_reconf *r)
 		xc_sbuf_free(&r->answer);
 	if (why[0])
 		xc_sbuf_printf(&r->answer, "%s\n", why);
-	XC_LOG(main, INFO, "xcablectl %s: %s%s%s", r->req,
-	       rc ? "failed: " : "done", rc || why[0] ? (rc ? "" : ": ") : "",
-	       why);
+	XC_LOG_FROM(r->src, main, INFO, "xcablectl %s: %s%s%s", r->req,
+		    rc ? "failed: " : "done",
+		    rc || why[0] ? (rc ? "" : ": ") : "", why);
 	__atomic_store_n(&r->done, rc ? (rc < 0 ? rc : -EINVAL) : 1,
 			 __ATOMIC_RELEASE);
 	__atomic_store_n(&r->pending, 0, __ATOMIC_RELEASE);

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ctlsrv.h"
 #include "lcores.h"
 #include "pull.h"
 #include "sbuf.h"
@@ -64,6 +65,8 @@ struct xc_plan {
  *		telemetry) hold it for reading; the main thread holds it for
  *		writing while a cable comes or goes. Lcores never take it.
  * @req:	a request of the control thread: its words, space separated
+ * @src:	who asked for the change being made, the source its log
+ *		lines are limited as (logrl.h): set with @req, or SIGHUP
  * @pending:	@req is waiting for the main thread (atomic)
  * @done:	how it went: 1 done, -errno failed (atomic; set before
  *		@pending is cleared)
@@ -88,6 +91,7 @@ struct xc_reconf {
 	const char *config;
 	pthread_rwlock_t lock;
 	char req[XC_RECONF_REQ_LEN];
+	char src[XC_CTLSRV_SRC_LEN];
 	uint32_t pending;
 	int done;
 	struct xc_sbuf answer;
@@ -98,8 +102,8 @@ struct xc_reconf {
 	struct xc_plan plan;
 };
 
-int xc_reconf_post(void *arg, int argc, char *const *argv, char *why,
-		   size_t whylen);
+int xc_reconf_post(void *arg, const char *src, int argc, char *const *argv,
+		   char *why, size_t whylen);
 int xc_reconf_result(void *arg, struct xc_sbuf *out);
 void xc_reconf_housekeeping(struct xc_reconf *r);
 void xc_reconf_fini(struct xc_reconf *r);
