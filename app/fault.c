@@ -8,15 +8,19 @@
  * probe that fails, a pool that cannot be made. With XCABLE_FAULT=N in
  * xcable's environment (1 to 1000000), each step of making a cable at
  * runtime that can fail (each end made, its pools and directions, each
- * end started: topology.c) fails with -EIO, one in N of them, picked by
- * a generator seeded with XCABLE_FAULT_SEED (default 1), so that a run
- * can be repeated; XCABLE_FAULT=NAME:WHAT fails only the step WHAT ("end0
- * made", "pools", "end1 started"...) of cable NAME, every time; and
- * XCABLE_FAULT=@FILE reads FILE at each step, a line NAME:WHAT or N in
- * it (a test changes what fails while xcable runs; an empty or missing
- * file fails nothing). Each injected failure is logged. Without the
- * variable nothing ever fails here. Cables made at start-up, and cables
- * made again as they were after a change failed, are never failed.
+ * end started: topology.c; its switch into the lab, "show": reconf.c)
+ * fails with -EIO, one in N of them, picked by a generator seeded with
+ * XCABLE_FAULT_SEED (default 1), so that a run can be repeated;
+ * XCABLE_FAULT=NAME:WHAT fails only the step WHAT ("end0 made", "pools",
+ * "end1 started", "show"...) of cable NAME, every time, and a list of
+ * them, NAME:WHAT,NAME:WHAT, each of those; and XCABLE_FAULT=@FILE reads
+ * FILE at each step, a rule as above in its first line (a test changes
+ * what fails while xcable runs; an empty or missing file fails nothing).
+ * Each injected failure is logged. Without the variable nothing ever
+ * fails here. Cables made at start-up are never failed, nor are cables
+ * made again as they were after a change failed, but by the step
+ * "again", which only a rule that names it fails (NAME:again: the cable
+ * cannot be made again, and is lost).
  *
  * The settings are the environment's, read once by the main thread, the
  * only one that makes cables: that is why they are static here.
@@ -33,7 +37,7 @@
 static struct {
 	bool read;
 	unsigned long one_in;	/* 0: no random failures */
-	char only[96];		/* "NAME:WHAT", or empty */
+	char only[256];		/* "NAME:WHAT[,NAME:WHAT]...", or empty */
 	char file[256];		/* read at each step, or empty */
 	unsigned long long state;
 } xc_fault_cfg;
@@ -95,9 +99,29 @@ static void read_env(void)
 }
 
 /**
+ * listed() - is a step NAME:WHAT one of a list's?
+ * @here:	the step
+ * @list:	NAME:WHAT,NAME:WHAT...
+ *
+ * Return: true if so
+ */
+static bool listed(const char *here, const char *list)
+{
+	size_t n = strlen(here);
+	const char *p;
+
+	for (p = list; *p; p += strcspn(p, ","), p += *p == ',') {
+		if (strncmp(p, here, n) == 0 && (p[n] == ',' || p[n] == '\0'))
+			return true;
+	}
+	return false;
+}
+
+/**
  * xc_fault() - should this step of making a cable at runtime fail on
  *		purpose? (main thread)
- * @what:	the step ("end0 made", "pools", "end1 started")
+ * @what:	the step ("end0 made", "pools", "end1 started", "show",
+ *		"again")
  * @name:	the cable
  * @err:	set to the message of the failure, if it fails
  * @errlen:	size of @err
@@ -115,6 +139,8 @@ bool xc_fault(const char *what, const char *name, char *err, size_t errlen)
 		read_file();
 	if (xc_fault_cfg.one_in == 0 && xc_fault_cfg.only[0] == '\0')
 		return false;
+	if (xc_fault_cfg.one_in && strcmp(what, "again") == 0)
+		return false;	/* only when named */
 	snprintf(here, sizeof(here), "%s:%s", name, what);
 	if (xc_fault_cfg.one_in) {
 		/* xorshift64*: repeatable for a seed */
@@ -124,7 +150,7 @@ bool xc_fault(const char *what, const char *name, char *err, size_t errlen)
 		fail = (xc_fault_cfg.state * 2685821657736338717ULL >> 33) %
 		       xc_fault_cfg.one_in == 0;
 	} else {
-		fail = strcmp(here, xc_fault_cfg.only) == 0;
+		fail = listed(here, xc_fault_cfg.only);
 	}
 	if (!fail)
 		return false;

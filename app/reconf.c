@@ -8,18 +8,22 @@
  *			its sockets are removed) and forget it
  *   xcablectl reload, SIGHUP	read the config file again and apply the
  *			difference: cables it no longer has go, new ones
- *			come, changed ones are replaced (a cable whose
- *			impairments alone change keeps running and takes
- *			them in place); the others are not touched (they
- *			keep forwarding, their carrier stays)
+ *			come, changed ones take their new form (the ends
+ *			whose definition did not change stay as they run;
+ *			a cable whose impairments alone change keeps
+ *			running and takes them in place); the others are
+ *			not touched (they keep forwarding, their carrier
+ *			stays)
  *
  * Theory of operation: the control thread and the signal handler only post
  * a request; the main thread carries it out in its housekeeping, the one
  * thread that makes and frees cables. A change is applied whole or not at
  * all, for every kind of end (endkind.h), in five steps:
  *
- *   plan     which running cables go, which cables come (a changed cable
- *            does both), whose impairments alone change (struct xc_plan)
+ *   plan     which running cables go, which cables come, which change
+ *            in their slot keeping their unchanged ends (a cable whose
+ *            every end changed goes and comes whole), whose impairments
+ *            alone change (struct xc_plan)
  *   check    everything that can be checked before anything changes: the
  *            definitions, with the code that reads a config file (names,
  *            sockets, ports under their tags, tunnels: each once); room
@@ -30,7 +34,12 @@
  *            (xc_topo_add_cable()); first those that take nothing a
  *            cable that goes holds; then the cables that hold what the
  *            others take (the same socket, tag or tunnel) are taken away
- *            (below), and the rest are made
+ *            (below), the cables that change let go of their changed
+ *            ends and their directions (their counters are kept as for
+ *            a cable that goes), and the rest are made: the changed
+ *            ends beside the kept ones, with new directions, on the
+ *            cable's pools, which the kept ends' queues use
+ *            (xc_topo_release_ends(), xc_topo_remake_ends())
  *   switch   each new cable shown and given to an lcore, which takes it
  *            over at a poll boundary (lcores.c: no lock on the
  *            forwarding path)
@@ -41,11 +50,14 @@
  *            xcablectl and kept for list --json and --stats-json
  *
  * A failure while making or switching undoes it all: the new cables are
- * freed, and the cables taken away for them are made again from their
- * definitions (their guests then saw the carrier go and come back: a
- * socket cannot be served twice at once). So a request or config with an
- * error, found by the checks or half-way, leaves the lab as it was, and
- * says why, to xcablectl and in the log. Threads that read the cables
+ * freed, a changed cable's new ends too, and what was let go of is made
+ * again from its definition (the guests of those ends then saw the
+ * carrier go and come back: a socket cannot be served twice at once; the
+ * guests of the kept ends saw nothing). If that fails too, the cable is
+ * lost: its kept ends go with it, and the answer says so. So a request or
+ * config with an error, found by the checks or half-way, leaves the lab
+ * as it was, and says why, to xcablectl and in the log, after what the
+ * change did (the last counters of each cable it replaced). Threads that read the cables
  * (control, telemetry) hold @lock for reading and look only at cables
  * shown; the main thread holds it for writing while it shows or hides one.
  *
@@ -66,6 +78,7 @@
 #include <rte_lcore.h>
 
 #include "config.h"
+#include "fault.h"
 #include "log.h"
 #include "logrl.h"
 #include "notify.h"
@@ -170,44 +183,66 @@ static int find(const struct xc_reconf *r, const char *name)
 }
 
 /**
- * new_ports() - how many DPDK ports the ends of a definition add to the
- *		 process (a socket end probes its own)
+ * ends_ports() - how many DPDK ports some ends of a definition add to the
+ *		  process (a socket end probes its own)
  * @d:		definition
+ * @mask:	the ends (bit j: end j)
  *
  * Return: 0 to 2
  */
-static unsigned int new_ports(const struct xc_cable_def *d)
+static unsigned int ends_ports(const struct xc_cable_def *d,
+			       unsigned int mask)
 {
 	unsigned int j, n = 0;
 
 	for (j = 0; j < 2; j++) {
 		const struct xc_end_kind *k = xc_end_kind_of(&d->end[j]);
 
-		n += k ? k->ports : 0;
+		if (mask & (1u << j))
+			n += k ? k->ports : 0;
 	}
 	return n;
 }
 
 /**
- * holds() - does a running cable hold what an end definition takes (a
- *	     socket, a port under a tag, a tunnel)?
+ * changed() - the ends of add[k] that are made (those not kept)
+ * @p:		the change
+ * @k:		which cable that comes
+ *
+ * Return: bit j set for end j
+ */
+static unsigned int changed(const struct xc_plan *p, unsigned int k)
+{
+	return p->keep_slot[k] >= 0 ? ~p->keep[k] & 3u : 3u;
+}
+
+/**
+ * holds() - do some ends of a running cable hold what an end definition
+ *	     takes (a socket, a port under a tag, a tunnel)?
  * @r:		state
  * @s:		the running cable's slot
+ * @mask:	its ends looked at (bit j: end j)
  * @e:		the end
  *
  * Return: true if so
  */
 static bool holds(const struct xc_reconf *r, unsigned int s,
-		  const struct xc_end_def *e)
+		  unsigned int mask, const struct xc_end_def *e)
 {
-	return xc_end_def_clash(&r->defs[s].end[0], e,
-				(uint16_t)r->opts->vxlan_port) ||
-	       xc_end_def_clash(&r->defs[s].end[1], e,
-				(uint16_t)r->opts->vxlan_port);
+	unsigned int j;
+
+	for (j = 0; j < 2; j++)
+		if ((mask & (1u << j)) &&
+		    xc_end_def_clash(&r->defs[s].end[j], e,
+				     (uint16_t)r->opts->vxlan_port))
+			return true;
+	return false;
 }
 
 /**
- * freed() - does a cable that goes hold what an end takes?
+ * freed() - does something that goes before the later cables are made
+ *	     hold what an end takes: a cable that goes, or an end a
+ *	     changed cable lets go of?
  * @r:		state
  * @p:		the change
  * @e:		the end
@@ -219,9 +254,13 @@ static bool freed(const struct xc_reconf *r, const struct xc_plan *p,
 {
 	unsigned int s;
 
-	for (s = 0; s < r->t->n_cables; s++)
-		if (p->del[s] && holds(r, s, e))
+	for (s = 0; s < r->t->n_cables; s++) {
+		if (p->del[s] && holds(r, s, 3u, e))
 			return true;
+		if (p->kept_by[s] >= 0 &&
+		    holds(r, s, changed(p, (unsigned int)p->kept_by[s]), e))
+			return true;
+	}
 	return false;
 }
 
@@ -250,92 +289,30 @@ static int check_lcore(struct xc_reconf *r, const struct xc_cable_def *d,
 }
 
 /**
- * check() - can the change be made? The cables after it (those that stay
- *	     and those that come) as a config file's, room for them, lcores
- *	     that forward, and each new end by its kind; says which cables
- *	     must go before the new ones are made
+ * check_ends() - can the ends that come be made, each by its kind?
  * @r:		state
- * @p:		the change, planned; its @first and @later are set
- * @why:	the reason it cannot
+ * @p:		the change
+ * @why:	the reason one cannot
  * @whylen:	size of @why
  *
  * Return: 0 or -errno
  */
-static int check(struct xc_reconf *r, struct xc_plan *p, char *why,
-		 size_t whylen)
+static int check_ends(struct xc_reconf *r, struct xc_plan *p, char *why,
+		      size_t whylen)
 {
-	unsigned int i, j, n = 0, free_slots = XC_MAX_CABLES, early = 0;
-	int ports = (int)rte_eth_dev_count_avail(), peak;
-	struct xc_cable_def *all;
+	char err[XC_ERR_LEN];
+	unsigned int i, j;
 	int rc;
 
-	all = calloc(XC_MAX_CABLES + p->n_add, sizeof(*all));
-	if (all == NULL) {
-		snprintf(why, whylen, "out of memory");
-		return -ENOMEM;
-	}
-	for (i = 0; i < r->t->n_cables; i++) {
-		if (!used(r, i))
-			continue;
-		free_slots--;
-		if (p->del[i] && r->defs[i].name[0] == '\0') {
-			snprintf(why, whylen, "cable %s was made of the EAL's ports (the DPDK mode): it cannot be removed at runtime",
-				 r->t->cables[i].name);
-			free(all);
-			return -EINVAL;
-		}
-		if (p->del[i])
-			ports -= (int)new_ports(&r->defs[i]);
-		else
-			all[n++] = r->defs[i];
-	}
-	peak = (int)rte_eth_dev_count_avail();
-	for (i = 0; i < p->n_add; i++) {
-		all[n++] = p->add[i];
-		ports += (int)new_ports(&p->add[i]);
-		p->later[i] = freed(r, p, &p->add[i].end[0]) ||
-			      freed(r, p, &p->add[i].end[1]);
-		if (!p->later[i]) {
-			peak += (int)new_ports(&p->add[i]);
-			early++;
-		}
-	}
-	rc = xc_config_check(r->opts, all, n, why, whylen);
-	free(all);
-	if (rc)
-		return rc;
-	if (n > XC_MAX_CABLES) {
-		snprintf(why, whylen, "too many cables (at most %d)",
-			 XC_MAX_CABLES);
-		return -ENOSPC;
-	}
-	if (ports > RTE_MAX_ETHPORTS) {
-		snprintf(why, whylen, "the cables would need %d DPDK ports (one per socket end), but this DPDK gives one process at most %d (RTE_MAX_ETHPORTS), that is %d socket-to-socket cables: run another xcable for more",
-			 ports, RTE_MAX_ETHPORTS, RTE_MAX_ETHPORTS / 2);
-		return -ENOSPC;
-	}
-	/* no room for the new cables beside those that go: they go first */
-	if (peak > RTE_MAX_ETHPORTS || early > free_slots)
-		for (i = 0; i < p->n_add; i++)
-			p->later[i] = true;
-	for (i = 0; i < r->t->n_cables; i++) {
-		if (!p->del[i])
-			continue;
-		for (j = 0; j < p->n_add && !p->first[i]; j++)
-			p->first[i] = p->later[j] &&
-				      (peak > RTE_MAX_ETHPORTS ||
-				       early > free_slots ||
-				       holds(r, i, &p->add[j].end[0]) ||
-				       holds(r, i, &p->add[j].end[1]));
-	}
 	for (i = 0; i < p->n_add; i++) {
 		if ((rc = check_lcore(r, &p->add[i], why, whylen)))
 			return rc;
 		for (j = 0; j < 2; j++) {
 			const struct xc_end_def *e = &p->add[i].end[j];
 			const struct xc_end_kind *k = xc_end_kind_of(e);
-			char err[XC_ERR_LEN];
 
+			if (!(changed(p, i) & (1u << j)))
+				continue;	/* it runs, and stays */
 			if (k == NULL) {
 				snprintf(why, whylen, "cable %s: %s end of no known kind",
 					 p->add[i].name, j ? "right" : "left");
@@ -354,11 +331,101 @@ static int check(struct xc_reconf *r, struct xc_plan *p, char *why,
 }
 
 /**
+ * check() - can the change be made? The cables after it (those that stay
+ *	     and those that come) as a config file's, room for them, lcores
+ *	     that forward, and each new end with its kind; says which cables
+ *	     must go before the new ones are made
+ * @r:		state
+ * @p:		the change, planned; its @first and @later are set
+ * @why:	the reason it cannot
+ * @whylen:	size of @why
+ *
+ * Return: 0 or -errno
+ */
+static int check(struct xc_reconf *r, struct xc_plan *p, char *why,
+		 size_t whylen)
+{
+	unsigned int i, j, n = 0, free_slots = XC_MAX_CABLES, early = 0;
+	int ports = (int)rte_eth_dev_count_avail(), peak;
+	struct xc_cable_def *all;
+	bool crowded;
+	int rc;
+
+	all = calloc(XC_MAX_CABLES + p->n_add, sizeof(*all));
+	if (all == NULL) {
+		snprintf(why, whylen, "out of memory");
+		return -ENOMEM;
+	}
+	for (i = 0; i < r->t->n_cables; i++) {
+		if (!used(r, i))
+			continue;
+		free_slots--;
+		if (p->del[i] && r->defs[i].name[0] == '\0') {
+			snprintf(why, whylen, "cable %s was made of the EAL's ports (the DPDK mode): it cannot be removed at runtime",
+				 r->t->cables[i].name);
+			free(all);
+			return -EINVAL;
+		}
+		if (p->del[i])
+			ports -= (int)ends_ports(&r->defs[i], 3u);
+		else if (p->kept_by[i] >= 0)	/* its new form is added */
+			ports -= (int)ends_ports(&r->defs[i],
+						 changed(p, (unsigned int)p->kept_by[i]));
+		else
+			all[n++] = r->defs[i];
+	}
+	peak = (int)rte_eth_dev_count_avail();
+	for (i = 0; i < p->n_add; i++) {
+		all[n++] = p->add[i];
+		ports += (int)ends_ports(&p->add[i], changed(p, i));
+		/* a cable changed in its slot: once its old ends are gone */
+		p->later[i] = p->keep_slot[i] >= 0 ||
+			      freed(r, p, &p->add[i].end[0]) ||
+			      freed(r, p, &p->add[i].end[1]);
+		if (!p->later[i]) {
+			peak += (int)ends_ports(&p->add[i], 3u);
+			early++;
+		}
+	}
+	rc = xc_config_check(r->opts, all, n, why, whylen);
+	free(all);
+	if (rc)
+		return rc;
+	if (n > XC_MAX_CABLES) {
+		snprintf(why, whylen, "too many cables (at most %d)",
+			 XC_MAX_CABLES);
+		return -ENOSPC;
+	}
+	if (ports > RTE_MAX_ETHPORTS) {
+		snprintf(why, whylen, "the cables would need %d DPDK ports (one per socket end), but this DPDK gives one process at most %d (RTE_MAX_ETHPORTS), that is %d socket-to-socket cables: run another xcable for more",
+			 ports, RTE_MAX_ETHPORTS, RTE_MAX_ETHPORTS / 2);
+		return -ENOSPC;
+	}
+	/* no room for the new cables beside those that go: they go first */
+	crowded = peak > RTE_MAX_ETHPORTS || early > free_slots;
+	if (crowded)
+		for (i = 0; i < p->n_add; i++)
+			p->later[i] = true;
+	for (i = 0; i < r->t->n_cables; i++) {
+		if (!p->del[i])
+			continue;
+		for (j = 0; j < p->n_add && !p->first[i]; j++)
+			p->first[i] = p->later[j] &&
+				      (crowded ||
+				       ((changed(p, j) & 1u) &&
+					holds(r, i, 3u, &p->add[j].end[0])) ||
+				       ((changed(p, j) & 2u) &&
+					holds(r, i, 3u, &p->add[j].end[1])));
+	}
+	return check_ends(r, p, why, whylen);
+}
+
+/**
  * gone() - keep a cable's last counters: in the list of removed cables,
  *	    in the log and in the answer
  * @r:		state
  * @g:		its counters
- * @how:	"removed", "replaced"
+ * @how:	"removed", "replaced", "undone"
  */
 static void gone(struct xc_reconf *r, const struct xc_gone *g,
 		 const char *how)
@@ -381,27 +448,28 @@ static void gone(struct xc_reconf *r, const struct xc_gone *g,
 }
 
 /**
- * take_away() - take a cable away: hide it, stop its ends, take it from
- *		 its lcores and, once they let go, free it and keep its last
- *		 counters (main thread)
+ * let_go() - hide a cable, stop some of its ends and take it from its
+ *	      lcores (main thread)
  * @r:		state
  * @s:		its slot
- * @how:	what is said of it: "removed", "replaced"; NULL to keep no
- *		record (a cable being undone that never was part of the lab)
+ * @mask:	the ends stopped (bit j: end j): those that go
  *
  * Return: 0, or -errno if an lcore did not let go of it (it stays, shown
  *	   again)
  */
-static int take_away(struct xc_reconf *r, unsigned int s, const char *how)
+static int let_go(struct xc_reconf *r, unsigned int s, unsigned int mask)
 {
 	struct xc_cable *c = &r->t->cables[s];
-	struct xc_gone g;
+	unsigned int j;
 	int rc;
 
 	pthread_rwlock_wrlock(&r->lock);
 	xc_topo_show_cable(r->t, s, false);
 	pthread_rwlock_unlock(&r->lock);
-	xc_topo_stop_cable(r->t, s);
+	for (j = 0; j < 2; j++)
+		if ((mask & (1u << j)) && c->end[j].kind &&
+		    c->end[j].kind->stop)
+			c->end[j].kind->stop(r->t, &c->end[j]);
 	rc = xc_lcores_del_cable(r->l, c);
 	if (rc) {
 		XC_LOG(main, ERR, "%s: not removed: an lcore did not let go of it",
@@ -409,8 +477,30 @@ static int take_away(struct xc_reconf *r, unsigned int s, const char *how)
 		pthread_rwlock_wrlock(&r->lock);
 		xc_topo_show_cable(r->t, s, true);
 		pthread_rwlock_unlock(&r->lock);
-		return rc;
 	}
+	return rc;
+}
+
+/**
+ * take_away() - take a cable away: hide it, stop its ends, take it from
+ *		 its lcores and, once they let go, free it and keep its last
+ *		 counters (main thread)
+ * @r:		state
+ * @s:		its slot
+ * @how:	what is said of it: "removed", "replaced", "undone"; NULL to
+ *		keep no record (a cable being undone that was never shown)
+ *
+ * Return: 0, or -errno if an lcore did not let go of it (it stays, shown
+ *	   again)
+ */
+static int take_away(struct xc_reconf *r, unsigned int s, const char *how)
+{
+	struct xc_gone g;
+	int rc;
+
+	rc = let_go(r, s, 3u);
+	if (rc)
+		return rc;
 	xc_topo_del_cable(r->t, s, &g);
 	memset(&r->defs[s], 0, sizeof(r->defs[s]));
 	if (how)
@@ -421,24 +511,30 @@ static int take_away(struct xc_reconf *r, unsigned int s, const char *how)
 /**
  * make() - make a cable in a slot, hidden and on no lcore (main thread)
  * @r:		state
- * @s:		the slot, free
+ * @s:		the slot: free, or the cable's whose ends in @keep stay
  * @d:		its definition, checked
- * @again:	it is a cable made again as it was (a change failed)
+ * @keep:	the ends that run and stay (bit j: end j); 0: a new cable
+ * @again:	it is a cable made again as it was (a change failed): its
+ *		steps do not fail on purpose, but for the step "again"
  * @why:	the reason of a failure
  * @whylen:	size of @why
  *
- * Return: 0, or -errno with the slot free again
+ * Return: 0, or -errno with the slot as it was
  */
 static int make(struct xc_reconf *r, unsigned int s,
-		const struct xc_cable_def *d, bool again, char *why,
-		size_t whylen)
+		const struct xc_cable_def *d, unsigned int keep, bool again,
+		char *why, size_t whylen)
 {
+	struct xc_cable_def was = r->defs[s];
 	int rc;
 
+	if (again && xc_fault("again", d->name, why, whylen))
+		return -EIO;
 	r->defs[s] = *d;
-	rc = xc_topo_add_cable(r->t, s, d, !again, why, whylen);
+	rc = keep ? xc_topo_remake_ends(r->t, s, d, keep, !again, why, whylen) :
+		    xc_topo_add_cable(r->t, s, d, !again, why, whylen);
 	if (rc)
-		memset(&r->defs[s], 0, sizeof(r->defs[s]));
+		r->defs[s] = was;
 	return rc;
 }
 
@@ -447,13 +543,15 @@ static int make(struct xc_reconf *r, unsigned int s,
  *	    to an lcore (main thread)
  * @r:		state
  * @s:		its slot
+ * @again:	it is a cable made again as it was (its step "show" does
+ *		not fail on purpose)
  * @why:	the reason of a failure
  * @whylen:	size of @why
  *
  * Return: 0, -ETIMEDOUT (an lcore may take the cable yet: it is kept,
  *	   hidden), or another -errno (hidden again)
  */
-static int show(struct xc_reconf *r, unsigned int s, char *why,
+static int show(struct xc_reconf *r, unsigned int s, bool again, char *why,
 		size_t whylen)
 {
 	struct xc_cable *c = &r->t->cables[s];
@@ -463,7 +561,11 @@ static int show(struct xc_reconf *r, unsigned int s, char *why,
 	xc_topo_show_cable(r->t, s, true);
 	r->pull->n_cables = r->t->n_cables;
 	pthread_rwlock_unlock(&r->lock);
-	rc = xc_lcores_add_cable(r->l, c, r->defs[s].lcore, why, whylen);
+	if (!again && xc_fault("show", c->name, why, whylen))
+		rc = -EIO;
+	else
+		rc = xc_lcores_add_cable(r->l, c, r->defs[s].lcore, why,
+					 whylen);
 	if (rc) {
 		pthread_rwlock_wrlock(&r->lock);
 		xc_topo_show_cable(r->t, s, false);
@@ -493,7 +595,9 @@ static int free_slot(const struct xc_reconf *r)
 }
 
 /**
- * make_new() - make the new cables of one step (hidden, on no lcore)
+ * make_new() - make the new cables of one step (hidden, on no lcore): in
+ *		a free slot each, or, for a cable whose unchanged ends stay,
+ *		its other ends in its slot
  * @r:		state
  * @p:		the change
  * @later:	the step: those made once the cables that go first are gone
@@ -512,13 +616,14 @@ static int make_new(struct xc_reconf *r, struct xc_plan *p, bool later,
 	for (k = 0; k < p->n_add; k++) {
 		if (p->later[k] != later)
 			continue;
-		s = free_slot(r);
+		s = p->keep_slot[k] >= 0 ? p->keep_slot[k] : free_slot(r);
 		if (s < 0) {
 			snprintf(why, whylen, "too many cables (at most %d)",
 				 XC_MAX_CABLES);
 			return -ENOSPC;
 		}
-		rc = make(r, (unsigned int)s, &p->add[k], false, err,
+		rc = make(r, (unsigned int)s, &p->add[k],
+			  p->keep_slot[k] >= 0 ? p->keep[k] : 0, false, err,
 			  sizeof(err));
 		if (rc) {
 			snprintf(why, whylen, "%s", err);
@@ -532,6 +637,72 @@ static int make_new(struct xc_reconf *r, struct xc_plan *p, bool later,
 }
 
 /**
+ * kept_text() - which ends of a cable stayed as they ran, for messages
+ * @keep:	bit j: end j
+ *
+ * Return: static text
+ */
+static const char *kept_text(unsigned int keep)
+{
+	static const char *const text[] = {
+		"", "its left end kept as it ran", "its right end kept as it ran",
+		"both its ends kept as they ran",
+	};
+
+	return text[keep & 3u];
+}
+
+/**
+ * again() - make a cable that went for a change that failed as it was,
+ *	     and say so (main thread)
+ * @r:		state
+ * @s:		its slot: free, or holding its kept ends
+ * @d:		its definition
+ * @keep:	its ends that stayed (bit j: end j)
+ */
+static void again(struct xc_reconf *r, unsigned int s,
+		  const struct xc_cable_def *d, unsigned int keep)
+{
+	char why[XC_ERR_LEN];
+	bool made;
+	int rc;
+
+	rc = make(r, s, d, keep, true, why, sizeof(why));
+	made = rc == 0;
+	if (made)
+		rc = show(r, s, true, why, sizeof(why));
+	/* what was made of it, or what stayed, cannot forward alone; one an
+	 * lcore may take yet (-ETIMEDOUT) stays, hidden */
+	if (rc && rc != -ETIMEDOUT && (made || keep)) {
+		xc_topo_del_cable(r->t, s, NULL);
+		memset(&r->defs[s], 0, sizeof(r->defs[s]));
+	}
+	if (rc) {
+		XC_LOG_FROM(r->src, main, ERR,
+			    "%s: LOST: could not be made again: %s (its last counters are above)",
+			    d->name, why);
+		xc_sbuf_printf(r->out, "%s: LOST: could not be made again (%s): it is no longer in the lab; its last counters are above\n",
+			       d->name, why);
+		return;
+	}
+	if (keep == 3u)
+		XC_LOG_FROM(r->src, main, WARNING,
+			    "%s: made again as it was (both its ends kept as they ran: its guests noticed nothing)",
+			    d->name);
+	else if (keep)
+		XC_LOG_FROM(r->src, main, WARNING,
+			    "%s: made again as it was (%s; the guest of its other end saw the carrier go and come back)",
+			    d->name, kept_text(keep));
+	else
+		XC_LOG_FROM(r->src, main, WARNING,
+			    "%s: made again as it was (its guests saw the carrier go and come back)",
+			    d->name);
+	xc_sbuf_printf(r->out, "%s: made again as it was%s%s%s (its counters start again; its last ones are above)\n",
+		       d->name, keep ? " (" : "", kept_text(keep),
+		       keep ? ")" : "");
+}
+
+/**
  * undo() - a change failed half-way: free the new cables, and make the
  *	    cables taken away for them again (main thread)
  * @r:		state
@@ -539,16 +710,23 @@ static int make_new(struct xc_reconf *r, struct xc_plan *p, bool later,
  */
 static void undo(struct xc_reconf *r, struct xc_plan *p)
 {
-	char why[XC_ERR_LEN];
+	struct xc_gone g;
 	unsigned int k, s;
-	int rc;
 
 	for (k = 0; k < p->n_add; k++) {
 		if (p->slot[k] < 0)
 			continue;
 		s = (unsigned int)p->slot[k];
-		if (p->shown[k]) {
-			if (take_away(r, s, NULL))
+		if (p->keep_slot[k] >= 0) {
+			/* its new ends go, the kept ones stay */
+			if (p->shown[k] && let_go(r, s, changed(p, k)))
+				continue;	/* an lcore holds it: it stays */
+			xc_topo_release_ends(r->t, s, p->keep[k], &g);
+			r->defs[s] = p->was[s];
+			if (p->shown[k])
+				gone(r, &g, "undone");
+		} else if (p->shown[k]) {
+			if (take_away(r, s, "undone"))
 				continue;	/* an lcore holds it: it stays */
 		} else {
 			xc_topo_del_cable(r->t, s, NULL);
@@ -556,22 +734,13 @@ static void undo(struct xc_reconf *r, struct xc_plan *p)
 		}
 		p->slot[k] = -1;
 	}
-	for (s = 0; s < XC_MAX_CABLES; s++) {
-		if (!p->gone[s])
-			continue;
-		rc = make(r, s, &p->was[s], true, why, sizeof(why));
-		if (rc == 0)
-			rc = show(r, s, why, sizeof(why));
-		if (rc)
-			XC_LOG_FROM(r->src, main, ERR, "%s: could not be made again: %s",
-			       p->was[s].name, why);
-		else
-			XC_LOG_FROM(r->src, main, WARNING, "%s: made again as it was (its guests saw the carrier go and come back)",
-			       p->was[s].name);
-		xc_sbuf_printf(r->out, "%s: %s\n", p->was[s].name,
-			       rc ? "LOST: could not be made again, see the log" :
-			       "made again as it was");
-	}
+	for (k = 0; k < p->n_add; k++)
+		if (p->released[k] && p->slot[k] < 0)
+			again(r, (unsigned int)p->keep_slot[k],
+			      &p->was[p->keep_slot[k]], p->keep[k]);
+	for (s = 0; s < XC_MAX_CABLES; s++)
+		if (p->gone[s])
+			again(r, s, &p->was[s], 0);
 }
 
 /**
@@ -628,6 +797,40 @@ static int take_away_step(struct xc_reconf *r, struct xc_plan *p, bool first,
 }
 
 /**
+ * release_step() - the cables that change but keep some ends let go of
+ *		    their other ends: hidden, taken from their lcores, their
+ *		    last counters kept, the ends that change freed
+ * @r:		state
+ * @p:		the change
+ * @why:	the reason of a failure
+ * @whylen:	size of @why
+ *
+ * Return: 0, or -errno (an lcore did not let go of one: it is as it was)
+ */
+static int release_step(struct xc_reconf *r, struct xc_plan *p, char *why,
+			size_t whylen)
+{
+	struct xc_gone g;
+	unsigned int k, s;
+
+	for (k = 0; k < p->n_add; k++) {
+		if (p->keep_slot[k] < 0)
+			continue;
+		s = (unsigned int)p->keep_slot[k];
+		p->was[s] = r->defs[s];
+		if (let_go(r, s, changed(p, k))) {
+			snprintf(why, whylen, "cable %s: an lcore did not let go of it: see the log",
+				 p->was[s].name);
+			return -EBUSY;
+		}
+		xc_topo_release_ends(r->t, s, p->keep[k], &g);
+		p->released[k] = true;
+		gone(r, &g, "replaced");
+	}
+	return 0;
+}
+
+/**
  * apply() - make, switch and release as check() planned; on a failure
  *	     while making or switching, undo it all
  * @r:		state
@@ -648,9 +851,11 @@ static int apply(struct xc_reconf *r, struct xc_plan *p, char *why,
 	if (rc == 0)
 		rc = take_away_step(r, p, true, why, whylen);
 	if (rc == 0)
+		rc = release_step(r, p, why, whylen);
+	if (rc == 0)
 		rc = make_new(r, p, true, why, whylen);
 	for (k = 0; k < p->n_add && rc == 0; k++) {
-		rc = show(r, (unsigned int)p->slot[k], why, whylen);
+		rc = show(r, (unsigned int)p->slot[k], false, why, whylen);
 		/* an lcore that did not answer may take it yet */
 		p->shown[k] = rc == 0 || rc == -ETIMEDOUT;
 	}
@@ -688,8 +893,10 @@ static void plan_reset(struct xc_plan *p)
 	memset(p->tune, 0, sizeof(p->tune));
 	memset(p->shown, 0, sizeof(p->shown));
 	memset(p->later, 0, sizeof(p->later));
+	memset(p->keep, 0, sizeof(p->keep));
+	memset(p->released, 0, sizeof(p->released));
 	for (k = 0; k < XC_MAX_CABLES; k++)
-		p->slot[k] = -1;
+		p->slot[k] = p->keep_slot[k] = p->kept_by[k] = -1;
 	p->n_add = 0;
 }
 
@@ -762,16 +969,46 @@ static bool same_but_impair(const struct xc_cable_def *a,
 }
 
 /**
- * diff() - what a config read again changes: running cables it lacks or
- *	    defines otherwise go, its new or changed ones come, those whose
- *	    impairments alone changed take them in place
+ * kept_ends() - the ends of a running cable that can stay as they run
+ *		 when it takes a new definition: those defined alike, on a
+ *		 cable with as many queues (its pools stay, which their
+ *		 ports' queues use); none for a cable an operator took down
+ *		 (it is made anew, plugged in)
+ * @r:		state
+ * @s:		the running cable's slot
+ * @d:		its new definition
+ *
+ * Return: bit j set if end j stays
+ */
+static unsigned int kept_ends(const struct xc_reconf *r, unsigned int s,
+			      const struct xc_cable_def *d)
+{
+	const struct xc_cable_def *o = &r->defs[s];
+	unsigned int j, keep = 0;
+
+	if (o->name[0] == '\0' || r->t->cables[s].admin_down ||
+	    o->end[0].queues != d->end[0].queues ||
+	    o->end[1].queues != d->end[1].queues)
+		return 0;
+	for (j = 0; j < 2; j++)
+		if (memcmp(&o->end[j], &d->end[j], sizeof(d->end[j])) == 0)
+			keep |= 1u << j;
+	return keep;
+}
+
+/**
+ * diff() - what a config read again changes: running cables it lacks go,
+ *	    its new cables come, a changed cable takes its new form (in its
+ *	    slot, its unchanged ends staying as they run, or made whole
+ *	    anew if every end changed), those whose impairments alone
+ *	    changed take them in place
  * @r:		state; r->tmp holds the file's cables
  * @n:		how many
  * @p:		the change, filled
  */
 static void diff(struct xc_reconf *r, unsigned int n, struct xc_plan *p)
 {
-	unsigned int i, k;
+	unsigned int i, k, keep;
 	int s;
 
 	for (k = 0; k < n; k++) {
@@ -786,8 +1023,14 @@ static void diff(struct xc_reconf *r, unsigned int n, struct xc_plan *p)
 			       sizeof(p->tune_to[s]));
 			continue;
 		}
-		if (s >= 0)
+		keep = s >= 0 ? kept_ends(r, (unsigned int)s, &r->tmp[k]) : 0;
+		if (keep) {
+			p->keep_slot[p->n_add] = s;
+			p->keep[p->n_add] = (uint8_t)keep;
+			p->kept_by[s] = (int)p->n_add;
+		} else if (s >= 0) {
 			p->del[s] = true;
+		}
 		p->add[p->n_add++] = r->tmp[k];
 	}
 	for (i = 0; i < r->t->n_cables; i++) {
@@ -812,7 +1055,7 @@ static void diff(struct xc_reconf *r, unsigned int n, struct xc_plan *p)
 static int cmd_reload(struct xc_reconf *r, char *why, size_t whylen)
 {
 	struct xc_plan *p = &r->plan;
-	unsigned int n, n_del = 0, n_tune = 0, i;
+	unsigned int n, n_del = 0, n_tune = 0, n_kept = 0, i;
 	int rc;
 
 	if (r->config == NULL) {
@@ -834,15 +1077,16 @@ static int cmd_reload(struct xc_reconf *r, char *why, size_t whylen)
 	plan_reset(p);
 	diff(r, n, p);
 	for (i = 0; i < XC_MAX_CABLES; i++) {
-		n_del += p->del[i];
+		n_del += p->del[i] || p->kept_by[i] >= 0;
 		n_tune += p->tune[i];
+		n_kept += p->kept_by[i] >= 0;
 	}
 	rc = check(r, p, why, whylen);
 	if (rc == 0)
 		rc = apply(r, p, why, whylen);
 	if (rc == 0)
-		snprintf(why, whylen, "%s: %u cable(s) removed or replaced, %u added or replaced, %u changed in place",
-			 r->config, n_del, p->n_add, n_tune);
+		snprintf(why, whylen, "%s: %u cable(s) removed or replaced, %u added or replaced, %u changed in place; %u replaced with their unchanged ends kept as they ran",
+			 r->config, n_del, p->n_add, n_tune, n_kept);
 	return rc;
 }
 
@@ -908,9 +1152,10 @@ void xc_reconf_housekeeping(struct xc_reconf *r)
 	why[0] = '\0';
 	xc_sbuf_free(&r->answer);
 	r->out = &r->answer;
+	/* on a failure too, the answer keeps what was done and undone (the
+	 * last counters of a cable replaced, whether it was made again),
+	 * the reason last */
 	rc = run(r, line, why, sizeof(why));
-	if (rc)	/* the reason alone: what was undone is in the log */
-		xc_sbuf_free(&r->answer);
 	if (why[0])
 		xc_sbuf_printf(&r->answer, "%s\n", why);
 	XC_LOG_FROM(r->src, main, INFO, "xcablectl %s: %s%s%s", r->req,

@@ -37,6 +37,13 @@
  * @tune:	for each slot, only the impairments of its cable change:
  *		they are set in place (@tune_to), nothing is made again
  * @tune_to:	the new impairments
+ * @keep_slot:	add[k] is the new form of the running cable in this slot
+ *		whose ends in @keep stay as they run; -1: add[k] is made
+ *		whole in a free slot (and a cable it replaces is in @del)
+ * @keep:	the ends of add[k] that stay (bit j: end j)
+ * @kept_by:	for each slot, the k of add[k] that keeps its ends, -1
+ * @released:	add[k]'s cable let go of its other ends (its old form is
+ *		gone, its counters kept; @was keeps its definition)
  */
 struct xc_plan {
 	struct xc_cable_def add[XC_MAX_CABLES];
@@ -50,6 +57,10 @@ struct xc_plan {
 	struct xc_cable_def was[XC_MAX_CABLES];
 	bool tune[XC_MAX_CABLES];
 	struct xc_impair_cfg tune_to[XC_MAX_CABLES][2];
+	int keep_slot[XC_MAX_CABLES];
+	uint8_t keep[XC_MAX_CABLES];
+	int kept_by[XC_MAX_CABLES];
+	bool released[XC_MAX_CABLES];
 };
 
 /**

@@ -93,20 +93,47 @@ static int create_ports(struct xc_topo *t, char *err, size_t errlen)
 }
 
 /**
- * make_ends() - name a free cable slot and make its two ends, each by the
- *		 kind its definition declares; undone on failure
+ * drop_ends() - stop and free some ends of a cable, by their kinds
  * @t:		topology
- * @i:		the slot, free
+ * @i:		the slot
+ * @mask:	the ends (bit j: end j); those not made yet are skipped
+ */
+static void drop_ends(struct xc_topo *t, unsigned int i, unsigned int mask)
+{
+	struct xc_cable *c = &t->cables[i];
+	unsigned int j;
+
+	for (j = 0; j < 2; j++) {
+		if (!(mask & (1u << j)) || c->end[j].kind == NULL)
+			continue;
+		if (c->end[j].kind->stop)
+			c->end[j].kind->stop(t, &c->end[j]);
+		c->end[j].kind->free(t, &c->end[j]);
+		memset(&c->end[j], 0, sizeof(c->end[j]));
+		c->pulled[j] = false;
+	}
+}
+
+/**
+ * make_ends() - make the ends of a cable, each by the kind its definition
+ *		 declares; undone on failure. A new cable is named in a
+ *		 free slot; a cable whose other ends are kept is not touched
+ *		 but for the ends made
+ * @t:		topology
+ * @i:		the slot: free, or the cable's whose ends in @keep stay
  * @d:		the cable's definition
+ * @keep:	ends not made (bit j: end j is the running cable's, kept)
  * @runtime:	a change at runtime (its steps may fail on purpose: fault.c)
  * @err:	one-line message on error
  * @errlen:	size of @err
  *
- * Return: 0, -EINVAL for an error in the definition, other -errno
+ * Return: 0, -EINVAL for an error in the definition, other -errno (a new
+ *	   cable's slot is then free again; a kept cable has its kept ends
+ *	   alone)
  */
 static int make_ends(struct xc_topo *t, unsigned int i,
-		     const struct xc_cable_def *d, bool runtime, char *err,
-		     size_t errlen)
+		     const struct xc_cable_def *d, unsigned int keep,
+		     bool runtime, char *err, size_t errlen)
 {
 	char step[16];
 	struct xc_cable *c = &t->cables[i];
@@ -115,11 +142,16 @@ static int make_ends(struct xc_topo *t, unsigned int i,
 	int rc;
 
 	RTE_BUILD_BUG_ON(sizeof(c->name) < XC_NAME_MAX);
-	memset(c, 0, sizeof(*c));
-	memcpy(c->name, d->name, XC_NAME_MAX);
+	if (keep == 0) {
+		memset(c, 0, sizeof(*c));
+		memcpy(c->name, d->name, XC_NAME_MAX);
+	}
 	if (i >= t->n_cables)
 		t->n_cables = i + 1;
 	for (j = 0; j < 2; j++) {
+		if (keep & (1u << j))
+			continue;
+		memset(&c->end[j], 0, sizeof(c->end[j]));
 		c->end[j].cable = c;
 		c->end[j].idx = (int)j;
 		snprintf(c->end[j].label, sizeof(c->end[j].label), "%s",
@@ -141,7 +173,10 @@ static int make_ends(struct xc_topo *t, unsigned int i,
 	c->n_queues = d->end[0].queues;
 	return 0;
 fail:
-	xc_topo_del_cable(t, i, NULL);
+	if (keep == 0)
+		xc_topo_del_cable(t, i, NULL);
+	else
+		drop_ends(t, i, ~keep & 3u);
 	return rc;
 }
 
@@ -169,7 +204,7 @@ static int build_from_defs(struct xc_topo *t, char *err, size_t errlen)
 				 t->defs[i].name, l);
 			return -EINVAL;
 		}
-		rc = make_ends(t, i, &t->defs[i], false, err, errlen);
+		rc = make_ends(t, i, &t->defs[i], 0, false, err, errlen);
 		if (rc)
 			return rc;
 	}
@@ -307,6 +342,9 @@ static int cable_pools(struct xc_topo *t, unsigned int i, char *err,
  * @t:		topology
  * @i:		cable index
  * @ic:		impairments to start with
+ * @keep:	ends that run already (bit j: end j), a cable whose other
+ *		ends were made again: its pools, which their ports' queues
+ *		use, stay; 0 for a new cable
  * @runtime:	a change at runtime (its steps may fail on purpose: fault.c)
  * @err:	one-line message on error
  * @errlen:	size of @err
@@ -314,15 +352,16 @@ static int cable_pools(struct xc_topo *t, unsigned int i, char *err,
  * Return: 0, -EINVAL for an error in what the user wrote, other -errno
  */
 static int ready_cable(struct xc_topo *t, unsigned int i,
-		       const struct xc_impair_cfg ic[2], bool runtime,
-		       char *err, size_t errlen)
+		       const struct xc_impair_cfg ic[2], unsigned int keep,
+		       bool runtime, char *err, size_t errlen)
 {
 	struct xc_cable *c = &t->cables[i];
 	char step[16];
 	unsigned int j;
-	int rc;
+	int rc = 0;
 
-	rc = cable_pools(t, i, err, errlen);
+	if (keep == 0)
+		rc = cable_pools(t, i, err, errlen);
 	if (rc == 0 && xc_cable_dirs_create(c, ic, rte_rdtsc() ^
 					    (uint64_t)i << 40)) {
 		snprintf(err, errlen, "%s: out of memory", c->name);
@@ -331,6 +370,8 @@ static int ready_cable(struct xc_topo *t, unsigned int i,
 	if (rc == 0 && runtime && xc_fault("pools", c->name, err, errlen))
 		rc = -EIO;
 	for (j = 0; j < 2 && rc == 0; j++) {
+		if (keep & (1u << j))
+			continue;
 		if (c->end[j].kind->start)
 			rc = c->end[j].kind->start(t, &c->end[j], err, errlen);
 		snprintf(step, sizeof(step), "end%u started", j);
@@ -358,7 +399,7 @@ int xc_topo_start(struct xc_topo *t, char *err, size_t errlen)
 
 	for (i = 0; i < t->n_cables; i++) {
 		rc = ready_cable(t, i, t->n_defs ? t->defs[i].impair :
-				 t->opts->impair, false, err, errlen);
+				 t->opts->impair, 0, false, err, errlen);
 		if (rc)
 			return rc;
 	}
@@ -495,13 +536,89 @@ int xc_topo_add_cable(struct xc_topo *t, unsigned int i,
 		      const struct xc_cable_def *d, bool faults, char *err,
 		      size_t errlen)
 {
-	int rc = make_ends(t, i, d, faults, err, errlen);
+	int rc = make_ends(t, i, d, 0, faults, err, errlen);
 
 	if (rc)
 		return rc;
-	rc = ready_cable(t, i, d->impair, faults, err, errlen);
+	rc = ready_cable(t, i, d->impair, 0, faults, err, errlen);
 	if (rc)
 		xc_topo_del_cable(t, i, NULL);
+	return rc;
+}
+
+/**
+ * last_counters() - a cable's counters as it goes, to keep
+ * @c:		cable, its directions flushed
+ * @g:		filled
+ */
+static void last_counters(const struct xc_cable *c, struct xc_gone *g)
+{
+	unsigned int j;
+
+	memset(g, 0, sizeof(*g));
+	memcpy(g->name, c->name, sizeof(g->name));
+	g->when = (uint64_t)time(NULL);
+	for (j = 0; c->dir && j < 2; j++) {
+		snprintf(g->label[j], sizeof(g->label[j]), "%s",
+			 c->dir[j].label);
+		xc_cable_stats(c, j, &g->st[j]);
+	}
+}
+
+/**
+ * xc_topo_release_ends() - the first half of changing a cable whose ends
+ *			    in @keep stay as they run (their ports, their
+ *			    guests' connections, the cable's pools): its
+ *			    directions flushed (what they hold counted as
+ *			    shutdown), its last counters kept in @g, its
+ *			    directions freed, its other ends stopped and
+ *			    freed (their guests see the carrier go)
+ * @t:		topology
+ * @i:		the slot, hidden, no lcore has it
+ * @keep:	the ends that stay (bit j: end j)
+ * @g:		filled with its last counters, or NULL
+ */
+void xc_topo_release_ends(struct xc_topo *t, unsigned int i,
+			  unsigned int keep, struct xc_gone *g)
+{
+	struct xc_cable *c = &t->cables[i];
+	unsigned int j;
+
+	for (j = 0; c->dir && j < 2 * c->n_queues; j++)
+		xc_dir_flush(&c->dir[j], XC_DROP_SHUTDOWN);
+	if (g)
+		last_counters(c, g);
+	drop_ends(t, i, ~keep & 3u);
+	xc_cable_dirs_free(c);
+}
+
+/**
+ * xc_topo_remake_ends() - the second half: the ends not in @keep made
+ *			   from @d and started, the cable's directions made
+ *			   anew (its counters start from zero); not shown,
+ *			   and no lcore has it
+ * @t:		topology
+ * @i:		the slot, released by xc_topo_release_ends()
+ * @d:		the cable's definition, checked; its ends in @keep are
+ *		those that run
+ * @keep:	the ends that stay (bit j: end j)
+ * @faults:	its steps may fail on purpose (fault.c)
+ * @err:	one-line message on error
+ * @errlen:	size of @err
+ *
+ * Return: 0, or -errno with the cable as xc_topo_release_ends() left it
+ */
+int xc_topo_remake_ends(struct xc_topo *t, unsigned int i,
+			const struct xc_cable_def *d, unsigned int keep,
+			bool faults, char *err, size_t errlen)
+{
+	int rc = make_ends(t, i, d, keep, faults, err, errlen);
+
+	if (rc)
+		return rc;
+	rc = ready_cable(t, i, d->impair, keep, faults, err, errlen);
+	if (rc)
+		xc_topo_release_ends(t, i, keep, NULL);
 	return rc;
 }
 
@@ -570,25 +687,8 @@ static void retire(struct xc_topo *t, struct xc_pool *p)
 void xc_topo_del_cable(struct xc_topo *t, unsigned int i, struct xc_gone *g)
 {
 	struct xc_cable *c = &t->cables[i];
-	unsigned int j;
 
-	xc_topo_stop_cable(t, i);
-	for (j = 0; c->dir && j < 2 * c->n_queues; j++)
-		xc_dir_flush(&c->dir[j], XC_DROP_SHUTDOWN);
-	if (g) {
-		memset(g, 0, sizeof(*g));
-		memcpy(g->name, c->name, sizeof(g->name));
-		g->when = (uint64_t)time(NULL);
-		for (j = 0; c->dir && j < 2; j++) {
-			snprintf(g->label[j], sizeof(g->label[j]), "%s",
-				 c->dir[j].label);
-			xc_cable_stats(c, j, &g->st[j]);
-		}
-	}
-	for (j = 0; j < 2; j++)
-		if (c->end[j].kind)
-			c->end[j].kind->free(t, &c->end[j]);
-	xc_cable_dirs_free(c);
+	xc_topo_release_ends(t, i, 0, g);
 	retire(t, &t->pools[i][0]);
 	retire(t, &t->pools[i][1]);
 	memset(c, 0, sizeof(*c));

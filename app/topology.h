@@ -88,6 +88,11 @@ int xc_topo_add_cable(struct xc_topo *t, unsigned int i,
 void xc_topo_show_cable(struct xc_topo *t, unsigned int i, bool on);
 void xc_topo_stop_cable(struct xc_topo *t, unsigned int i);
 void xc_topo_del_cable(struct xc_topo *t, unsigned int i, struct xc_gone *g);
+void xc_topo_release_ends(struct xc_topo *t, unsigned int i,
+			  unsigned int keep, struct xc_gone *g);
+int xc_topo_remake_ends(struct xc_topo *t, unsigned int i,
+			const struct xc_cable_def *d, unsigned int keep,
+			bool faults, char *err, size_t errlen);
 struct xc_port *xc_topo_new_port(struct xc_topo *t, const char *devargs,
 				 const char *name, char *err, size_t errlen);
 bool xc_topo_pools(struct xc_topo *t);

@@ -176,52 +176,79 @@ mx_settled_fds() {
 	fail "after $MX_STEP: $(mx_fds) fds open, $1 before"
 }
 
+# mx_reload EXTRA FAULT WANT STEP - rewrite the config with mxI (of row
+# ROW) and EXTRA lines in its section, FAULT in the fault file, and
+# reload: WANT ok or refused (with the fault's reason); the invariants
+# and the fds of the lab with mxI after it
+mx_reload() {
+	local extra=$1 fault=$2 want=$3
+	MX_STEP=$4
+	echo "$fault" >"$T/fault"
+	mx_config lab.ini "$MX_I" "$MX_ROW" "$extra"
+	if mx_ctl reload; then
+		: >"$T/fault"
+		[ "$want" = ok ] || { fail "$MX_STEP was taken"; return 1; }
+	else
+		: >"$T/fault"
+		[ "$want" = refused ] || { cat ctl.out; fail "$MX_STEP failed"; return 1; }
+		grep -q "injected fault" ctl.out || { cat ctl.out; fail "$MX_STEP: refused without the reason"; return 1; }
+	fi
+	mx_check "$MX_WITH" && mx_front "$MX_I" "$MX_ROW" && mx_settled_fds "$MX_FDS_WITH"
+}
+
 # mx_row I ROW BASE - every operation on cable mxI of kind ROW; BASE: the
-# cables there are without it
+# cables there are without it. After each, the invariants (mx_check), a
+# stream of frames through mxI where it is there, and the fds back to
+# their level: that of the lab with mxI, or without it
 mx_row() {
-	local i=$1 row=$2 base=$3 with fds0 words=() rc=0
-	with=$(echo "$base mx$i" | tr ' ' '\n' | sort | tr '\n' ' ' | sed 's/ $//')
+	local i=$1 row=$2 base=$3 fds0 words=() mode
+	MX_I=$i MX_ROW=$row
+	MX_WITH=$(echo "$base mx$i" | tr ' ' '\n' | sort | tr '\n' ' ' | sed 's/ $//')
 	mapfile -t words < <("mx_${row}_def" "$i")
 	fds0=$(mx_fds)
 	MX_STEP="add mx$i ($row)"
 	mx_ctl add "mx$i" "${words[@]}" || { cat ctl.out; fail "$MX_STEP failed"; return 1; }
-	mx_check "$with" && mx_front "$i" "$row" || return 1
+	mx_check "$MX_WITH" && mx_front "$i" "$row" || return 1
+	sleep 0.5
+	MX_FDS_WITH=$(mx_fds)
 	MX_STEP="impair mx$i"
 	mx_ctl impair "mx$i" delay=1ms && mx_ctl show "mx$i" && grep -q "impair delay=1.000ms" ctl.out ||
 		{ cat ctl.out; fail "$MX_STEP did not take"; return 1; }
-	mx_ctl clear "mx$i" && mx_check "$with" || return 1
+	mx_settled_fds "$MX_FDS_WITH" || return 1
+	mx_ctl clear "mx$i" && mx_check "$MX_WITH" && mx_settled_fds "$MX_FDS_WITH" || return 1
 	MX_STEP="down/up mx$i"
 	if [ "$("mx_${row}_pull")" = yes ]; then
 		mx_ctl down "mx$i" && mx_ctl up "mx$i" || { cat ctl.out; fail "$MX_STEP failed"; return 1; }
-		mx_check "$with" && mx_front "$i" "$row" || return 1
 	else
 		mx_ctl down "mx$i" && { fail "$MX_STEP was taken on a cable with a $row end"; return 1; }
 		grep -q "only cables between two vhost ports can be pulled" ctl.out ||
 			{ cat ctl.out; fail "$MX_STEP: refused without the reason"; return 1; }
-		mx_check "$with" && mx_front "$i" "$row" || return 1
 	fi
-	MX_STEP="reload replacing mx$i (its socket's mode)"
-	mx_config lab.ini "$i" "$row" "left-socket-mode = 0600"
-	mx_ctl reload && grep -q "xcablectl reload: done.*1 cable(s) removed or replaced, 1 added or replaced" xc.log ||
-		{ cat ctl.out; fail "$MX_STEP failed"; return 1; }
-	[ "$row" = socket_client ] || [ "$(stat -c %a "$T/mx$i-l.sock")" = 600 ] ||
-		{ fail "$MX_STEP: the socket has mode $(stat -c %a "$T/mx$i-l.sock")"; return 1; }
-	mx_check "$with" && mx_front "$i" "$row" || return 1
-	MX_STEP="reload changing mx$i's impairment alone"
-	mx_config lab.ini "$i" "$row" "left-socket-mode = 0600
-impair-to-right = delay=2ms"
-	mx_ctl reload && grep -q "xcablectl reload: done.*0 cable(s) removed or replaced, 0 added or replaced, 1 changed in place" xc.log ||
-		{ cat ctl.out; fail "$MX_STEP was not in place"; return 1; }
-	mx_check "$with" || return 1
-	MX_STEP="reload replacing mx$i, failing half-way (its new right end fails to start)"
-	echo "mx$i:end1 started" >"$T/fault"
-	mx_config lab.ini "$i" "$row" ""
-	mx_ctl reload && { fail "$MX_STEP was taken"; return 1; }
-	grep -q "injected fault" ctl.out || { cat ctl.out; fail "$MX_STEP: refused without the reason"; return 1; }
-	: >"$T/fault"
-	[ "$row" = socket_client ] || [ "$(stat -c %a "$T/mx$i-l.sock")" = 600 ] ||
-		{ fail "$MX_STEP: mx$i is not as it was (its socket has mode $(stat -c %a "$T/mx$i-l.sock"))"; return 1; }
-	mx_check "$with" && mx_front "$i" "$row" || return 1
+	mx_check "$MX_WITH" && mx_front "$i" "$row" && mx_settled_fds "$MX_FDS_WITH" || return 1
+	# its left end changes (its socket's mode), its end of the kind stays
+	mx_reload "left-socket-mode = 0600" "" ok "reload changing mx$i's left end" || return 1
+	grep -q "xcablectl reload: done.*1 replaced with their unchanged ends kept as they ran" xc.log ||
+		{ fail "$MX_STEP: its right end was not kept"; return 1; }
+	mode=$(stat -c %a "$T/mx$i-l.sock" 2>/dev/null)
+	[ "$row" = socket_client ] || [ "$mode" = 600 ] || { fail "$MX_STEP: the socket has mode $mode"; return 1; }
+	mx_reload "left-socket-mode = 0600
+impair-to-right = delay=2ms" "" ok "reload changing mx$i's impairment alone" || return 1
+	grep -q "xcablectl reload: done.*0 cable(s) removed or replaced, 0 added or replaced, 1 changed in place" xc.log ||
+		{ fail "$MX_STEP was not in place"; return 1; }
+	# its end of the kind changes, the left end stays: first failing
+	# half-way (the new end fails to start: the old one is made again)
+	mx_reload "left-socket-mode = 0600
+right-offloads = no" "mx$i:end1 started" refused "reload changing mx$i's $row end, failing half-way" || return 1
+	grep -q "mx$i: made again as it was (its left end kept as it ran)" ctl.out ||
+		{ cat ctl.out; fail "$MX_STEP: the answer does not say it was made again"; return 1; }
+	mx_reload "left-socket-mode = 0600
+right-offloads = no" "" ok "reload changing mx$i's $row end" || return 1
+	# both ends change: made whole anew, first failing at the switch
+	mx_reload "" "mx$i:show" refused "reload replacing mx$i whole, failing at the switch" || return 1
+	mode=$(stat -c %a "$T/mx$i-l.sock" 2>/dev/null)
+	[ "$row" = socket_client ] || [ "$mode" = 600 ] ||
+		{ fail "$MX_STEP: mx$i is not as it was (its socket has mode $mode)"; return 1; }
+	mx_reload "" "" ok "reload replacing mx$i whole" || return 1
 	MX_STEP="del mx$i"
 	mx_ctl del "mx$i" || { cat ctl.out; fail "$MX_STEP failed"; return 1; }
 	grep -q "mx$i left->right: .*(final: removed)" xc.log || { fail "$MX_STEP: its last counters were not logged"; return 1; }
@@ -243,20 +270,21 @@ impair-to-right = delay=2ms"
 	MX_STEP="reload adding mx$i"
 	mx_config lab.ini "$i" "$row" ""
 	mx_ctl reload || { cat ctl.out; fail "$MX_STEP failed"; return 1; }
-	mx_check "$with" && mx_front "$i" "$row" || return 1
+	mx_check "$MX_WITH" && mx_front "$i" "$row" && mx_settled_fds "$MX_FDS_WITH" || return 1
 	MX_STEP="reload removing mx$i"
 	mx_config lab.ini
 	mx_ctl reload || { cat ctl.out; fail "$MX_STEP failed"; return 1; }
 	mx_check "$base" && mx_settled_fds "$fds0" || return 1
-	say "$row (mx$i): add, impair, down/up$([ "$("mx_${row}_pull")" = yes ] || echo ' (refused)'), reload replacing, impairment in place, failures half-way, del, reload adding and removing: all as asked; $(mx_fds) fds as before"
+	say "$row (mx$i): add, impair, down/up$([ "$("mx_${row}_pull")" = yes ] || echo ' (refused)'), reload changing its left end (its $row end kept), impairment in place, its $row end changed (failing half-way, then not), replaced whole (failing at the switch, then not), del, add failing half-way, reload adding and removing: all as asked; fds back to $MX_FDS_WITH with it, $fds0 without, after each"
 }
 
 # every runtime operation on a cable of every end kind (and a socket's
 # client mode), with a sentinel cable streaming both ways all along: no
 # crash, each change exactly as asked or refused with the lab as it was
-# (two of them failing half-way on purpose, XCABLE_FAULT), the fds back
-# to their number, memory back to its level, every counter balanced, and
-# the sentinel lost nothing and kept its carrier
+# (three of them failing on purpose, XCABLE_FAULT: half-way, at the
+# switch), a changed cable keeping its unchanged end, the fds back to
+# their level after every operation, memory back to its level, every
+# counter balanced, and the sentinel lost nothing and kept its carrier
 t_change_matrix() {
 	local k i=0 r rc=0 sp=() rss0 rss1 base sa sb ra rb
 	MX_ROWS=$(mx_rows)
@@ -477,6 +505,83 @@ print("  --stats-json: removed d, left->right rx-pkts %d, shutdown %d; removed-t
 PY
 }
 TESTS+=(t_change_counters_outlive)
+
+# a changed cable keeps the ends whose definition did not change: a is
+# changed in its right socket's mode while a guest streams on its left:
+# the left socket (its inode) and the guest's carrier stay, the answer
+# gives a's counters up to the change, and the left guest's frames reach
+# a guest on the new right end. Then a change that fails at the switch
+# (XCABLE_FAULT: a:show) and whose cables cannot be made again either
+# (a:again, b:again) loses a and b, and the answer says so, after their
+# last counters; list --json keeps those; a reload brings them back
+t_change_kept_ends() {
+	local lp rp ino rc got
+	kc_ini() {	# A-RIGHT-MODE B-MODE
+		printf '[global]\nstats-interval = 0\nlink-propagation = no\n[cable a]\nleft = %s\nright = %s\nright-socket-mode = %s\n[cable b]\nleft = %s\nright = %s\nleft-socket-mode = %s\nright-socket-mode = %s\n[cable c]\nleft = %s\nright = %s\n' \
+			"$T/a-l.sock" "$T/a-r.sock" "$1" "$T/b-l.sock" "$T/b-r.sock" "$2" "$2" "$T/c-l.sock" "$T/c-r.sock"
+	}
+	kc_ini 0660 0660 >lab.ini
+	: >"$T/fault"
+	XCABLE_FAULT="@$T/fault" xc_start xc.log --config lab.ini --control "$T/x.ctl"
+	wait_log xc.log "running;" 1 30 || { tail -n 5 xc.log; fail "xcable did not start"; return 1; }
+	rm -f "$T/go"
+	STREAM_WAIT=$T/go stream_peer left.out "$T/a-l.sock" 1 12 & lp=$!
+	wait_log xc.log "a-l.sock): link up" 1 30 || { fail "the left guest did not come up"; return 1; }
+	touch "$T/go"
+	sleep 1
+	ino=$(stat -c %i "$T/.a-l.sock.in-use" 2>/dev/null || stat -c %i "$T/a-l.sock")
+	kc_ini 0600 0660 >lab.ini
+	"$XCTL" -s "$T/x.ctl" reload >reload.out 2>&1 || { cat reload.out; fail "the reload changing a's right end failed"; return 1; }
+	sed 's/^/  answer: /' reload.out | cut -c1-150
+	grep -q "1 replaced with their unchanged ends kept as they ran" reload.out ||
+		{ fail "a was not changed keeping its left end"; return 1; }
+	grep -qE "^a left->right: rx-pkts [1-9][0-9]* .*\(final: replaced\)" reload.out ||
+		{ fail "the answer lacks a's counters up to the change"; return 1; }
+	[ "$(stat -c %a "$T/a-r.sock")" = 600 ] || { fail "a's right socket is not the new one"; return 1; }
+	[ "$(stat -c %i "$T/.a-l.sock.in-use" 2>/dev/null || stat -c %i "$T/a-l.sock")" = "$ino" ] ||
+		{ fail "a's left socket was made anew"; return 1; }
+	say "a's left socket is the one it was (inode $ino), its right one has mode 600"
+	stream_peer right.out "$T/a-r.sock" 2 4 & rp=$!
+	wait $rp
+	got=$(received_from right.out 1)
+	wait $lp
+	say "after the change the new right guest received ${got:-0} frames of the left one; left: $(grep '^link-downs' left.out)"
+	[ "${got:-0}" -gt 1000 ] || { fail "the kept left end does not forward to the new right end"; return 1; }
+	grep -q "^link-downs 0" left.out || { fail "the left guest's carrier dropped"; return 1; }
+	# the switch fails, and neither a nor b can be made again
+	echo "a:show,a:again,b:again" >"$T/fault"
+	kc_ini 0640 0600 >lab.ini
+	"$XCTL" -s "$T/x.ctl" reload >fail.out 2>&1 && { fail "the reload failing on purpose was taken"; return 1; }
+	: >"$T/fault"
+	sed 's/^/  answer: /' fail.out | cut -c1-150
+	grep -q "^a right->left: .*(final: replaced)" fail.out && grep -q "^b right->left: .*(final: replaced)" fail.out ||
+		{ fail "the answer lacks the last counters of a and b"; return 1; }
+	grep -q "^a: LOST: could not be made again (cable a: again: injected fault" fail.out &&
+	grep -q "^b: LOST: could not be made again (cable b: again: injected fault" fail.out ||
+		{ fail "the answer does not say a and b were lost"; return 1; }
+	grep -q "^xcablectl: error: cable a: show: injected fault" fail.out || { fail "the reason is not said"; return 1; }
+	kill -0 "$XC_PID" || { fail "xcable died"; return 1; }
+	"$XCTL" -s "$T/x.ctl" list --json >list.json || { fail "list --json failed"; return 1; }
+	/usr/bin/python3 - list.json <<'PY' || { fail "list --json is not as the lab is"; return 1; }
+import json, sys
+d = json.load(open(sys.argv[1]))
+names = sorted(d["cables"])
+gone = [g["name"] for g in d["removed"]]
+assert names == ["c"], names
+assert gone.count("a") == 2 and gone.count("b") == 1, gone
+print("  list --json: cables %s; removed %s" % (names, gone))
+PY
+	[ ! -e "$T/a-l.sock" ] && [ ! -e "$T/.a-l.sock.in-use" ] && [ ! -e "$T/b-l.sock" ] ||
+		{ fail "a lost cable's socket was left"; return 1; }
+	"$XCTL" -s "$T/x.ctl" reload >back.out 2>&1 || { cat back.out; fail "the lab cannot be restored"; return 1; }
+	"$XCTL" -s "$T/x.ctl" list | grep -c '^[abc]: ' | grep -qx 3 || { fail "a and b did not come back"; return 1; }
+	say "a reload brings a and b back: $(tail -n 2 back.out | head -n 1 | cut -c1-100)"
+	run_frames xc.log "$T/a-l.sock" "$T/a-r.sock" $(($(grep -c "link up" xc.log) + 2)) 1 || return 1
+	xc_stop
+	[ "$XC_RC" = 0 ] || { fail "xcable exited with $XC_RC"; return 1; }
+	check_accounted xc.log 6
+}
+TESTS+=(t_change_kept_ends)
 
 # what a careless or hostile client or user gives that ends up in
 # messages, and paths the guard could not protect: a cable name with an
