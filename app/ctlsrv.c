@@ -128,6 +128,19 @@ static void arm_listen(struct xc_ctlsrv *s, bool on)
 }
 
 /**
+ * give_up() - the handler's state of a request no longer waited for is
+ *	       freed by its cancel callback
+ * @s:		server
+ * @c:		client
+ */
+static void give_up(struct xc_ctlsrv *s, struct xc_ctlsrv_conn *c)
+{
+	if (c->job.priv && s->ops.cancel)
+		s->ops.cancel(s->ops.arg, &c->job);
+	c->job.priv = NULL;
+}
+
+/**
  * drop() - close a client and free its slot
  * @s:		server
  * @c:		client
@@ -138,6 +151,7 @@ static void drop(struct xc_ctlsrv *s, struct xc_ctlsrv_conn *c,
 {
 	if (count)
 		(*count)++;
+	give_up(s, c);
 	if (!c->gone)
 		epoll_ctl(s->epfd, EPOLL_CTL_DEL, c->fd, NULL);
 	close(c->fd);
@@ -230,6 +244,7 @@ static void answer(struct xc_ctlsrv *s, struct xc_ctlsrv_conn *c,
 static void refuse(struct xc_ctlsrv *s, struct xc_ctlsrv_conn *c,
 		   uint64_t now, const char *why)
 {
+	give_up(s, c);
 	xc_sbuf_free(&c->out);
 	xc_sbuf_printf(&c->out, "error: %s\n", why);
 	answer(s, c, now);
@@ -316,6 +331,7 @@ static void on_line(struct xc_ctlsrv *s, struct xc_ctlsrv_conn *c,
 	c->job.turn = false;
 	c->job.started_ms = 0;
 	c->job.server = s->name;
+	c->job.priv = NULL;
 	verdict(s, c, s->ops.handle(s->ops.arg, &c->job), now);
 }
 

@@ -50,6 +50,8 @@ enum xc_ctlsrv_verdict {
  * @started_ms:	when the handler said PENDING (CLOCK_MONOTONIC)
  * @server:	what the log calls the server (struct xc_ctlsrv's @name)
  * @uid:	the client's user (SO_PEERCRED), -1 if unknown
+ * @priv:	the handler's own state of a pending request, NULL if none:
+ *		the engine calls ops->cancel on it if it gives the request up
  */
 struct xc_ctlsrv_job {
 	const char *line;
@@ -58,6 +60,7 @@ struct xc_ctlsrv_job {
 	uint64_t started_ms;
 	const char *server;
 	int uid;
+	void *priv;
 };
 
 #define XC_CTLSRV_SRC_LEN	64	/* xc_ctlsrv_source()'s text */
@@ -67,11 +70,15 @@ struct xc_ctlsrv_job {
  * @handle:	a request line came: answer, or say it is pending or serial
  * @poll:	a pending answer: DONE once @out holds it, PENDING until then
  *		(NULL if the handler never says PENDING)
+ * @cancel:	a pending request whose @priv is set is given up (its
+ *		deadline passed, the server stops): free what @priv holds
+ *		(NULL if the handler never sets @priv)
  * @arg:	their first argument
  */
 struct xc_ctlsrv_ops {
 	enum xc_ctlsrv_verdict (*handle)(void *arg, struct xc_ctlsrv_job *job);
 	enum xc_ctlsrv_verdict (*poll)(void *arg, struct xc_ctlsrv_job *job);
+	void (*cancel)(void *arg, struct xc_ctlsrv_job *job);
 	void *arg;
 };
 

@@ -61,7 +61,6 @@
 #define XC_SUP_BACKOFF_MS	200	/* first wait before a restart */
 #define XC_SUP_BACKOFF_MAX_MS	10000
 #define XC_SUP_STABLE_MS	10000	/* up this long: backoff starts over */
-#define XC_SUP_READY_S		20	/* a new worker's start, at most */
 
 RTE_LOG_REGISTER(xc_logtype_super, xcable.super, INFO);
 
@@ -304,19 +303,19 @@ static int restart_due(struct xc_sup *s)
 
 /**
  * start_new() - write the config of each worker made by xc_sup_place()
- *		 (state XC_W_WAITING, pid 0, never started) and start it
+ *		 (state XC_W_WAITING, pid 0, never started) and start it,
+ *		 without waiting for it
  * @s:		supervisor
- * @wait:	wait until each answers on its control socket
+ * @fresh:	set for each worker started, or NULL
  * @why:	the reason of a failure
  * @whylen:	size of @why
  *
- * Return: 0, or -errno: a worker could not be started, or exited first
+ * Return: 0, or -errno: a worker could not be started
  */
-static int start_new(struct xc_sup *s, bool wait, char *why, size_t whylen)
+static int start_new(struct xc_sup *s, bool *fresh, char *why, size_t whylen)
 {
-	unsigned int k, i;
-	char how[96];
-	int rc, st;
+	unsigned int k;
+	int rc;
 
 	for (k = 0; k < s->n_w; k++) {
 		struct xc_worker *w = &s->w[k];
@@ -332,23 +331,8 @@ static int start_new(struct xc_sup *s, bool wait, char *why, size_t whylen)
 				 k, strerror(-rc));
 			return rc;
 		}
-		for (i = 0; wait && i < XC_SUP_READY_S * 10; i++) {
-			if (xc_worker_ready(w))
-				break;
-			if (waitpid(w->pid, &st, WNOHANG) == w->pid) {
-				snprintf(why, whylen, "worker %u %s: see xcable's log",
-					 k, status_text(st, how, sizeof(how)));
-				w->state = XC_W_STOPPING;
-				xc_worker_cleanup(s, k, true);
-				return -ECHILD;
-			}
-			usleep(100000);
-		}
-		if (wait && !xc_worker_ready(w)) {
-			snprintf(why, whylen, "worker %u did not start within %d s",
-				 k, XC_SUP_READY_S);
-			return -ETIMEDOUT;
-		}
+		if (fresh)
+			fresh[k] = true;
 	}
 	return 0;
 }
@@ -407,22 +391,86 @@ static int check_socks(const struct xc_sup_cable *defs, unsigned int n,
 }
 
 /**
- * xc_sup_add() - add NAME KEY=VALUE...: a worker with room runs it (or a
- *		  new worker)
+ * ask() - have worker @k make its part of the change being made
+ * @s:		supervisor
+ * @k:		the worker, ready
+ * @req:	the request, one line
+ */
+static void ask(struct xc_sup *s, unsigned int k, const char *req)
+{
+	s->chg.asking[k] = true;
+	xc_ask_start(&s->chg.ask[k], &s->w[k], req, XC_SUP_CHANGE_S * 1000);
+}
+
+/**
+ * pass_on() - keep what a worker answered to the change, but its last
+ *	       line (its "ok" or "error:"), for xcablectl (s->said): the
+ *	       last counters of the cables it removed or replaced
+ * @s:		supervisor
+ * @ans:	the worker's whole answer
+ */
+static void pass_on(struct xc_sup *s, const struct xc_sbuf *ans)
+{
+	const char *a = xc_sbuf_str(ans), *last;
+	size_t n = strlen(a);
+
+	while (n && a[n - 1] == '\n')
+		n--;
+	last = memrchr(a, '\n', n);
+	if (last)
+		xc_sbuf_put(&s->said, a, (size_t)(last - a) + 1);
+}
+
+/**
+ * fail() - a failure of the change being made: the first one is what
+ *	    xcablectl is told
+ * @c:		the change
+ * @rc:		-errno
+ * @why:	the reason
+ */
+static void fail(struct xc_sup_change *c, int rc, const char *why)
+{
+	if (c->rc)
+		return;
+	c->rc = rc;
+	snprintf(c->why, sizeof(c->why), "%.*s", (int)sizeof(c->why) - 1, why);
+}
+
+/**
+ * xc_sup_find() - a cable of the lab by name
+ * @s:		supervisor
+ * @name:	its name, or NULL
+ *
+ * Return: its index, or -1
+ */
+int xc_sup_find(const struct xc_sup *s, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; name && i < s->n_cables; i++)
+		if (strcmp(s->cables[i].def.name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+/**
+ * begin_add() - add NAME KEY=VALUE...: a worker with room runs it (or a
+ *		 new worker): checked and placed at once, then asked of the
+ *		 worker (or the worker started)
  * @s:		supervisor
  * @argc:	words, "add" first
  * @argv:	the words
- * @why:	the reason of a failure
- * @whylen:	size of @why
  *
- * Return: 0, or -errno; on failure nothing changed
+ * Return: 1 under way, or -errno (s->chg.why) with nothing changed
  */
-int xc_sup_add(struct xc_sup *s, int argc, char **argv, char *why,
-	       size_t whylen)
+static int begin_add(struct xc_sup *s, int argc, char **argv)
 {
+	struct xc_sup_change *ch = &s->chg;
 	struct xc_cable_def *all = NULL;
 	struct xc_sup_cable *c;
-	struct xc_sbuf line = { 0 }, t = { 0 }, ans = { 0 }, req = { 0 };
+	struct xc_sbuf t = { 0 }, req = { 0 };
+	char *why = ch->why;
+	size_t whylen = sizeof(ch->why);
 	unsigned int i, k;
 	int rc, a;
 
@@ -451,14 +499,15 @@ int xc_sup_add(struct xc_sup *s, int argc, char **argv, char *why,
 		rc = check_socks(c, 1, s->cables, s->n_cables, why, whylen);
 	if (rc)
 		return rc;
+	xc_sbuf_printf(&req, "add %s", argv[1]);
 	for (a = 2; a < argc; a++) {
 		const char *eq = strchr(argv[a], '=');
 
 		xc_sbuf_printf(&t, "%.*s = %s\n", (int)(eq - argv[a]), argv[a],
 			       eq + 1);
-		xc_sbuf_printf(&line, " %s", argv[a]);
+		xc_sbuf_printf(&req, " %s", argv[a]);
 	}
-	if (t.failed || line.failed) {
+	if (t.failed || req.failed) {
 		snprintf(why, whylen, "out of memory");
 		rc = -ENOMEM;
 		goto out;
@@ -466,17 +515,21 @@ int xc_sup_add(struct xc_sup *s, int argc, char **argv, char *why,
 	c->text = t.b ? t.b : strdup("");
 	t.b = NULL;
 	s->n_cables++;
+	snprintf(ch->name, sizeof(ch->name), "%s", c->def.name);
 	rc = xc_sup_place(s->cables, s->n_cables, s->w, &s->n_w, why, whylen);
 	if (rc)
 		goto undo;
-	k = (unsigned int)c->worker;
+	k = ch->worker = (unsigned int)c->worker;
 	if (s->w[k].pid == 0 && s->w[k].state == XC_W_WAITING &&
 	    s->w[k].restart_ms == 0) {
-		rc = start_new(s, true, why, whylen);
+		rc = start_new(s, ch->fresh, why, whylen);
 		if (rc)
 			goto undo;
+		ch->starting = true;
+		ch->ready_ms = xc_sup_now_ms() + XC_SUP_READY_S * 1000;
 		snprintf(why, whylen, "%s: added, in new worker %u",
 			 c->def.name, k);
+		rc = 1;
 		goto out;
 	}
 	if (!xc_worker_ready(&s->w[k])) {
@@ -485,91 +538,113 @@ int xc_sup_add(struct xc_sup *s, int argc, char **argv, char *why,
 		rc = -EAGAIN;
 		goto undo;
 	}
-	xc_sbuf_printf(&req, "add %s%s", argv[1], xc_sbuf_str(&line));
-	rc = req.failed ? -ENOMEM :
-	     xc_worker_change(s, k, xc_sbuf_str(&req), &ans, why, whylen);
-	xc_sbuf_free(&req);
-	if (rc)
-		goto undo;
-	xc_worker_write(s, k);
-	snprintf(why, whylen, "%s: added, in worker %u", c->def.name, k);
+	ask(s, k, xc_sbuf_str(&req));
+	rc = 1;
 	goto out;
 undo:
-	c = NULL;
-	for (i = 0; i < s->n_cables; i++)
-		if (strcmp(s->cables[i].def.name, argv[1]) == 0)
-			drop_cable(s, i);
+	a = xc_sup_find(s, ch->name);
+	if (a >= 0)
+		drop_cable(s, (unsigned int)a);
 out:
 	xc_sbuf_free(&t);
-	xc_sbuf_free(&line);
-	xc_sbuf_free(&ans);
+	xc_sbuf_free(&req);
 	return rc;
 }
 
 /**
- * xc_sup_pass_on() - keep a worker's answer to a change, but its last
- *		      line ("ok"), for xcablectl (s->said)
+ * end_add() - the worker answered add, or the new worker answers (or
+ *	       failed): on a failure the cable is forgotten again
  * @s:		supervisor
- * @ans:	the worker's whole answer
  */
-void xc_sup_pass_on(struct xc_sup *s, const struct xc_sbuf *ans)
+static void end_add(struct xc_sup *s)
 {
-	const char *a = xc_sbuf_str(ans), *last;
-	size_t n = strlen(a);
+	struct xc_sup_change *c = &s->chg;
+	unsigned int k = c->worker;
+	int i;
 
-	while (n && a[n - 1] == '\n')
-		n--;
-	last = memrchr(a, '\n', n);
-	if (last)
-		xc_sbuf_put(&s->said, a, (size_t)(last - a) + 1);
+	if (c->asking[k]) {
+		pass_on(s, &c->ask[k].ans);
+		if (c->ask[k].rc) {
+			xc_ask_why(&c->ask[k], k, c->why, sizeof(c->why));
+			c->rc = c->ask[k].rc;
+		} else {
+			xc_worker_write(s, k);
+			snprintf(c->why, sizeof(c->why), "%s: added, in worker %u",
+				 c->name, k);
+		}
+	}
+	if (c->rc == 0)
+		return;
+	i = xc_sup_find(s, c->name);
+	if (i >= 0)
+		drop_cable(s, (unsigned int)i);
+	if (xc_worker_cables(s, k) == 0)	/* a new worker that failed */
+		xc_worker_stop(s, k);
 }
 
 /**
- * xc_sup_del() - del NAME: its worker removes it; a worker left with no
- *		  cable is stopped
+ * begin_del() - del NAME: asked of its worker (a worker waiting for its
+ *		 restart comes back without it, at once)
  * @s:		supervisor
  * @name:	the cable
- * @why:	the reason of a failure
- * @whylen:	size of @why
  *
- * Return: 0, or -errno; on failure nothing changed
+ * Return: 1 under way, 0 done, or -errno (s->chg.why) with nothing changed
  */
-int xc_sup_del(struct xc_sup *s, const char *name, char *why, size_t whylen)
+static int begin_del(struct xc_sup *s, const char *name)
 {
-	struct xc_sbuf ans = { 0 };
+	struct xc_sup_change *c = &s->chg;
 	char req[XC_NAME_MAX + 8];
-	unsigned int i, k;
-	int rc;
+	int i = xc_sup_find(s, name);
+	unsigned int k;
 
-	for (i = 0; i < s->n_cables && strcmp(s->cables[i].def.name, name); i++)
-		;
-	if (i == s->n_cables) {
-		snprintf(why, whylen, "no cable '%.40s'", name);
+	if (i < 0) {
+		snprintf(c->why, sizeof(c->why), "no cable '%.40s'", name);
 		return -ENOENT;
 	}
-	k = (unsigned int)s->cables[i].worker;
+	k = c->worker = (unsigned int)s->cables[i].worker;
+	snprintf(c->name, sizeof(c->name), "%s", name);
 	if (xc_worker_ready(&s->w[k])) {
-		snprintf(req, sizeof(req), "del %s", s->cables[i].def.name);
-		rc = xc_worker_change(s, k, req, &ans, why, whylen);
-		if (rc) {
-			xc_sbuf_free(&ans);
-			return rc;
-		}
-		xc_sup_pass_on(s, &ans);
-		xc_sbuf_free(&ans);
-	} else if (s->w[k].state != XC_W_WAITING) {
-		snprintf(why, whylen, "%s: its worker %u is starting: try again",
+		snprintf(req, sizeof(req), "del %s", name);
+		ask(s, k, req);
+		return 1;
+	}
+	if (s->w[k].state != XC_W_WAITING) {
+		snprintf(c->why, sizeof(c->why), "%s: its worker %u is starting: try again",
 			 name, k);
 		return -EAGAIN;
 	}
-	/* a worker waiting for its restart comes back without it */
-	snprintf(why, whylen, "%s: removed from worker %u", name, k);
-	drop_cable(s, i);
+	return 0;	/* end_del() */
+}
+
+/**
+ * end_del() - the worker removed the cable (or was waiting for its
+ *	       restart): the lab forgets it; a worker left with no cable is
+ *	       stopped
+ * @s:		supervisor
+ */
+static void end_del(struct xc_sup *s)
+{
+	struct xc_sup_change *c = &s->chg;
+	unsigned int k = c->worker;
+	int i;
+
+	if (c->asking[k]) {
+		pass_on(s, &c->ask[k].ans);
+		if (c->ask[k].rc) {
+			xc_ask_why(&c->ask[k], k, c->why, sizeof(c->why));
+			c->rc = c->ask[k].rc;
+			return;
+		}
+	}
+	i = xc_sup_find(s, c->name);
+	if (i >= 0)
+		drop_cable(s, (unsigned int)i);
+	snprintf(c->why, sizeof(c->why), "%s: removed from worker %u", c->name,
+		 k);
 	if (xc_worker_cables(s, k) == 0)
 		xc_worker_stop(s, k);
 	else
 		xc_worker_write(s, k);
-	return 0;
 }
 
 /**
@@ -586,23 +661,21 @@ static void free_cables(struct xc_sup_cable *c, unsigned int n)
 }
 
 /**
- * reload_workers() - after a reload changed the lab: start new workers,
- *		      stop emptied ones, and have each whose config text
- *		      changed read it again
+ * reload_workers() - after a reload changed the lab: stop emptied
+ *		      workers, have each whose config text changed read it
+ *		      again (asked, all at once), start new workers
  * @s:		supervisor, with the new cables
  * @old:	each worker's config text before
- * @why:	the first failure
- * @whylen:	size of @why
  *
- * Return: 0, or the first -errno
+ * A new worker that cannot be started is the reload's failure.
  */
-static int reload_workers(struct xc_sup *s, struct xc_sbuf *old, char *why,
-			  size_t whylen)
+static void reload_workers(struct xc_sup *s, struct xc_sbuf *old)
 {
-	struct xc_sbuf now, ans;
-	char err[XC_ERR_LEN];
+	struct xc_sup_change *c = &s->chg;
+	char why[XC_ERR_LEN];
+	struct xc_sbuf now;
 	unsigned int k;
-	int rc = 0, r;
+	int rc;
 
 	for (k = 0; k < s->n_w; k++) {
 		struct xc_worker *w = &s->w[k];
@@ -611,7 +684,8 @@ static int reload_workers(struct xc_sup *s, struct xc_sbuf *old, char *why,
 		    (w->state == XC_W_WAITING && w->pid == 0 && !w->restart_ms))
 			continue;	/* new ones: start_new() */
 		if (xc_worker_cables(s, k) == 0) {
-			XC_LOG(super, INFO, "reload: worker %u has no cable left: stopping it", k);
+			XC_LOG_FROM(c->src, super, INFO, "reload: worker %u has no cable left: stopping it",
+				    k);
 			xc_worker_stop(s, k);
 			continue;
 		}
@@ -623,42 +697,43 @@ static int reload_workers(struct xc_sup *s, struct xc_sbuf *old, char *why,
 		}
 		xc_sbuf_free(&now);
 		xc_worker_write(s, k);
-		if (!xc_worker_ready(w))
-			continue;	/* restarting: reads the new file */
-		memset(&ans, 0, sizeof(ans));
-		r = xc_worker_change(s, k, "reload", &ans, err, sizeof(err));
-		if (r && rc == 0) {
-			snprintf(why, whylen, "%s (its part of the reload)", err);
-			rc = r;
-		}
-		if (r == 0)
-			xc_sup_pass_on(s, &ans);
-		XC_LOG(super, INFO, "reload: worker %u %s", k,
-		       r ? "refused its part" : "read its config again");
-		xc_sbuf_free(&ans);
+		if (xc_worker_ready(w))
+			ask(s, k, "reload");
+		/* else restarting: it reads the new file */
 	}
-	r = start_new(s, true, rc ? NULL : why, rc ? 0 : whylen);
-	return rc ? rc : r;
+	rc = start_new(s, c->fresh, why, sizeof(why));
+	if (rc)
+		fail(c, rc, why);
+	for (k = 0; k < s->n_w; k++)
+		if (c->fresh[k]) {
+			c->starting = true;
+			c->ready_ms = xc_sup_now_ms() + XC_SUP_READY_S * 1000;
+		}
 }
 
 /**
- * xc_sup_reload() - read the config again and apply the difference:
- *		     cables it no longer has go, new ones go to a worker
- *		     with room (or a new one), changed ones are replaced by
- *		     their worker, the others are not touched
+ * begin_reload() - read the config again and apply the difference: cables
+ *		    it no longer has go, new ones go to a worker with room
+ *		    (or a new one), changed ones are changed by their
+ *		    worker, the others are not touched. The lab is the new
+ *		    one at once; the workers whose share changed are asked
+ *		    to read their config again, all at once, and new workers
+ *		    are started
  * @s:		supervisor
- * @why:	what was done, or the reason of a failure
- * @whylen:	size of @why
  *
- * Return: 0, or -errno; a config with an error changes nothing
+ * Return: 1 under way, 0 done (s->chg.rc says how), or -errno
+ *	   (s->chg.why): a config with an error changes nothing
  */
-int xc_sup_reload(struct xc_sup *s, char *why, size_t whylen)
+static int begin_reload(struct xc_sup *s)
 {
 	struct xc_sbuf old[XC_SUP_MAX_WORKERS] = { 0 };
+	struct xc_sup_change *ch = &s->chg;
 	struct xc_sup_cable *nc = NULL;
 	struct xc_cable_def *defs = NULL;
 	char *global = NULL, *ports[XC_MAX_PORT_DEFS] = { NULL };
-	unsigned int n = 0, i, k, n_new = 0, n_gone = 0;
+	char *why = ch->why;
+	size_t whylen = sizeof(ch->why);
+	unsigned int n = 0, i, k;
 	struct xc_opts *o = NULL;
 	int rc = -ENOMEM;
 
@@ -688,7 +763,7 @@ int xc_sup_reload(struct xc_sup *s, char *why, size_t whylen)
 		for (k = 0; k < s->n_cables; k++)
 			if (strcmp(s->cables[k].def.name, defs[i].name) == 0)
 				nc[i].worker = s->cables[k].worker;
-		n_new += nc[i].worker < 0;
+		ch->n_new += nc[i].worker < 0;
 	}
 	rc = read_text(s->cl->opts.config, o, &global, ports, nc, n);
 	if (rc) {
@@ -711,7 +786,7 @@ int xc_sup_reload(struct xc_sup *s, char *why, size_t whylen)
 	for (k = 0; k < s->n_cables; k++) {
 		for (i = 0; i < n && strcmp(s->cables[k].def.name, nc[i].def.name); i++)
 			;
-		n_gone += i == n;
+		ch->n_gone += i == n;
 	}
 	free_cables(s->cables, s->n_cables);
 	memcpy(s->cables, nc, n * sizeof(*nc));
@@ -720,22 +795,13 @@ int xc_sup_reload(struct xc_sup *s, char *why, size_t whylen)
 	free(s->global);
 	s->global = global;
 	global = NULL;
-	for (k = 0; k < XC_MAX_PORT_DEFS; k++)
-		free(ports[k]);
-	rc = reload_workers(s, old, why, whylen);
-	if (rc == 0)
-		snprintf(why, whylen, "%s: %u cable(s), %u new, %u removed",
-			 s->cl->opts.config, s->n_cables, n_new, n_gone);
-	for (k = 0; k < XC_SUP_MAX_WORKERS; k++)
-		xc_sbuf_free(&old[k]);
-	free(nc);
-	free(defs);
-	free(o);
-	return rc;
+	reload_workers(s, old);
+	for (k = 0, rc = 0; k < XC_SUP_MAX_WORKERS && rc == 0; k++)
+		rc = ch->asking[k] || ch->fresh[k];
 out:
 	for (k = 0; k < XC_SUP_MAX_WORKERS; k++)
 		xc_sbuf_free(&old[k]);
-	free_cables(nc ? nc : NULL, nc ? n : 0);
+	free_cables(nc, n);
 	free(global);
 	for (k = 0; k < XC_MAX_PORT_DEFS; k++)
 		free(ports[k]);
@@ -746,14 +812,212 @@ out:
 }
 
 /**
+ * end_reload() - every worker asked answered (or not in time), every new
+ *		  one answers (or failed): what each answered is passed on,
+ *		  the first failure is the reload's
+ * @s:		supervisor
+ */
+static void end_reload(struct xc_sup *s)
+{
+	struct xc_sup_change *c = &s->chg;
+	char err[XC_ERR_LEN], why[XC_ERR_LEN + 32];
+	unsigned int k;
+
+	for (k = 0; k < XC_SUP_MAX_WORKERS; k++) {
+		if (!c->asking[k])
+			continue;
+		pass_on(s, &c->ask[k].ans);
+		if (c->ask[k].rc) {
+			xc_ask_why(&c->ask[k], k, err, sizeof(err));
+			snprintf(why, sizeof(why), "%s (its part of the reload)",
+				 err);
+			fail(c, c->ask[k].rc, why);
+		}
+		XC_LOG_FROM(c->src, super, INFO, "reload: worker %u %s", k,
+			    c->ask[k].rc ? "refused its part" :
+			    "read its config again");
+	}
+	if (c->rc == 0)
+		snprintf(c->why, sizeof(c->why), "%s: %u cable(s), %u new, %u removed",
+			 s->cl->opts.config, s->n_cables, c->n_new, c->n_gone);
+}
+
+/**
+ * waiting_new() - do new workers of the change still start? One that
+ *		   answers is started; one that ended, or does not answer in
+ *		   time, failed
+ * @s:		supervisor
+ *
+ * Return: true while one still starts
+ */
+static bool waiting_new(struct xc_sup *s)
+{
+	struct xc_sup_change *c = &s->chg;
+	char why[XC_ERR_LEN];
+	bool left = false;
+	unsigned int k;
+
+	for (k = 0; k < s->n_w; k++) {
+		if (!c->fresh[k])
+			continue;
+		if (xc_worker_ready(&s->w[k])) {
+			c->fresh[k] = false;
+		} else if (s->w[k].state != XC_W_RUNNING) {
+			snprintf(why, sizeof(why), "worker %u ended as it started: see xcable's log",
+				 k);
+			fail(c, -ECHILD, why);
+			c->fresh[k] = false;
+		} else if (xc_sup_now_ms() >= c->ready_ms) {
+			snprintf(why, sizeof(why), "worker %u did not start within %d s",
+				 k, XC_SUP_READY_S);
+			fail(c, -ETIMEDOUT, why);
+			c->fresh[k] = false;
+		} else {
+			left = true;
+		}
+	}
+	return left;
+}
+
+/**
+ * end_change() - the change is over: the lab takes what the workers did,
+ *		  the log and the client are told, the next change may come
+ * @s:		supervisor
+ */
+static void end_change(struct xc_sup *s)
+{
+	struct xc_sup_change *c = &s->chg;
+	bool refused = c->op == XC_SUP_NONE;	/* by the checks */
+	struct xc_sbuf *out;
+	unsigned int k;
+
+	switch (c->op) {
+	case XC_SUP_ADD:
+		end_add(s);
+		break;
+	case XC_SUP_DEL:
+		end_del(s);
+		break;
+	case XC_SUP_RELOAD:
+		end_reload(s);
+		break;
+	default:
+		break;
+	}
+	if (c->job == NULL && strcmp(c->src, "SIGHUP") == 0) {
+		XC_LOG_FROM(c->src, super, INFO, "SIGHUP: reload %s: %s",
+			    !c->rc ? "done" : refused ?
+			    "refused, nothing changed" : "failed", c->why);
+		xc_notify("READY=1");
+	} else {
+		XC_LOG_FROM(c->src, super, INFO, "xcablectl %s: %s%s",
+			    c->line, c->rc ? "failed: " : "done: ", c->why);
+	}
+	if (c->job) {
+		/* the workers' lines (the last counters of what they
+		 * removed or replaced), failed or not, the outcome last */
+		out = c->job->out;
+		xc_sbuf_put(out, xc_sbuf_str(&s->said), s->said.len);
+		if (c->rc == 0)
+			xc_sbuf_printf(out, "%s\nok\n", c->why);
+		else
+			xc_sbuf_printf(out, "error: %s\n", c->why);
+	}
+	xc_sbuf_free(&s->said);
+	for (k = 0; k < XC_SUP_MAX_WORKERS; k++)
+		if (c->asking[k])
+			xc_ask_end(&c->ask[k]);
+	memset(c, 0, sizeof(*c));
+}
+
+/**
+ * xc_sup_change() - start a change of the lab (xcablectl add, del, reload;
+ *		     SIGHUP): what can be done at once is, the rest is
+ *		     carried on by xc_sup_change_step(); none may be under
+ *		     way
+ * @s:		supervisor
+ * @op:		the change
+ * @argc:	add: its words, "add" first
+ * @argv:	those words (add, del: argv[1] is the cable)
+ * @line:	the request, for the log
+ * @src:	who asked (xc_ctlsrv_source(), or "SIGHUP")
+ * @job:	the client waiting for the answer, or NULL
+ *
+ * Return: true while it is under way; false once it is over (the answer
+ *	   is in job->out)
+ */
+bool xc_sup_change(struct xc_sup *s, enum xc_sup_op op, int argc,
+		   char **argv, const char *line, const char *src,
+		   struct xc_ctlsrv_job *job)
+{
+	struct xc_sup_change *c = &s->chg;
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	c->op = op;
+	c->job = job;
+	snprintf(c->line, sizeof(c->line), "%s", line);
+	snprintf(c->src, sizeof(c->src), "%s", src);
+	if (op == XC_SUP_ADD)
+		rc = begin_add(s, argc, argv);
+	else if (op == XC_SUP_DEL)
+		rc = begin_del(s, argv[1]);
+	else
+		rc = begin_reload(s);
+	if (rc < 0) {
+		/* refused, nothing changed: end_*() have nothing to undo */
+		c->rc = rc;
+		c->op = XC_SUP_NONE;
+	}
+	if (rc <= 0) {
+		end_change(s);
+		return false;
+	}
+	return true;
+}
+
+/**
+ * xc_sup_change_step() - carry the change under way on (each pass of the
+ *			  supervisor's loop): the workers' answers read as
+ *			  far as they came, new workers looked at; end it
+ *			  once all is there, or start a reload SIGHUP asked
+ *			  for once no change is under way
+ * @s:		supervisor
+ *
+ * Return: true while a change is under way (look again soon)
+ */
+bool xc_sup_change_step(struct xc_sup *s)
+{
+	struct xc_sup_change *c = &s->chg;
+	bool busy = false;
+	unsigned int k;
+
+	if (c->op == XC_SUP_NONE) {
+		if (!s->hup)
+			return false;
+		s->hup = false;
+		xc_notify("RELOADING=1");
+		return xc_sup_change(s, XC_SUP_RELOAD, 0, NULL, "reload",
+				     "SIGHUP", NULL);
+	}
+	for (k = 0; k < XC_SUP_MAX_WORKERS; k++)
+		if (c->asking[k] && xc_ask_poll(&c->ask[k]) == 1)
+			busy = true;
+	if (c->starting && waiting_new(s))
+		busy = true;
+	if (busy)
+		return true;
+	end_change(s);
+	return s->hup;
+}
+
+/**
  * on_signal() - act on a signal read from the signalfd
  * @s:		supervisor
  */
 static void on_signal(struct xc_sup *s)
 {
 	struct signalfd_siginfo si;
-	char why[XC_ERR_LEN];
-	int rc;
 
 	while (read(s->sig_fd, &si, sizeof(si)) == sizeof(si)) {
 		switch (si.ssi_signo) {
@@ -761,13 +1025,9 @@ static void on_signal(struct xc_sup *s)
 			reap(s);
 			break;
 		case SIGHUP:
-			why[0] = '\0';
-			xc_notify("RELOADING=1");
-			rc = xc_sup_reload(s, why, sizeof(why));
-			xc_notify("READY=1");
-			xc_sbuf_free(&s->said);	/* its workers logged it */
-			XC_LOG(super, INFO, "SIGHUP: reload %s: %s",
-			       rc ? "refused, nothing changed" : "done", why);
+			/* a reload, once no change is under way (its log line
+			 * says how it went) */
+			s->hup = true;
 			break;
 		default:
 			XC_LOG(super, INFO, "signal %u: stopping every worker",
@@ -868,22 +1128,29 @@ static void loop(struct xc_sup *s)
 		  .events = POLLIN },
 	};
 	int wait_ms, ctl_ms = -1;
+	bool busy = false;
 
 	while (!s->quit) {
 		/* signals (a worker's exit among them) and clients end the
 		 * wait; a restart due and the control engine's deadlines
-		 * bound it */
+		 * bound it, and a change under way, whose workers' answers
+		 * are read as they come */
 		wait_ms = restart_due(s);
 		if (wait_ms >= 0)
 			wait_ms++;
 		if (ctl_ms >= 0 && (wait_ms < 0 || ctl_ms < wait_ms))
 			wait_ms = ctl_ms;
+		if (busy && (wait_ms < 0 || wait_ms > XC_CTLSRV_POLL_MS))
+			wait_ms = XC_CTLSRV_POLL_MS;
 		/* and what the log held back is said when its window ends */
 		if (wait_ms < 0 || wait_ms > XC_LOGRL_WINDOW_S * 1000)
 			wait_ms = XC_LOGRL_WINDOW_S * 1000;
 		if (poll(p, 2, wait_ms) > 0 && p[0].revents)
 			on_signal(s);
-		if (!s->quit && s->ctl_fd >= 0)
+		if (s->quit)
+			break;
+		busy = xc_sup_change_step(s);
+		if (s->ctl_fd >= 0)
 			ctl_ms = xc_supctl_serve(s);
 		xc_logrl_tick();
 	}
@@ -980,7 +1247,10 @@ static void teardown(struct xc_sup *s)
 {
 	unsigned int k;
 
-	xc_supctl_stop(s);
+	xc_supctl_stop(s);	/* its clients first: they may wait for chg */
+	for (k = 0; k < XC_SUP_MAX_WORKERS; k++)
+		if (s->chg.asking[k])
+			xc_ask_end(&s->chg.ask[k]);
 	if (s->sig_fd >= 0)
 		close(s->sig_fd);
 	xc_sockrec_close(true);
@@ -1028,7 +1298,7 @@ int xc_sup_run(struct xc_cmdline *cl, int argc, char **argv)
 		n += s->w[k].state != XC_W_FREE;
 	XC_LOG(super, INFO, "%u cables need more DPDK ports than one process has: supervising %u worker processes (run directory %s)",
 	       s->n_cables, n, s->dir);
-	if (start_new(s, false, why, sizeof(why)))
+	if (start_new(s, NULL, why, sizeof(why)))
 		XC_LOG(super, ERR, "%s", why);
 	XC_LOG(super, INFO, "supervisor running: xcablectl -s %s (or -p %s); stop with Ctrl-C or SIGTERM",
 	       s->ctl_path, s->prefix);

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <sys/un.h>
 #include <time.h>
 
 #include "bounds.h"
@@ -24,7 +25,11 @@
 #define XC_SUP_MAX_CABLES	XC_MAX_LAB_CABLES /* what a config holds */
 #define XC_SUP_MAX_ARGS		96	/* arguments passed to a worker */
 #define XC_SUP_CHANGE_S		35	/* longest wait for a worker's answer to
-					 * add, del, reload (it waits 30) */
+					 * add, del, reload (it waits 30), and
+					 * for a change of the supervisor's */
+#define XC_SUP_READ_MS		2000	/* ... to list and show (xcablectl
+					 * waits 5 s for those) */
+#define XC_SUP_READY_S		20	/* a new worker's start, at most */
 
 /**
  * struct xc_sup_cable - a cable of the lab, and the worker that runs it
@@ -84,6 +89,86 @@ struct xc_worker {
 };
 
 /**
+ * struct xc_ask - one request to a worker's control socket, carried on by
+ *		   the supervisor's loop without ever waiting for it
+ *		   (supworker.c)
+ * @fd:		the connection, -1 once it is closed
+ * @rc:		1 while under way, then 0 (answered ok), -EINVAL (refused),
+ *		-ETIMEDOUT, or another -errno
+ * @connected:	connect() went through
+ * @sent:	bytes of @req sent
+ * @deadline_ms: when it is given up (CLOCK_MONOTONIC)
+ * @timeout_ms:	how long it was given, for messages
+ * @sa:		the worker's control socket
+ * @req:	the request line, its newline included
+ * @ans:	the answer so far
+ */
+struct xc_ask {
+	int fd;
+	int rc;
+	bool connected;
+	size_t sent;
+	uint64_t deadline_ms;
+	unsigned int timeout_ms;
+	struct sockaddr_un sa;
+	char req[XC_CTL_LINE_MAX + 1];
+	struct xc_sbuf ans;
+};
+
+/**
+ * enum xc_sup_op - a change of the lab the supervisor is making
+ * @XC_SUP_NONE:	none
+ * @XC_SUP_ADD:		xcablectl add
+ * @XC_SUP_DEL:		xcablectl del
+ * @XC_SUP_RELOAD:	xcablectl reload, or SIGHUP
+ */
+enum xc_sup_op {
+	XC_SUP_NONE,
+	XC_SUP_ADD,
+	XC_SUP_DEL,
+	XC_SUP_RELOAD,
+};
+
+/**
+ * struct xc_sup_change - the change of the lab being made: one at a time,
+ *			  carried on by the supervisor's loop while its
+ *			  workers answer or start (supervise.c)
+ * @op:		enum xc_sup_op; XC_SUP_NONE: no change is being made
+ * @job:	the client waiting for its answer, NULL for SIGHUP or once
+ *		the client was given up (the change goes on)
+ * @line:	the request, as xcablectl sent it ("reload" for SIGHUP)
+ * @src:	who asked, for the log's rate limit (xc_ctlsrv_source())
+ * @name:	add, del: the cable
+ * @worker:	add, del: its worker
+ * @asking:	ask[k] is under way, or ended and not looked at yet
+ * @ask:	the request to worker k (add, del, reload)
+ * @starting:	new workers are started, and waited for until @ready_ms
+ * @fresh:	worker k was started by the change: it is waited for
+ * @ready_ms:	when a new worker that does not answer yet has failed
+ * @rc:		0, or the first failure
+ * @why:	what was done, or the first failure
+ * @n_new:	reload: the new cables, for the summary
+ * @n_gone:	reload: the cables removed
+ */
+struct xc_sup_change {
+	enum xc_sup_op op;
+	struct xc_ctlsrv_job *job;
+	char line[XC_CTL_LINE_MAX];
+	char src[XC_CTLSRV_SRC_LEN];
+	char name[XC_NAME_MAX];
+	unsigned int worker;
+	bool asking[XC_SUP_MAX_WORKERS];
+	struct xc_ask ask[XC_SUP_MAX_WORKERS];
+	bool starting;
+	bool fresh[XC_SUP_MAX_WORKERS];
+	uint64_t ready_ms;
+	int rc;
+	char why[XC_ERR_LEN];
+	unsigned int n_new;
+	unsigned int n_gone;
+};
+
+/**
  * struct xc_sup - the supervisor
  * @cl:		the command line and config, as parsed (the parent's)
  * @exe:	this program, executed for each worker
@@ -111,6 +196,8 @@ struct xc_worker {
  * @said:	what the workers answered to the change being made (the last
  *		counters of the cables they removed), passed on to xcablectl
  *		before the supervisor's own line
+ * @chg:	the change being made
+ * @hup:	SIGHUP came: reload once no change is being made
  */
 struct xc_sup {
 	struct xc_cmdline *cl;
@@ -134,6 +221,8 @@ struct xc_sup {
 	unsigned int n_w;
 	bool quit;
 	struct xc_sbuf said;
+	struct xc_sup_change chg;
+	bool hup;
 };
 
 /**
@@ -151,12 +240,11 @@ static inline uint64_t xc_sup_now_ms(void)
 
 /* supervise.c: the supervisor's life */
 int xc_sup_run(struct xc_cmdline *cl, int argc, char **argv);
-int xc_sup_add(struct xc_sup *s, int argc, char **argv, char *why,
-	       size_t whylen);
-int xc_sup_del(struct xc_sup *s, const char *name, char *why,
-	       size_t whylen);
-int xc_sup_reload(struct xc_sup *s, char *why, size_t whylen);
-void xc_sup_pass_on(struct xc_sup *s, const struct xc_sbuf *ans);
+int xc_sup_find(const struct xc_sup *s, const char *name);
+bool xc_sup_change(struct xc_sup *s, enum xc_sup_op op, int argc,
+		   char **argv, const char *line, const char *src,
+		   struct xc_ctlsrv_job *job);
+bool xc_sup_change_step(struct xc_sup *s);
 
 /* supplace.c: which worker runs which cable */
 unsigned int xc_sup_def_ports(const struct xc_cable_def *d);
@@ -174,10 +262,12 @@ int xc_worker_write(const struct xc_sup *s, unsigned int i);
 int xc_worker_start(struct xc_sup *s, unsigned int i);
 void xc_worker_stop(struct xc_sup *s, unsigned int i);
 void xc_worker_cleanup(struct xc_sup *s, unsigned int i, bool final);
-int xc_worker_ask(const struct xc_worker *w, const char *req,
-		  struct xc_sbuf *ans, unsigned int timeout_s);
-int xc_worker_change(const struct xc_sup *s, unsigned int k, const char *req,
-		     struct xc_sbuf *ans, char *why, size_t whylen);
+int xc_ask_start(struct xc_ask *a, const struct xc_worker *w, const char *req,
+		 unsigned int timeout_ms);
+int xc_ask_poll(struct xc_ask *a);
+void xc_ask_end(struct xc_ask *a);
+void xc_ask_why(const struct xc_ask *a, unsigned int k, char *why,
+		size_t whylen);
 bool xc_worker_ready(const struct xc_worker *w);
 unsigned int xc_worker_cables(const struct xc_sup *s, unsigned int i);
 

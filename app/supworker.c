@@ -333,84 +333,147 @@ bool xc_worker_ready(const struct xc_worker *w)
 }
 
 /**
- * xc_worker_ask() - send a worker one xcablectl request, read its answer
+ * xc_ask_start() - send a worker one xcablectl request, without waiting:
+ *		    xc_ask_poll() carries the exchange on (the supervisor's
+ *		    one thread never waits for a worker)
+ * @a:		the exchange, ended or never started
  * @w:		the worker
  * @req:	the request, one line without newline
- * @ans:	the answer is appended (its last line "ok" or "error: WHY")
- * @timeout_s:	longest wait for the answer
+ * @timeout_ms:	longest wait for its whole answer
  *
- * Return: 0 if it answered ok, -EINVAL if it refused (the answer says
- *	   why), other -errno if it could not be asked
+ * Return: 1 while under way, or -errno if it cannot be started (a->rc)
  */
-int xc_worker_ask(const struct xc_worker *w, const char *req,
-		  struct xc_sbuf *ans, unsigned int timeout_s)
+int xc_ask_start(struct xc_ask *a, const struct xc_worker *w, const char *req,
+		 unsigned int timeout_ms)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	struct timeval tv = { .tv_sec = timeout_s };
-	size_t start = ans->len;
-	char buf[4096];
-	const char *last;
-	ssize_t n;
-	int fd, rc;
-
-	if (strlen(w->ctl) >= sizeof(sa.sun_path))
-		return -ENAMETOOLONG;
-	strcpy(sa.sun_path, w->ctl);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
-	    send(fd, req, strlen(req), MSG_NOSIGNAL) < 0 ||
-	    send(fd, "\n", 1, MSG_NOSIGNAL) < 0) {
-		rc = -errno;
-		close(fd);
-		return rc;
-	}
-	while ((n = read(fd, buf, sizeof(buf))) > 0)
-		xc_sbuf_put(ans, buf, (size_t)n);
-	rc = n < 0 ? -errno : 0;
-	close(fd);
-	if (rc)
-		return rc == -EAGAIN ? -ETIMEDOUT : rc;
-	if (ans->failed)
-		return -ENOMEM;
-	/* the last line says how it went */
-	while (ans->len > start && ans->b[ans->len - 1] == '\n')
-		ans->b[--ans->len] = '\0';
-	if (ans->len == start)
-		return -EPIPE;
-	last = memrchr(ans->b + start, '\n', ans->len - start);
-	last = last ? last + 1 : ans->b + start;
-	rc = strcmp(last, "ok") == 0 ? 0 : -EINVAL;
-	xc_sbuf_put(ans, "\n", 1);
-	return rc;
+	memset(a, 0, sizeof(*a));
+	a->fd = -1;
+	a->rc = 1;
+	a->deadline_ms = xc_sup_now_ms() + timeout_ms;
+	a->timeout_ms = timeout_ms;
+	if (strlen(w->ctl) >= sizeof(a->sa.sun_path) ||
+	    (size_t)snprintf(a->req, sizeof(a->req), "%s\n", req) >=
+	    sizeof(a->req))
+		return a->rc = -ENAMETOOLONG;
+	a->sa.sun_family = AF_UNIX;
+	strcpy(a->sa.sun_path, w->ctl);
+	a->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (a->fd < 0)
+		return a->rc = -errno;
+	return xc_ask_poll(a);
 }
 
 /**
- * xc_worker_change() - ask worker @k of @s to make a change (add, del,
- *			reload), waiting as long as a change may take
- * @s:		supervisor
- * @k:		the worker
- * @req:	the request, one line without newline
- * @ans:	its answer is appended
- * @why:	on error: "worker K: " and the worker's reason (its "error:"
- *		line), or why it could not be asked
- * @whylen:	size of @why
+ * finish() - the worker closed: how did it answer? (its last line says)
+ * @a:		the exchange, its answer read whole
  *
- * Return: 0, or -errno as for xc_worker_ask()
+ * Return: 0 if it answered ok, -EINVAL if it refused, -EPIPE if it said
+ *	   nothing, -ENOMEM
  */
-int xc_worker_change(const struct xc_sup *s, unsigned int k, const char *req,
-		     struct xc_sbuf *ans, char *why, size_t whylen)
+static int finish(struct xc_ask *a)
 {
-	const char *e;
-	int rc = xc_worker_ask(&s->w[k], req, ans, XC_SUP_CHANGE_S);
+	struct xc_sbuf *ans = &a->ans;
+	const char *last;
 
-	if (rc == 0)
-		return 0;
-	e = strstr(xc_sbuf_str(ans), "error: ");
-	snprintf(why, whylen, "worker %u: %s", k, e ? e + 7 : strerror(-rc));
+	if (ans->failed)
+		return -ENOMEM;
+	while (ans->len && ans->b[ans->len - 1] == '\n')
+		ans->b[--ans->len] = '\0';
+	if (ans->len == 0)
+		return -EPIPE;
+	last = memrchr(ans->b, '\n', ans->len);
+	last = last ? last + 1 : ans->b;
+	xc_sbuf_put(ans, "\n", 1);
+	return strncmp(last, "ok\n", 3) == 0 ? 0 : -EINVAL;
+}
+
+/**
+ * xc_ask_poll() - carry an exchange on as far as it goes without waiting:
+ *		   connect (again, while the worker's backlog is full), send
+ *		   what is left of the request, read what came of the answer
+ * @a:		the exchange
+ *
+ * Return: a->rc: 1 while under way; 0 if the worker answered ok, -EINVAL
+ *	   if it refused (its answer says why), -ETIMEDOUT past the
+ *	   deadline, other -errno if it could not be asked
+ */
+int xc_ask_poll(struct xc_ask *a)
+{
+	char buf[4096];
+	ssize_t n;
+
+	while (a->rc == 1) {
+		if (!a->connected) {
+			if (connect(a->fd, (struct sockaddr *)&a->sa,
+				    sizeof(a->sa)) == 0 || errno == EISCONN)
+				a->connected = true;
+			else if (errno != EAGAIN && errno != EINTR)
+				a->rc = -errno;
+			else
+				break;	/* its backlog is full: later */
+		} else if (a->sent < strlen(a->req)) {
+			n = send(a->fd, a->req + a->sent,
+				 strlen(a->req) - a->sent,
+				 MSG_NOSIGNAL | MSG_DONTWAIT);
+			if (n > 0)
+				a->sent += (size_t)n;
+			else if (errno == EAGAIN || errno == EINTR)
+				break;
+			else
+				a->rc = -errno;
+		} else {
+			n = recv(a->fd, buf, sizeof(buf), MSG_DONTWAIT);
+			if (n > 0)
+				xc_sbuf_put(&a->ans, buf, (size_t)n);
+			else if (n == 0)
+				a->rc = finish(a);
+			else if (errno == EAGAIN || errno == EINTR)
+				break;
+			else
+				a->rc = -errno;
+		}
+	}
+	if (a->rc == 1 && xc_sup_now_ms() >= a->deadline_ms)
+		a->rc = -ETIMEDOUT;
+	if (a->rc != 1 && a->fd >= 0) {
+		close(a->fd);
+		a->fd = -1;
+	}
+	return a->rc;
+}
+
+/**
+ * xc_ask_end() - close an exchange, under way or not, and free its answer
+ * @a:		the exchange (started, or zeroed with fd -1)
+ */
+void xc_ask_end(struct xc_ask *a)
+{
+	if (a->fd >= 0)
+		close(a->fd);
+	a->fd = -1;
+	xc_sbuf_free(&a->ans);
+}
+
+/**
+ * xc_ask_why() - why an exchange that ended did not go well, one line
+ * @a:		the exchange, ended
+ * @k:		its worker's slot
+ * @why:	filled: the worker's reason (its "error:" line), or what
+ *		kept it from answering
+ * @whylen:	size of @why
+ */
+void xc_ask_why(const struct xc_ask *a, unsigned int k, char *why,
+		size_t whylen)
+{
+	const char *e = strstr(xc_sbuf_str(&a->ans), "error: ");
+
+	if (a->rc == -EINVAL && e)
+		snprintf(why, whylen, "worker %u: %s", k, e + 7);
+	else if (a->rc == -ETIMEDOUT)
+		snprintf(why, whylen, "worker %u did not answer within %u ms (stopped, or busy? xcablectl workers)",
+			 k, a->timeout_ms);
+	else
+		snprintf(why, whylen, "worker %u could not be asked: %s", k,
+			 strerror(-a->rc));
 	why[strcspn(why, "\n")] = '\0';
-	return rc;
 }

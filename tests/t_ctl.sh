@@ -242,3 +242,57 @@ t_ctl_sup_slow_reader() {
 	[ "$XC_RC" = 0 ] || { fail "xcable exited with $XC_RC"; return 1; }
 }
 TESTS+=(t_ctl_sup_slow_reader)
+
+# the supervisor never waits for a worker: worker 1 is stopped (SIGSTOP)
+# with a change (del c17) and a read (show c15) parked on it; meanwhile
+# workers, show of a cable of worker 0 and list (each worker asked at
+# once) are answered, list within its deadline for worker 1 and saying
+# so; the parked show gets an error naming worker 1 at its deadline;
+# worker 0, killed, is started again; once worker 1 runs again (SIGCONT)
+# the parked del is carried out and answered with c17's last counters
+t_ctl_sup_stuck_worker() {
+	local w1 dp sp ms rc n
+	sup_start 20 || return 1
+	w1=$(worker_pid 1)
+	kill -STOP "$w1" || { fail "cannot stop worker 1"; return 1; }
+	say "worker 1 (pid $w1, c10 to c19) stopped with SIGSTOP"
+	timed ms timeout 60 "$XCTL" -s "$T/x.ctl" del c17 >del.out 2>&1 & dp=$!
+	sleep 0.3
+	"$XCTL" -s "$T/x.ctl" show c15 >show.out 2>&1 & sp=$!
+	sleep 0.3
+	timed ms timeout 10 "$XCTL" -s "$T/x.ctl" workers >workers.out 2>&1 || { cat workers.out; fail "workers failed"; return 1; }
+	say "del c17 and show c15 parked on worker 1: workers answered in $ms ms"
+	[ "$ms" -lt 500 ] || { fail "workers waited for the parked requests"; return 1; }
+	timed ms timeout 10 "$XCTL" -s "$T/x.ctl" show c3 >show3.out 2>&1 || { cat show3.out; fail "show c3 failed"; return 1; }
+	say "show c3 (worker 0): answered in $ms ms"
+	[ "$ms" -lt 500 ] && grep -q "^c3: " show3.out || { cat show3.out; fail "show c3 waited, or is wrong"; return 1; }
+	timed ms timeout 10 "$XCTL" -s "$T/x.ctl" list >list.out 2>&1; rc=$?
+	say "list: exit $rc in $ms ms: $(grep -m1 '^c1[0-9]: ' list.out | cut -c1-110)"
+	[ $rc = 0 ] && [ "$ms" -lt 3000 ] || { cat list.out; fail "list did not answer within worker 1's deadline"; return 1; }
+	[ "$(grep -c '^c[0-9]: left ' list.out)" = 10 ] ||
+		{ cat list.out; fail "list does not show worker 0's 10 cables"; return 1; }
+	[ "$(grep -c '^c1[0-9]: not running: worker 1 did not answer within 2000 ms' list.out)" = 10 ] ||
+		{ cat list.out; fail "list does not say worker 1 did not answer"; return 1; }
+	wait $sp; rc=$?
+	say "the parked show c15: exit $rc: $(cat show.out)"
+	[ $rc != 0 ] && grep -q "error: cable c15: worker 1 did not answer within 2000 ms" show.out ||
+		{ fail "the parked show did not get an error naming worker 1"; return 1; }
+	n=$(grep -c "running;" xc.log)
+	kill -KILL "$(worker_pid 0)"
+	wait_log xc.log "worker 0 .*was killed by signal 9.*restarting" 1 5 && wait_log xc.log "running;" $((n + 1)) 30 ||
+		{ tail -n 5 xc.log; fail "worker 0 was not started again while del was parked"; return 1; }
+	say "worker 0 killed meanwhile: started again ($(grep -m1 'worker 0 .*was killed' xc.log | sed 's/^xcable: //' | cut -c1-80)...)"
+	kill -0 "$dp" 2>/dev/null || { cat del.out; fail "the parked del did not wait for worker 1"; return 1; }
+	kill -CONT "$w1"
+	wait $dp; rc=$?
+	say "worker 1 continued: del c17: exit $rc, $(tail -n 1 del.out)"
+	[ $rc = 0 ] && grep -q "^c17 left->right: .*(final: removed)" del.out && grep -q "c17: removed from worker 1" del.out ||
+		{ cat del.out; fail "the parked del was not carried out once worker 1 ran"; return 1; }
+	timed ms timeout 10 "$XCTL" -s "$T/x.ctl" list >list.out 2>&1 || { cat list.out; fail "list failed"; return 1; }
+	say "list: $(grep -c '^c[0-9]*: left ' list.out) cables running, in $ms ms"
+	[ "$(grep -c '^c[0-9]*: left ' list.out)" = 19 ] && ! grep -q '^c17: ' list.out ||
+		{ cat list.out; fail "list does not show the 19 cables left"; return 1; }
+	xc_stop
+	[ "$XC_RC" = 0 ] || { fail "xcable exited with $XC_RC"; return 1; }
+}
+TESTS+=(t_ctl_sup_stuck_worker)
