@@ -628,13 +628,32 @@ mx_worker_of() {
 	return 1
 }
 
+# pid_fds PID - how many fds a process has open, but for the BPF maps and
+# type info of an XDP program (net_af_xdp): a worker killed leaves its
+# program on the interface, and the next one uses it without opening its
+# maps again
+pid_fds() { find "/proc/$1/fd" -mindepth 1 -printf '%l\n' 2>/dev/null | grep -vcE '^anon_inode:(bpf-map|btf)$'; }
+
+# settled_pid_fds PID N WHAT - wait until process PID has N fds open
+settled_pid_fds() {
+	local i
+	for ((i = 0; i < 40; i++)); do
+		[ "$(pid_fds "$1")" = "$2" ] && return 0
+		sleep 0.1
+	done
+	fail "after $MX_STEP: $3 has $(pid_fds "$1") fds open, $2 before"
+}
+
 # the matrix's cables in a lab of more than one process holds: 16 more
 # socket-to-socket cables make xcable a supervisor. For each kind, through
 # the supervisor: del, add, then its worker killed (SIGKILL): the
-# supervisor starts it again, and the cable carries frames again; at the
-# end every cable of the lab is listed
+# supervisor starts it again, and the cable carries frames again; after
+# each, every counter the supervisor lists balances (removed cables too)
+# and the supervisor's fds are back to their level, and the worker
+# started again has as many fds as before it was killed; at the end
+# every cable of the lab is listed
 t_change_supervised() {
-	local i=0 r w pid n args=() names
+	local i=0 r w pid n args=() names sfds wfds
 	MX_ROWS=$(mx_rows)
 	ip netns add "$(mx_ns)" && ip -n "$(mx_ns)" link set lo up || return 1
 	for r in $MX_ROWS; do
@@ -654,6 +673,8 @@ t_change_supervised() {
 	n=$("$XCTL" -s "$T/x.ctl" workers | grep -c '^worker ')
 	wait_log xc.log "running;" "$n" 60 || { tail -n 20 xc.log; fail "the workers did not start"; return 1; }
 	say "$(grep -m1 "supervising" xc.log | sed 's/^xcable: //')"
+	sleep 0.5
+	sfds=$(pid_fds "$XC_PID")
 	i=0
 	for r in $MX_ROWS; do
 		MX_STEP="mx$i ($r) at start, supervised"
@@ -667,17 +688,23 @@ t_change_supervised() {
 d = json.load(sys.stdin); sys.exit(0 if any(g["name"] == sys.argv[1] for g in d["removed"]) and d["removed-total"] >= 1 else 1)' "mx$i" ||
 			{ fail "$MX_STEP: the supervisor's list --json lacks the removed cable"; return 1; }
 		mx_ctl add "mx$i" "${words[@]}" || { cat ctl.out; fail "$MX_STEP: add failed"; return 1; }
-		mx_front "$i" "$r" || return 1
+		mx_front "$i" "$r" && mx_balanced >bal.out || { cat bal.out; fail "$MX_STEP: counters do not balance"; return 1; }
+		settled_pid_fds "$XC_PID" "$sfds" "the supervisor" || return 1
 		MX_STEP="mx$i ($r) after its worker was killed"
 		w=$(mx_worker_of "mx$i") || { fail "no worker runs mx$i"; return 1; }
 		pid=$("$XCTL" -s "$T/x.ctl" workers | sed -nE "s/^worker $w: pid ([0-9]+),.*/\1/p")
+		sleep 0.5
+		wfds=$(pid_fds "$pid")
 		n=$(grep -c "running;" xc.log)
 		kill -KILL "$pid"
 		wait_log xc.log "worker $w .*was killed by signal 9" 1 10 &&
 		wait_log xc.log "running;" $((n + 1)) 60 || { tail -n 10 xc.log; fail "worker $w did not come back"; return 1; }
 		sleep 0.5
-		mx_front "$i" "$r" || return 1
-		say "$r (mx$i, worker $w): del, add, worker killed and started again: carries frames each time"
+		mx_front "$i" "$r" && mx_balanced >bal.out || { cat bal.out; fail "$MX_STEP: counters do not balance"; return 1; }
+		pid=$("$XCTL" -s "$T/x.ctl" workers | sed -nE "s/^worker $w: pid ([0-9]+),.*/\1/p")
+		settled_pid_fds "$pid" "$wfds" "worker $w started again" &&
+		settled_pid_fds "$XC_PID" "$sfds" "the supervisor" || return 1
+		say "$r (mx$i, worker $w): del, add, worker killed and started again: carries frames each time, counters balanced; worker $w has $wfds fds as before, the supervisor $sfds"
 		i=$((i + 1))
 	done
 	names=$("$XCTL" -s "$T/x.ctl" list | grep -oE '^[a-z0-9]+:' | wc -l)
