@@ -661,9 +661,10 @@ static void free_cables(struct xc_sup_cable *c, unsigned int n)
 }
 
 /**
- * reload_workers() - after a reload changed the lab: stop emptied
- *		      workers, have each whose config text changed read it
- *		      again (asked, all at once), start new workers
+ * reload_workers() - after a reload changed the lab: have each worker
+ *		      whose config text changed read it again (asked, all at
+ *		      once), start new workers; those left with no cable are
+ *		      stopped once the reload holds (end_reload())
  * @s:		supervisor, with the new cables
  * @old:	each worker's config text before
  *
@@ -684,9 +685,7 @@ static void reload_workers(struct xc_sup *s, struct xc_sbuf *old)
 		    (w->state == XC_W_WAITING && w->pid == 0 && !w->restart_ms))
 			continue;	/* new ones: start_new() */
 		if (xc_worker_cables(s, k) == 0) {
-			XC_LOG_FROM(c->src, super, INFO, "reload: worker %u has no cable left: stopping it",
-				    k);
-			xc_worker_stop(s, k);
+			c->emptied[k] = true;	/* stopped once it holds */
 			continue;
 		}
 		memset(&now, 0, sizeof(now));
@@ -782,17 +781,25 @@ static int begin_reload(struct xc_sup *s)
 	rc = xc_sup_place(nc, n, s->w, &s->n_w, why, whylen);
 	if (rc)
 		goto out;
-	/* the new lab replaces the old one */
+	/* the new lab replaces the old one, which is kept until every
+	 * worker did its part: if one fails, the others go back to it */
+	ch->was = malloc(s->n_cables * sizeof(*ch->was) + 1);
+	if (ch->was == NULL) {
+		snprintf(why, whylen, "out of memory");
+		rc = -ENOMEM;
+		goto out;
+	}
 	for (k = 0; k < s->n_cables; k++) {
 		for (i = 0; i < n && strcmp(s->cables[k].def.name, nc[i].def.name); i++)
 			;
 		ch->n_gone += i == n;
 	}
-	free_cables(s->cables, s->n_cables);
+	memcpy(ch->was, s->cables, s->n_cables * sizeof(*ch->was));
+	ch->n_was = s->n_cables;
+	ch->was_global = s->global;
 	memcpy(s->cables, nc, n * sizeof(*nc));
 	s->n_cables = n;
 	n = 0;
-	free(s->global);
 	s->global = global;
 	global = NULL;
 	reload_workers(s, old);
@@ -812,12 +819,82 @@ out:
 }
 
 /**
- * end_reload() - every worker asked answered (or not in time), every new
- *		  one answers (or failed): what each answered is passed on,
- *		  the first failure is the reload's
- * @s:		supervisor
+ * forget_was() - the lab before the reload is no longer needed
+ * @c:		the change
  */
-static void end_reload(struct xc_sup *s)
+static void forget_was(struct xc_sup_change *c)
+{
+	free_cables(c->was, c->n_was);
+	free(c->was);
+	free(c->was_global);
+	c->was = NULL;
+	c->was_global = NULL;
+	c->n_was = 0;
+}
+
+/**
+ * go_back() - a worker failed its part of the reload: the lab is the one
+ *	       before it again, each worker's config file says so, the
+ *	       workers asked are asked to read it again (a worker that did
+ *	       its part undoes it; one that refused has nothing to do), and
+ *	       the workers started for the reload are stopped
+ * @s:		supervisor
+ *
+ * Return: true if workers are asked (end_reload() once they answered)
+ */
+static bool go_back(struct xc_sup *s)
+{
+	struct xc_sup_change *c = &s->chg;
+	bool asked = false;
+	unsigned int k;
+
+	free_cables(s->cables, s->n_cables);
+	memcpy(s->cables, c->was, c->n_was * sizeof(*c->was));
+	s->n_cables = c->n_was;
+	free(s->global);
+	s->global = c->was_global;
+	free(c->was);
+	c->was = NULL;
+	c->was_global = NULL;
+	c->n_was = 0;
+	c->back = true;
+	c->starting = false;
+	for (k = 0; k < s->n_w; k++) {
+		struct xc_worker *w = &s->w[k];
+
+		c->fresh[k] = false;
+		if (w->state == XC_W_FREE || w->state == XC_W_STOPPING)
+			continue;
+		if (xc_worker_cables(s, k) == 0) {	/* new, for the reload */
+			xc_worker_stop(s, k);
+			continue;
+		}
+		xc_worker_write(s, k);
+		if (!c->asking[k])
+			continue;
+		xc_ask_end(&c->ask[k]);
+		if (xc_worker_ready(w)) {
+			ask(s, k, "reload");
+			asked = true;
+		} else {
+			c->asking[k] = false;	/* it reads the file anew */
+		}
+	}
+	return asked;
+}
+
+/**
+ * end_reload() - every worker asked answered (or not in time), every new
+ *		  one answers (or failed): what each answered is passed on;
+ *		  if all did their part, the workers left with no cable are
+ *		  stopped; else the first failure is the reload's, and the
+ *		  lab goes back to what it was (go_back())
+ * @s:		supervisor
+ *
+ * Return: true if the workers are asked to go back (called again once
+ *	   they answered)
+ */
+static bool end_reload(struct xc_sup *s)
 {
 	struct xc_sup_change *c = &s->chg;
 	char err[XC_ERR_LEN], why[XC_ERR_LEN + 32];
@@ -831,15 +908,40 @@ static void end_reload(struct xc_sup *s)
 			xc_ask_why(&c->ask[k], k, err, sizeof(err));
 			snprintf(why, sizeof(why), "%s (its part of the reload)",
 				 err);
+			if (c->back)
+				c->lost = true;
 			fail(c, c->ask[k].rc, why);
 		}
 		XC_LOG_FROM(c->src, super, INFO, "reload: worker %u %s", k,
-			    c->ask[k].rc ? "refused its part" :
+			    c->ask[k].rc ? (c->back ?
+			    "could not read its config as it was again" :
+			    "refused its part") : c->back ?
+			    "read its config as it was again" :
 			    "read its config again");
 	}
-	if (c->rc == 0)
-		snprintf(c->why, sizeof(c->why), "%s: %u cable(s), %u new, %u removed",
-			 s->cl->opts.config, s->n_cables, c->n_new, c->n_gone);
+	if (c->back) {
+		snprintf(err, sizeof(err), "%s", c->why);
+		snprintf(c->why, sizeof(c->why), "%.150s; %s", err, c->lost ?
+			 "the other workers could not all go back: their cables are as their configs say, see the log" :
+			 "the other workers went back to the lab as it was");
+		return false;
+	}
+	if (c->rc) {
+		if (go_back(s))
+			return true;
+		return end_reload(s);	/* nobody to ask: it is back */
+	}
+	for (k = 0; k < s->n_w; k++) {
+		if (!c->emptied[k])
+			continue;
+		XC_LOG_FROM(c->src, super, INFO, "reload: worker %u has no cable left: stopping it",
+			    k);
+		xc_worker_stop(s, k);
+	}
+	forget_was(c);
+	snprintf(c->why, sizeof(c->why), "%s: %u cable(s), %u new, %u removed",
+		 s->cl->opts.config, s->n_cables, c->n_new, c->n_gone);
+	return false;
 }
 
 /**
@@ -882,9 +984,12 @@ static bool waiting_new(struct xc_sup *s)
 /**
  * end_change() - the change is over: the lab takes what the workers did,
  *		  the log and the client are told, the next change may come
+ *		  (unless a reload that failed has its workers go back first)
  * @s:		supervisor
+ *
+ * Return: true if it is over
  */
-static void end_change(struct xc_sup *s)
+static bool end_change(struct xc_sup *s)
 {
 	struct xc_sup_change *c = &s->chg;
 	bool refused = c->op == XC_SUP_NONE;	/* by the checks */
@@ -899,7 +1004,8 @@ static void end_change(struct xc_sup *s)
 		end_del(s);
 		break;
 	case XC_SUP_RELOAD:
-		end_reload(s);
+		if (end_reload(s))
+			return false;	/* the workers go back first */
 		break;
 	default:
 		break;
@@ -928,6 +1034,7 @@ static void end_change(struct xc_sup *s)
 		if (c->asking[k])
 			xc_ask_end(&c->ask[k]);
 	memset(c, 0, sizeof(*c));
+	return true;
 }
 
 /**
@@ -969,10 +1076,8 @@ bool xc_sup_change(struct xc_sup *s, enum xc_sup_op op, int argc,
 		c->rc = rc;
 		c->op = XC_SUP_NONE;
 	}
-	if (rc <= 0) {
-		end_change(s);
-		return false;
-	}
+	if (rc <= 0)
+		return !end_change(s);
 	return true;
 }
 
@@ -1007,8 +1112,7 @@ bool xc_sup_change_step(struct xc_sup *s)
 		busy = true;
 	if (busy)
 		return true;
-	end_change(s);
-	return s->hup;
+	return !end_change(s) || s->hup;
 }
 
 /**
@@ -1251,6 +1355,7 @@ static void teardown(struct xc_sup *s)
 	for (k = 0; k < XC_SUP_MAX_WORKERS; k++)
 		if (s->chg.asking[k])
 			xc_ask_end(&s->chg.ask[k]);
+	forget_was(&s->chg);
 	if (s->sig_fd >= 0)
 		close(s->sig_fd);
 	xc_sockrec_close(true);

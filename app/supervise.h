@@ -149,6 +149,14 @@ enum xc_sup_op {
  * @why:	what was done, or the first failure
  * @n_new:	reload: the new cables, for the summary
  * @n_gone:	reload: the cables removed
+ * @was:	reload: the lab before it (malloc'd, with their texts), to go
+ *		back to if a worker fails its part
+ * @n_was:	how many cables it had
+ * @was_global:	its [global] lines
+ * @emptied:	reload: worker k has no cable left: stopped once every
+ *		worker did its part
+ * @back:	reload: a worker failed; the others are asked to go back
+ * @lost:	reload: a worker could not go back either
  */
 struct xc_sup_change {
 	enum xc_sup_op op;
@@ -166,6 +174,12 @@ struct xc_sup_change {
 	char why[XC_ERR_LEN];
 	unsigned int n_new;
 	unsigned int n_gone;
+	struct xc_sup_cable *was;
+	unsigned int n_was;
+	char *was_global;
+	bool emptied[XC_SUP_MAX_WORKERS];
+	bool back;
+	bool lost;
 };
 
 /**
