@@ -350,12 +350,17 @@ TESTS+=(t_change_matrix)
 # purpose in one step in four, the invariants checked after every step
 # (scripts/torture; scripts/soak --torture runs it for longer)
 t_change_torture() {
-	"$TOP/scripts/torture" --seconds 15 --build "$BUILD" --seed "${XC_TORTURE_SEED:-$RANDOM}" >torture.out 2>&1
+	"$TOP/scripts/torture" --seconds 12 --build "$BUILD" --seed "${XC_TORTURE_SEED:-$RANDOM}" "$@" >torture.out 2>&1
 	local rc=$?
 	grep '^torture: ' torture.out | sed 's/^/  /'
 	[ $rc = 0 ] || { tail -n 20 torture.out | sed 's/^/    /'; fail "a check failed during the torture (the seed above repeats it)"; }
 }
 TESTS+=(t_change_torture)
+
+# the same in a lab of more than one process holds, its workers killed
+# among the operations
+t_change_torture_supervised() { t_change_torture --supervised; }
+TESTS+=(t_change_torture_supervised)
 
 # the issue's cases one by one, on a lab of a tunnel cable and a socket
 # cable: deleting, changing (its VNI, by SIGHUP) and removing (its section,
@@ -714,3 +719,45 @@ d = json.load(sys.stdin); sys.exit(0 if any(g["name"] == sys.argv[1] for g in d[
 	[ "$XC_RC" = 0 ] || { fail "the supervisor exited with $XC_RC"; return 1; }
 }
 TESTS+=(t_change_supervised)
+
+# a supervised reload is whole or nothing across the workers: it changes
+# c3 (worker 0: its right socket's mode) and c17 (worker 1), and c17's
+# new form fails on purpose at the switch: worker 1 refuses its part, and
+# worker 0, which did its part, goes back to the lab as it was; the answer
+# says so, after c3's counters up to then; every cable is there, c3's
+# socket has its mode of before, and both carry frames
+t_change_supervised_reload_whole() {
+	local n
+	scale_ini lab.ini 20
+	: >"$T/fault"
+	XCABLE_FAULT="@$T/fault" xc_start xc.log --config lab.ini --control "$T/x.ctl"
+	wait_log xc.log "supervisor running" 1 30 && wait_log xc.log "running;" 2 60 ||
+		{ tail -n 20 xc.log; fail "the supervisor and its 2 workers did not start"; return 1; }
+	[ "$(mx_worker_of c3)" = 0 ] && [ "$(mx_worker_of c17)" = 1 ] || { fail "c3 and c17 are not in workers 0 and 1"; return 1; }
+	sed -i "s|^right = $T/c3-r.sock$|&\nright-socket-mode = 0600|; s|^right = $T/c17-r.sock$|&\nright-socket-mode = 0600|" lab.ini
+	echo "c17:show" >"$T/fault"
+	"$XCTL" -s "$T/x.ctl" reload >reload.out 2>&1 && { cat reload.out; fail "the reload failing on purpose was taken"; return 1; }
+	: >"$T/fault"
+	sed 's/^/  answer: /' reload.out | cut -c1-160
+	grep -q "^c3 left->right: .*(final: replaced)" reload.out || { fail "the answer lacks c3's counters"; return 1; }
+	grep -q "worker 1: cable c17: show: injected fault (XCABLE_FAULT) (its part of the reload); the other workers went back to the lab as it was" reload.out ||
+		{ fail "the answer does not say the reload was undone"; return 1; }
+	grep -q "reload: worker 0 read its config as it was again" xc.log || { fail "worker 0 did not go back"; return 1; }
+	[ "$(stat -c %a "$T/c3-r.sock")" = 660 ] && [ "$(stat -c %a "$T/c17-r.sock")" = 660 ] ||
+		{ fail "the sockets' modes are $(stat -c %a "$T/c3-r.sock") and $(stat -c %a "$T/c17-r.sock"), not as they were"; return 1; }
+	n=$("$XCTL" -s "$T/x.ctl" list | grep -c '^c[0-9]*: left ')
+	[ "$n" = 20 ] || { fail "$n cables running after the failed reload"; return 1; }
+	grep -q "right-socket-mode" "$(dirname "$("$XCTL" -s "$T/x.ctl" workers | sed -nE 's/^worker 0: .* control (.*)$/\1/p')")/worker-0.ini" &&
+		{ fail "worker 0's config file keeps the reload's change"; return 1; }
+	say "reload refused, worker 0 back as it was: c3 and c17 have mode 660, 20 cables running"
+	MX_STEP="c3 and c17 after the failed reload"
+	run_frames xc.log "$T/c3-l.sock" "$T/c3-r.sock" $(($(grep -c "link up" xc.log) + 2)) 1 &&
+	run_frames xc.log "$T/c17-l.sock" "$T/c17-r.sock" $(($(grep -c "link up" xc.log) + 2)) 1 || return 1
+	"$XCTL" -s "$T/x.ctl" reload >reload2.out 2>&1 || { cat reload2.out; fail "the reload without the failure failed"; return 1; }
+	[ "$(stat -c %a "$T/c3-r.sock")" = 600 ] && [ "$(stat -c %a "$T/c17-r.sock")" = 600 ] ||
+		{ fail "the reload without the failure did not change both"; return 1; }
+	say "the same reload without the failure: both changed"
+	xc_stop
+	[ "$XC_RC" = 0 ] || { fail "xcable exited with $XC_RC"; return 1; }
+}
+TESTS+=(t_change_supervised_reload_whole)
