@@ -35,12 +35,56 @@
 
 #define XC_BURST		32	/* packets per rx burst */
 
+struct xc_burst;
 struct xc_cable;
+struct xc_counter_table;
 struct xc_dir;
 struct xc_end;
 struct xc_end_kind;
+struct xc_hub;
 struct xc_steer;
-struct xc_trunk;
+
+#define XC_HUB_STATS_MAX	32	/* counters of one hub, at most */
+
+/**
+ * struct xc_hub_ops - what a hub says of itself, for people and programs
+ *
+ * A hub is what the ends of several cables share and count together: a
+ * trunk's port, the socket of the tunnels. Its kind owns it (its file
+ * defines these ops); the views (counters.c, control.c, telemetry.c) show
+ * every hub the shown cables' ends are on, each once, through them.
+ * @group:	JSON member its kind's hubs are listed under, by name
+ *		("trunks")
+ * @tel:	telemetry key of its counters, under an end's ("trunk")
+ * @counters:	its counter table (stats.h)
+ * @snapshot:	read its counters into @s, the struct of @counters's
+ *		offsets (XC_HUB_STATS_MAX uint64_t at most; any thread)
+ * @name:	what people know it by (a trunk's name, the socket's
+ *		address)
+ * @title:	its line's start, as the counter lines show it
+ * @describe:	its facts besides its counters
+ */
+struct xc_hub_ops {
+	const char *group;
+	const char *tel;
+	const struct xc_counter_table *counters;
+	void (*snapshot)(const struct xc_hub *h, void *s);
+	const char *(*name)(const struct xc_hub *h);
+	void (*title)(const struct xc_hub *h, char *buf, size_t len);
+	void (*describe)(const struct xc_hub *h, xc_kv_fn fn, void *arg);
+};
+
+/**
+ * struct xc_hub - a hub, embedded in its kind's own struct
+ * @ops:	what it says of itself
+ */
+struct xc_hub {
+	const struct xc_hub_ops *ops;
+};
+
+/* one stage of a direction: works on the frames of a burst, between
+ * receive and transmit (dir.c) */
+typedef void xc_stage_fn(struct xc_dir *d, struct xc_burst *b);
 
 /**
  * struct xc_end_ops - what one kind of cable end does its own way, on the
@@ -82,6 +126,9 @@ struct xc_trunk;
  *		of a kernel interface), so that the data path needs no
  *		syscall for it; returns true to be called again soon
  *		(NULL: nothing to follow)
+ * @tx_stage:	a stage every direction towards the end runs, after
+ *		steering and before impairment (a trunk member's: push its
+ *		tag); NULL for none
  */
 struct xc_end_ops {
 	const char *kind;
@@ -98,6 +145,7 @@ struct xc_end_ops {
 	void (*describe)(const struct xc_end *e, xc_kv_fn fn, void *arg);
 	int (*wait_fd)(const struct xc_end *e);
 	bool (*poll)(struct xc_end *e);
+	xc_stage_fn *tx_stage;
 };
 
 /**
@@ -108,9 +156,8 @@ struct xc_end_ops {
  * @port:	the port it is on, NULL for an end of a kind without one
  *		(a tunnel: its ops say what the port would)
  * @label:	"left"/"right", or the port's name in the DPDK mode
- * @trunk:	for an end on a trunk: the trunk, else NULL
- * @tag:	for an end on a trunk: its outer VLAN id
- * @member_idx:	for an end on a trunk: its index among the members
+ * @hub:	what the end shares with other cables' ends and is counted
+ *		on (a trunk, the tunnel socket), NULL for none
  * @cable:	the cable, and which end of it (@idx)
  * @idx:	0 or 1
  * @was_up:	link up when the main thread last looked (propagation;
@@ -121,17 +168,15 @@ struct xc_end_ops {
  *		send on one queue, else NULL (steer.h; set up with the
  *		cable's directions; its entries are written by the lcores
  *		receiving from this end)
- * @priv:	the kind's own state (a tunnel's), NULL for port and trunk
- *		ends
+ * @priv:	the kind's own state (a tunnel's, a trunk member's), NULL
+ *		for ends that are a whole port
  */
 struct xc_end {
 	const struct xc_end_ops *ops;
 	const struct xc_end_kind *kind;
 	struct xc_port *port;
 	char label[RTE_ETH_NAME_MAX_LEN];
-	struct xc_trunk *trunk;
-	uint16_t tag;
-	uint8_t member_idx;
+	struct xc_hub *hub;
 	struct xc_cable *cable;
 	int idx;
 	bool was_up;
@@ -140,7 +185,8 @@ struct xc_end {
 	void *priv;
 };
 
-/* ends that are a whole port (end.c); trunk members are trunk.c's */
+/* ends that are a whole port (end.c); other kinds' ends have ops of their
+ * own, in their kind's file */
 extern const struct xc_end_ops xc_end_port_ops;
 
 /**
@@ -262,7 +308,7 @@ static inline bool xc_end_is_up(const struct xc_end *e)
  */
 static inline bool xc_end_pluggable(const struct xc_end *e)
 {
-	return e->port != NULL && e->trunk == NULL && e->port->ops->pluggable;
+	return e->port != NULL && !e->ops->shared && e->port->ops->pluggable;
 }
 
 /**
@@ -277,7 +323,7 @@ static inline const char *xc_end_where(const struct xc_end *e)
 
 	if (e->ops->where)
 		return e->ops->where(e);
-	s = xc_port_vhost_socket(e->port);
+	s = xc_port_socket(e->port);
 	return s ? s : e->port->name;
 }
 

@@ -109,46 +109,22 @@ static void dir_line(struct xc_sbuf *out, const struct xc_cable *cb,
 }
 
 /**
- * vxlan_line() - the counters of the tunnel socket, if a cable's end is a
- *		  tunnel
+ * hub_lines() - the counters of the hubs a cable's ends are on (a trunk,
+ *		 the tunnel socket)
  * @out:	the answer
  * @cb:		cable
  */
-static void vxlan_line(struct xc_sbuf *out, const struct xc_cable *cb)
+static void hub_lines(struct xc_sbuf *out, const struct xc_cable *cb)
 {
-	const struct xc_vxlan *vx = xc_counters_vxlan(cb, 1, NULL);
-	struct xc_vxlan_stats vs;
+	const struct xc_hub *hub[2];
 	char line[1024];
+	unsigned int i, n;
 
-	if (vx == NULL)
-		return;
-	xc_vxlan_stats(vx, &vs);
-	xc_stats_line(&xc_vxlan_counters, &vs, line, sizeof(line));
-	xc_sbuf_printf(out, "  vxlan %s: %s\n", vx->local, line);
-}
-
-/**
- * trunk_lines() - the counters of the trunks a cable's ends are on
- * @out:	the answer
- * @cb:		cable
- */
-static void trunk_lines(struct xc_sbuf *out, const struct xc_cable *cb)
-{
-	struct xc_trunk_stats ts;
-	char line[1024];
-	unsigned int j;
-
-	for (j = 0; j < 2; j++) {
-		const struct xc_trunk *t = cb->end[j].trunk;
-
-		if (t == NULL || (j == 1 && t == cb->end[0].trunk))
-			continue;
-		xc_counters_trunk_stats(t, &ts);
-		xc_stats_line(&xc_trunk_counters, &ts, line, sizeof(line));
-		xc_sbuf_printf(out, "  trunk %s (%s): %s\n", t->port->label,
-			       t->port->name, line);
+	n = xc_hubs_of(cb, 1, NULL, hub, RTE_DIM(hub));
+	for (i = 0; i < n; i++) {
+		xc_hub_line(hub[i], line, sizeof(line));
+		xc_sbuf_printf(out, "  %s\n", line);
 	}
-	vxlan_line(out, cb);
 }
 
 /**
@@ -193,7 +169,7 @@ static void end_line(struct xc_sbuf *out, const struct xc_end *e)
 		       xc_caps_max_frame(caps), xc_end_queues(e));
 }
 
-/* cmd_list() - list: every cable, its links, counters and trunks */
+/* cmd_list() - list: every cable, its links, counters and hubs */
 static int cmd_list(struct xc_control *c, struct ctl_call *k)
 {
 	struct xc_cable *cb;
@@ -212,12 +188,12 @@ static int cmd_list(struct xc_control *c, struct ctl_call *k)
 			       xc_end_is_up(&cb->end[1]) ? "up" : "down");
 		dir_line(k->out, cb, 0);
 		dir_line(k->out, cb, 1);
-		trunk_lines(k->out, cb);
+		hub_lines(k->out, cb);
 	}
 	return 0;
 }
 
-/* cmd_show() - show CABLE: its ends in detail, counters, trunks */
+/* cmd_show() - show CABLE: its ends in detail, counters, hubs */
 static int cmd_show(struct xc_control *c, struct ctl_call *k)
 {
 	struct xc_cable *cb = k->cb;
@@ -229,7 +205,7 @@ static int cmd_show(struct xc_control *c, struct ctl_call *k)
 	end_line(k->out, &cb->end[1]);
 	dir_line(k->out, cb, 0);
 	dir_line(k->out, cb, 1);
-	trunk_lines(k->out, cb);
+	hub_lines(k->out, cb);
 	return 0;
 }
 
@@ -435,7 +411,7 @@ static int pull_result(struct xc_control *c, struct ctl_call *k)
 		return done;
 	snprintf(k->why, sizeof(k->why), "%s %.40s: %s", k->cmd->name, name,
 		 done == -ENOTSUP ?
-		 "only cables between two vhost ports can be pulled" :
+		 "only cables whose ends can both be unplugged (guests' ends, not shared ports or tunnels) can be pulled" :
 		 "failed, see xcable's log");
 	return -EINVAL;
 }

@@ -21,10 +21,6 @@
 struct xc_burst;
 struct xc_dir;
 
-/* one stage of a direction: works on the frames of a burst, between
- * receive and transmit (dir.c) */
-typedef void xc_stage_fn(struct xc_dir *d, struct xc_burst *b);
-
 /**
  * struct xc_dir - one direction of a cable: receive on @rx, send on @tx;
  *		   set up by the main thread, then owned by one lcore, which
@@ -177,6 +173,8 @@ void xc_dir_build(struct xc_dir *d);
 unsigned int xc_dir_poll(struct xc_dir *d);
 void xc_dir_flush(struct xc_dir *d, enum xc_drop why);
 void xc_dir_drain(struct xc_dir *d, unsigned int max);
+void xc_dir_drop(struct xc_dir *d, struct rte_mbuf **pkts, unsigned int n,
+		 enum xc_drop why);
 unsigned int xc_dir_send_queue(struct xc_dir *d, uint16_t q,
 			       struct rte_mbuf **pkts, unsigned int n,
 			       uint64_t *bytes, unsigned int *refused);

@@ -40,9 +40,10 @@ static int port_check(struct xc_topo *t, const struct xc_end_def *e,
 	(void)freed;
 	if (p == NULL)
 		return -EINVAL;
-	if (t->trunk_of[p->id]) {
-		snprintf(why, whylen, "port %s is a trunk (its cables have tags): an end on it needs a tag too",
-			 t->opts->port_defs[e->port].name);
+	if (p->user && p->user != &xc_kind_port) {
+		snprintf(why, whylen, "port %s carries %s ends: an end on it is one too (%s)",
+			 t->opts->port_defs[e->port].name, p->user->name,
+			 p->user->declared);
 		return -EINVAL;
 	}
 	return 0;
@@ -68,6 +69,7 @@ static int port_make(struct xc_topo *t, struct xc_cable *c, unsigned int j,
 	if (p == NULL)
 		return -EINVAL;
 	p->conf.mtu = t->opts->port_defs[e->port].mtu;
+	p->user = &xc_kind_port;
 	xc_kind_set_port(c, j, p, j ? "right" : "left");
 	return 0;
 }
@@ -81,8 +83,10 @@ static int port_make(struct xc_topo *t, struct xc_cable *c, unsigned int j,
 static void port_free(struct xc_topo *t, struct xc_end *e)
 {
 	(void)t;
-	if (e->port)
+	if (e->port) {
 		xc_port_stop(e->port);
+		e->port->user = NULL;
+	}
 	e->port = NULL;
 }
 

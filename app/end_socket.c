@@ -65,7 +65,7 @@ static struct xc_port *serving(struct xc_topo *t, const char *path)
 
 	for (k = 0; k < t->n_ports; k++) {
 		const char *s = t->ports[k].ops ?
-				xc_port_vhost_socket(&t->ports[k]) : NULL;
+				xc_port_socket(&t->ports[k]) : NULL;
 
 		if (s != NULL && strcmp(s, path) == 0)
 			return &t->ports[k];

@@ -19,6 +19,12 @@
 #include "topology.h"
 #include "vxlan.h"
 
+/* sock() - the kind's state: the socket of every tunnel, NULL if none */
+static struct xc_vxlan **sock(struct xc_topo *t)
+{
+	return (struct xc_vxlan **)xc_kind_state(t, &xc_kind_vxlan);
+}
+
 /* vxlan_is() - does a definition declare a tunnel end? */
 static bool vxlan_is(const struct xc_end_def *e)
 {
@@ -32,14 +38,14 @@ static bool vxlan_is(const struct xc_end_def *e)
  *
  * Return: AF_INET or AF_INET6 (dual stack)
  */
-static int family(const struct xc_topo *t)
+static int family(struct xc_topo *t)
 {
 	struct sockaddr_storage ss;
 	socklen_t len = sizeof(ss);
 	char why[128];
 
-	if (t->vxlan)
-		return getsockname(t->vxlan->fd, (struct sockaddr *)&ss,
+	if (*sock(t))
+		return getsockname((*sock(t))->fd, (struct sockaddr *)&ss,
 				   &len) == 0 ? ss.ss_family : AF_INET;
 	if (t->opts->vxlan_local &&
 	    xc_addr_parse(t->opts->vxlan_local, false, 0, &ss, why,
@@ -64,7 +70,7 @@ static int family(const struct xc_topo *t)
 static int vxlan_check(struct xc_topo *t, const struct xc_end_def *e,
 		       bool freed, char *why, size_t whylen)
 {
-	struct xc_vxlan *vx = t->vxlan;
+	struct xc_vxlan *vx = *sock(t);
 	struct sockaddr_storage ss;
 	char err[128];
 	unsigned int i;
@@ -118,8 +124,8 @@ static int vxlan_make(struct xc_topo *t, struct xc_cable *c, unsigned int j,
 	char why[XC_ERR_LEN];
 	int rc;
 
-	if (t->vxlan == NULL) {
-		rc = xc_vxlan_open(&t->vxlan, o->vxlan_local,
+	if (*sock(t) == NULL) {
+		rc = xc_vxlan_open(sock(t), o->vxlan_local,
 				   (uint16_t)o->vxlan_port, o->vxlan_df, why,
 				   sizeof(why));
 		if (rc) {
@@ -127,14 +133,14 @@ static int vxlan_make(struct xc_topo *t, struct xc_cable *c, unsigned int j,
 			return rc == -ENOMEM ? rc : -EINVAL;
 		}
 	}
-	rc = xc_vxlan_add(t->vxlan, &c->end[j], e->vxlan,
+	rc = xc_vxlan_add(*sock(t), &c->end[j], e->vxlan,
 			  (uint16_t)o->vxlan_port, e->vni, why, sizeof(why));
 	if (rc == 0)
 		return 0;
 	snprintf(err, errlen, "cable %s: %s", c->name, why);
-	if (t->vxlan->n_tuns == 0 && xc_vxlan_idle(t->vxlan)) {
-		xc_vxlan_close(t->vxlan);
-		t->vxlan = NULL;
+	if ((*sock(t))->n_tuns == 0 && xc_vxlan_idle(*sock(t))) {
+		xc_vxlan_close(*sock(t));
+		*sock(t) = NULL;
 	}
 	return rc;
 }
@@ -156,15 +162,29 @@ static void vxlan_stop(struct xc_topo *t, struct xc_end *e)
  */
 static void vxlan_free(struct xc_topo *t, struct xc_end *e)
 {
-	struct xc_vxlan *vx = t->vxlan;
+	struct xc_vxlan *vx = *sock(t);
 
 	if (e->priv == NULL || vx == NULL)
 		return;
 	xc_vxlan_del(e);
 	if (vx->n_tuns == 0 && xc_vxlan_idle(vx)) {
 		xc_vxlan_close(vx);
-		t->vxlan = NULL;
+		*sock(t) = NULL;
 	}
+}
+
+/* socket_flush() - kind op: drop what the socket sorted for tunnels */
+static void socket_flush(struct xc_topo *t)
+{
+	if (*sock(t))
+		xc_vxlan_flush(*sock(t));
+}
+
+/* socket_fini() - kind op: close the socket */
+static void socket_fini(struct xc_topo *t)
+{
+	xc_vxlan_close(*sock(t));
+	*sock(t) = NULL;
 }
 
 const struct xc_end_kind xc_kind_vxlan = {
@@ -175,4 +195,6 @@ const struct xc_end_kind xc_kind_vxlan = {
 	.make = vxlan_make,
 	.stop = vxlan_stop,
 	.free = vxlan_free,
+	.flush = socket_flush,
+	.fini = socket_fini,
 };

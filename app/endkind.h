@@ -9,7 +9,7 @@
  * tag, a VXLAN tunnel. Each kind says through struct xc_end_kind how an
  * end of it is checked, made, started, stopped and freed; topology.c and
  * reconf.c run that life cycle and name no kind, so a new kind is a file
- * of its own and a line in xc_end_kinds[] (endkind.c).
+ * of its own and a line in endkinds.def.
  *
  *   check()  can the end be made now, beside what runs? (runtime changes;
  *            at start-up the checks before the EAL did it)
@@ -52,6 +52,14 @@ struct xc_topo;
  * @start:	configure and start what the end needs (NULL: nothing)
  * @stop:	nothing more is sorted to the end (NULL: nothing to do)
  * @free:	free what make() and start() made
+ * @flush:	at shutdown, the lcores stopped: drop what the kind holds
+ *		for its ends (queues of a shared port or socket), counted
+ *		(NULL: nothing)
+ * @fini:	free the kind's own state in the topology, everything
+ *		stopped (NULL: none)
+ *
+ * A kind keeps what its ends share (a port's trunk, the tunnel socket) in
+ * its slot of the topology, xc_kind_state().
  */
 struct xc_end_kind {
 	const char *name;
@@ -66,20 +74,30 @@ struct xc_end_kind {
 		     size_t errlen);
 	void (*stop)(struct xc_topo *t, struct xc_end *e);
 	void (*free)(struct xc_topo *t, struct xc_end *e);
+	void (*flush)(struct xc_topo *t);
+	void (*fini)(struct xc_topo *t);
 };
 
-/* the kinds, one file each (end_*.c), in the order definitions are
- * matched */
-extern const struct xc_end_kind xc_kind_socket;
-extern const struct xc_end_kind xc_kind_port;
-extern const struct xc_end_kind xc_kind_trunk;
-extern const struct xc_end_kind xc_kind_vxlan;
-extern const struct xc_end_kind xc_kind_netdev;
+/* the kinds: xc_kind_NAME, one file each, listed in endkinds.def */
+#define XC_END_KIND(name) extern const struct xc_end_kind xc_kind_##name;
+#include "endkinds.def"
+#undef XC_END_KIND
+
+/* how many kinds there are (the slots of xc_kind_state()) */
+enum {
+#define XC_END_KIND(name) XC_END_KIND_ID_##name,
+#include "endkinds.def"
+#undef XC_END_KIND
+	XC_N_END_KINDS
+};
 
 extern const struct xc_end_kind *const xc_end_kinds[];
 extern const unsigned int xc_n_end_kinds;
 
 const struct xc_end_kind *xc_end_kind_of(const struct xc_end_def *e);
+void **xc_kind_state(struct xc_topo *t, const struct xc_end_kind *k);
+void xc_kinds_flush(struct xc_topo *t);
+void xc_kinds_fini(struct xc_topo *t);
 
 /* what the kinds whose ends are on a port share (end.c) */
 struct xc_port;

@@ -15,16 +15,19 @@ struct xc_dir;
 #define XC_IDLE_MAX_DIRS		(2 * XC_MAX_CABLES * XC_MAX_QUEUES)
 
 /**
- * struct xc_idle_q - a guest vring whose kicks can end a sleep
+ * struct xc_idle_q - a queue of a port whose peer's kicks can end a sleep
  * @p:		port with kicks, NULL if the port has none
- * @vring:	vring index
+ * @q:		queue
+ * @room:	waits for room to send to the queue (the peer's buffers),
+ *		else for frames to receive from it
  * @vid:	the port's generation of @kickfd (the vhost device id), -1
  * @kickfd:	the guest's kick eventfd being watched, -1 if none
  * @armed:	notifications were turned on for this sleep
  */
 struct xc_idle_q {
 	struct xc_port *p;
-	uint16_t vring;
+	uint16_t q;
+	bool room;
 	int vid;
 	int kickfd;
 	bool armed;

@@ -29,10 +29,31 @@ RTE_LOG_REGISTER(xc_logtype_port, xcable.port, INFO);
 
 /* the kinds, most particular first: the last one takes any ethdev */
 static const struct xc_port_ops *const xc_port_kinds[] = {
-	&xc_port_vhost_ops,
-	&xc_port_kernel_ops,
-	&xc_port_eth_ops,
+#define XC_PORT_KIND(name) &xc_port_##name##_ops,
+#include "portkinds.def"
+#undef XC_PORT_KIND
 };
+
+/**
+ * xc_port_explain_absent() - say why the EAL made no device of a port's
+ *			      devargs, if a port kind knows (a kernel
+ *			      interface that is missing)
+ * @devargs:	the port's device arguments
+ * @why:	the reason, if one is known
+ * @len:	size of @why
+ *
+ * Return: true if @why is set
+ */
+bool xc_port_explain_absent(const char *devargs, char *why, size_t len)
+{
+	unsigned int k;
+
+	for (k = 0; k < RTE_DIM(xc_port_kinds); k++)
+		if (xc_port_kinds[k]->absent &&
+		    xc_port_kinds[k]->absent(devargs, why, len))
+			return true;
+	return false;
+}
 
 /**
  * xc_port_create() - describe an ethdev port and pick its kind, without

@@ -45,6 +45,7 @@
 #define XC_RING_SIZE		1024	/* descriptors per queue */
 #define XC_DEVARGS_LEN		512
 
+struct xc_end_kind;
 struct xc_port;
 
 /**
@@ -79,7 +80,9 @@ typedef void (*xc_kv_fn)(void *arg, const char *key, const char *str,
  * @fini:	free @priv and what the kind allocated
  * @describe:	report the kind's own facts (socket, features...), may be NULL
  * @kick_fd:	for a port whose peer can wake a sleeping lcore (a guest's
- *		kick): turn kicks for ring @vring on or off and give the fd
+ *		kick): turn kicks for queue @q on or off (@room: kicks
+ *		that say the peer has room for frames sent to @q, else
+ *		that it sent a frame to receive from @q) and give the fd
  *		to wait on and a generation that changes when the fd does;
  *		returns 1 instead of 0 if the peer may leave work without a
  *		kick (a guest behind a vIOMMU: a ring stalled on an IOTLB
@@ -96,6 +99,13 @@ typedef void (*xc_kv_fn)(void *arg, const char *key, const char *str,
  *		its peer sees the carrier go)
  * @mt_txq:	several lcores may send on one Tx queue at once (the driver
  *		locks it): frames can be steered to any queue (steer.h)
+ * @absent:	say why the EAL made no device of devargs that are this
+ *		kind's (a kernel interface missing), false if they are not
+ *		(may be NULL)
+ * @socket:	the unix socket the port serves or connects to, NULL if it
+ *		has none (may be NULL)
+ * @declared:	how a cable end on such a port is declared, if not as a
+ *		[port NAME] (a guest's socket), else NULL
  * @rx_chains:	the driver builds a frame that does not fit one mbuf as a
  *		chain from the pool and drops the frame, uncounted, if the
  *		pool runs dry in the middle (the vhost library does): its
@@ -118,10 +128,13 @@ struct xc_port_ops {
 	void (*closed)(struct xc_port *p);
 	void (*fini)(struct xc_port *p);
 	void (*describe)(struct xc_port *p, xc_kv_fn fn, void *arg);
-	int (*kick_fd)(struct xc_port *p, uint16_t vring, bool on, int *fd,
-		       int *gen);
+	int (*kick_fd)(struct xc_port *p, uint16_t q, bool room, bool on,
+		       int *fd, int *gen);
 	uint64_t (*features)(struct xc_port *p);
 	void (*queue_events)(struct xc_port *p);
+	bool (*absent)(const char *devargs, char *why, size_t len);
+	const char *(*socket)(const struct xc_port *p);
+	const char *declared;
 	bool event_link;
 	bool pluggable;
 	bool mt_txq;
@@ -175,6 +188,9 @@ struct xc_port_conf {
  *		frames (kind's prepare), freed by xc_port_free()
  * @whole_only:	its driver sends single-segment frames only: chains are
  *		copied into one mbuf of @own_pool before they go to it
+ * @user:	the kind of end that has the port (endkind.h), while one
+ *		has it: a [port NAME] may be a trunk or an untagged end's,
+ *		not both (main thread)
  * @guard_set:	epoll set in which a vhost server port's guard puts its decoy
  *		socket (guard.c), so that the main thread waits on them all
  *		at once; -1 for none (the topology's, set after creation)
@@ -200,6 +216,7 @@ struct xc_port {
 	uint64_t caps;
 	struct rte_mempool *own_pool;
 	bool whole_only;
+	const struct xc_end_kind *user;
 	int guard_set;
 	void (*notify)(void *arg);
 	void *notify_arg;
@@ -231,6 +248,17 @@ static inline bool xc_port_kicks(const struct xc_port *p)
 }
 
 /**
+ * xc_port_socket() - the unix socket a port serves or connects to
+ * @p:		port
+ *
+ * Return: the path, or NULL if its kind has none
+ */
+static inline const char *xc_port_socket(const struct xc_port *p)
+{
+	return p->ops->socket ? p->ops->socket(p) : NULL;
+}
+
+/**
  * xc_port_is_up() - may frames be sent to the port now? (any thread)
  * @p:		port
  *
@@ -241,19 +269,12 @@ static inline bool xc_port_is_up(const struct xc_port *p)
 	return __atomic_load_n(&p->link_up, __ATOMIC_ACQUIRE) != 0;
 }
 
-/* the port kinds, in the order they are tried (port.c) */
-extern const struct xc_port_ops xc_port_vhost_ops;
-extern const struct xc_port_ops xc_port_kernel_ops;
-extern const struct xc_port_ops xc_port_eth_ops;
+/* the port kinds: xc_port_NAME_ops, one file each, listed in
+ * portkinds.def */
+#define XC_PORT_KIND(name) extern const struct xc_port_ops xc_port_##name##_ops;
+#include "portkinds.def"
+#undef XC_PORT_KIND
 
-const char *xc_port_vhost_socket(const struct xc_port *p);
-/* what kernel-backed ports share with other ethdevs (port_eth.c) */
-int xc_port_take_pool(struct xc_port *p, struct rte_mempool *mp, char *err,
-		      size_t errlen);
-int xc_port_eth_pool(struct xc_port *p, unsigned int framesz, char *err,
-		     size_t errlen);
-uint64_t xc_port_eth_caps(struct xc_port *p);
-/* why a kernel-backed port's device is missing (port_kernel.c) */
-bool xc_port_kernel_absent(const char *devargs, char *why, size_t len);
+bool xc_port_explain_absent(const char *devargs, char *why, size_t len);
 
 #endif /* XC_PORT_H */

@@ -432,10 +432,12 @@ static void vhost_describe(struct xc_port *p, xc_kv_fn fn, void *arg)
 }
 
 /**
- * vhost_kick_fd() - turn a guest's kicks on a vring on or off, and give the
- *		     kick eventfd to sleep on (forwarding lcore)
+ * vhost_kick_fd() - turn a guest's kicks on a queue's vring on or off, and
+ *		     give the kick eventfd to sleep on (forwarding lcore)
  * @p:		port
- * @vring:	vring index (2q: guest's Rx, 2q + 1: guest's Tx)
+ * @q:		queue pair
+ * @room:	the guest's Rx vring (2q: buffers to send to), else its Tx
+ *		vring (2q + 1: frames it sent)
  * @on:		turn kicks on (true) or off
  * @fd:		the current kick fd, -1 if none (only set when @on)
  * @gen:	the current vhost device id, -1 if none (only set when @on)
@@ -447,9 +449,10 @@ static void vhost_describe(struct xc_port *p, xc_kv_fn fn, void *arg)
  * Return: 0 if done, 1 if done and the sleep must be brief, -ENODEV if the
  *	   guest is gone
  */
-static int vhost_kick_fd(struct xc_port *p, uint16_t vring, bool on, int *fd,
-			 int *gen)
+static int vhost_kick_fd(struct xc_port *p, uint16_t q, bool room, bool on,
+			 int *fd, int *gen)
 {
+	uint16_t vring = (uint16_t)(2 * q + (room ? 0 : 1));
 	struct rte_vhost_vring vr;
 	uint64_t features = 0;
 	int vid, rc = -ENODEV;
@@ -471,6 +474,17 @@ static int vhost_kick_fd(struct xc_port *p, uint16_t vring, bool on, int *fd,
 	return rc;
 }
 
+/**
+ * vhost_socket() - port op: the socket the port serves or connects to
+ * @p:		port
+ *
+ * Return: the path
+ */
+static const char *vhost_socket(const struct xc_port *p)
+{
+	return vh(p)->iface;
+}
+
 const struct xc_port_ops xc_port_vhost_ops = {
 	.kind = "vhost",
 	.match = vhost_match,
@@ -488,19 +502,11 @@ const struct xc_port_ops xc_port_vhost_ops = {
 	.kick_fd = vhost_kick_fd,
 	.features = vhost_features,
 	.queue_events = vhost_queue_events,
+	.socket = vhost_socket,
+	.declared = "by its socket (left = PATH)",
 	.event_link = true,
 	.pluggable = true,
 	.mt_txq = true,		/* the vhost library locks each ring */
 	.rx_chains = true,	/* a guest's large frame: a chain, or lost */
 };
 
-/**
- * xc_port_vhost_socket() - the socket a vhost port serves or connects to
- * @p:		port
- *
- * Return: the path, or NULL if @p is not a vhost port
- */
-const char *xc_port_vhost_socket(const struct xc_port *p)
-{
-	return p->ops == &xc_port_vhost_ops ? vh(p)->iface : NULL;
-}

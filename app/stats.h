@@ -72,37 +72,6 @@ static inline void xc_stat_add(uint64_t *c, uint64_t n)
 }
 
 /**
- * struct xc_trunk_stats - counters of a trunk port, as read for showing
- * (names and meanings: trunk_counters in stats.c)
- */
-struct xc_trunk_stats {
-	uint64_t rx_pkts;
-	uint64_t unknown_tag;
-	uint64_t backlog;
-	uint64_t oerrors;
-	uint64_t imissed;
-	uint64_t ierrors;
-};
-
-/**
- * struct xc_vxlan_stats - counters of the tunnel socket (vxlan.c)
- * (names and meanings: vxlan_counters in stats.c)
- */
-struct xc_vxlan_stats {
-	uint64_t rx_datagrams;
-	uint64_t rx_short;
-	uint64_t rx_bad_flags;
-	uint64_t rx_too_big;
-	uint64_t unknown_vni;
-	uint64_t unknown_remote;
-	uint64_t backlog;
-	uint64_t no_mbuf;
-	uint64_t tx_datagrams;
-	uint64_t tx_too_big;
-	uint64_t tx_error;
-};
-
-/**
  * struct xc_counter - one counter of a table
  * @name:	its name everywhere (text lines, JSON, xcablectl); telemetry,
  *		which allows no '-', writes '_' instead
@@ -129,8 +98,6 @@ struct xc_counter_table {
 };
 
 extern const struct xc_counter_table xc_dir_counters;
-extern const struct xc_counter_table xc_trunk_counters;
-extern const struct xc_counter_table xc_vxlan_counters;
 
 const char *xc_drop_name(enum xc_drop r);
 uint64_t xc_counter_value(const struct xc_counter *c, const void *s);

@@ -383,11 +383,7 @@ void xc_topo_drain(struct xc_topo *t)
 			xc_dir_flush(&t->cables[i].dir[j], XC_DROP_SHUTDOWN);
 			xc_dir_drain(&t->cables[i].dir[j], 4 * XC_RING_SIZE);
 		}
-	for (i = 0; i < RTE_MAX_ETHPORTS; i++)
-		if (t->trunk_of[i])
-			xc_trunk_flush(t->trunk_of[i]);
-	if (t->vxlan)
-		xc_vxlan_flush(t->vxlan);
+	xc_kinds_flush(t);
 }
 
 /**
@@ -410,12 +406,7 @@ void xc_topo_free(struct xc_topo *t)
 	for (i = 0; i < t->n_retired; i++)
 		xc_pool_free(&t->retired[i]);
 	t->n_retired = 0;
-	for (i = 0; i < RTE_MAX_ETHPORTS; i++) {
-		free(t->trunk_of[i]);
-		t->trunk_of[i] = NULL;
-	}
-	xc_vxlan_close(t->vxlan);
-	t->vxlan = NULL;
+	xc_kinds_fini(t);
 	free(t->ports);
 	t->ports = NULL;
 	t->n_ports = 0;

@@ -17,8 +17,6 @@
 #include "endkind.h"
 #include "options.h"
 #include "pool.h"
-#include "trunk.h"
-#include "vxlan.h"
 
 /**
  * struct xc_topo - the ports and cables xcable runs (main thread)
@@ -35,8 +33,7 @@
  * @ports:	all of them, indexed by port id
  * @n_cables:	number of cables
  * @cables:	the cables
- * @trunk_of:	for each port id, the trunk it carries, or NULL
- * @vxlan:	the socket of the tunnel ends, NULL if there are none
+ * @kind_state:	each end kind's own (endkind.h: xc_kind_state())
  * @next_vdev:	number of the next vhost device created at runtime
  *		(net_vhostN: unique in the process)
  * @guard_set:	epoll set of the vhost guards' decoy sockets (guard.c):
@@ -65,8 +62,7 @@ struct xc_topo {
 	struct xc_port *ports;
 	unsigned int n_cables;
 	struct xc_cable cables[XC_MAX_CABLES];
-	struct xc_trunk *trunk_of[RTE_MAX_ETHPORTS];
-	struct xc_vxlan *vxlan;
+	void *kind_state[XC_N_END_KINDS];
 	unsigned int next_vdev;
 	int guard_set;
 	struct xc_pool pools[XC_MAX_CABLES][2];

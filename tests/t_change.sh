@@ -196,7 +196,7 @@ mx_row() {
 		mx_check "$with" && mx_front "$i" "$row" || return 1
 	else
 		mx_ctl down "mx$i" && { fail "$MX_STEP was taken on a cable with a $row end"; return 1; }
-		grep -q "only cables between two vhost ports can be pulled" ctl.out ||
+		grep -q "only cables whose ends can both be unplugged" ctl.out ||
 			{ cat ctl.out; fail "$MX_STEP: refused without the reason"; return 1; }
 		mx_check "$with" && mx_front "$i" "$row" || return 1
 	fi
