@@ -151,7 +151,7 @@ int xc_kind_start_port(struct xc_topo *t, struct xc_end *e, char *err,
 }
 
 /**
- * xc_kind_def_port() - the port a [port NAME] end definition names
+ * xc_kind_named_port() - the port a [port NAME] end definition names
  * @t:		topology, its ports created
  * @e:		end definition with a port
  * @err:	one-line message on error: why there is no such port
@@ -159,7 +159,7 @@ int xc_kind_start_port(struct xc_topo *t, struct xc_end *e, char *err,
  *
  * Return: the port, or NULL
  */
-struct xc_port *xc_kind_def_port(struct xc_topo *t, const struct xc_end_def *e,
+struct xc_port *xc_kind_named_port(struct xc_topo *t, const struct xc_end_def *e,
 				 char *err, size_t errlen)
 {
 	const struct xc_port_def *pd = &t->opts->port_defs[e->port];

@@ -62,6 +62,7 @@
 #include <rte_mbuf.h>
 
 #include "caps.h"
+#include "end_netdev_def.h"
 #include "endkind.h"
 #include "fwd.h"
 #include "log.h"
@@ -123,12 +124,6 @@ struct nd_end {
 	struct mmsghdr tmsg[XC_BURST];
 	struct iovec tiov[XC_BURST][ND_TX_SEGS];
 };
-
-/* netdev_is() - does a definition declare an end on a Linux interface? */
-static bool netdev_is(const struct xc_end_def *e)
-{
-	return e->netdev[0] != '\0';
-}
 
 /**
  * rx_drop() - count a frame the end received but cannot pass on, in the
@@ -654,7 +649,7 @@ static int netdev_check(struct xc_topo *t, const struct xc_end_def *e,
 	(void)freed;
 	if (e->queues > 1) {
 		snprintf(why, whylen, "interface %s: netdev ends use one queue pair",
-			 e->netdev);
+			 xc_netdev_def(e)->ifname);
 		return -EINVAL;
 	}
 	return 0;
@@ -670,8 +665,8 @@ static void init(struct nd_end *nd, const struct xc_end_def *e)
 	unsigned int i;
 
 	nd->fd = -1;
-	snprintf(nd->ifname, sizeof(nd->ifname), "%s", e->netdev);
-	snprintf(nd->netns, sizeof(nd->netns), "%s", e->netns);
+	snprintf(nd->ifname, sizeof(nd->ifname), "%s", xc_netdev_def(e)->ifname);
+	snprintf(nd->netns, sizeof(nd->netns), "%s", xc_netdev_def(e)->netns);
 	snprintf(nd->where, sizeof(nd->where), "%s%s%s", nd->ifname,
 		 nd->netns[0] ? " in " : "", nd->netns);
 	for (i = 0; i < XC_BURST; i++) {
@@ -773,9 +768,7 @@ static int netdev_start(struct xc_topo *t, struct xc_end *e, char *err,
 }
 
 const struct xc_end_kind xc_kind_netdev = {
-	.name = "netdev",
-	.declared = "left-netdev = IFNAME, left-netns = PATH|PID (any Linux interface, frame for frame; netns: optional)",
-	.is = netdev_is,
+	.def = &xc_kind_def_netdev,
 	.check = netdev_check,
 	.make = netdev_make,
 	.start = netdev_start,

@@ -15,12 +15,6 @@
 #include "endkind.h"
 #include "topology.h"
 
-/* port_is() - does a definition declare an untagged port end? */
-static bool port_is(const struct xc_end_def *e)
-{
-	return e->port >= 0 && e->tag == 0;
-}
-
 /**
  * port_check() - can a port end be made now: the port exists and is no
  *		  trunk (the config checks see that no other cable has it)
@@ -35,15 +29,15 @@ static bool port_is(const struct xc_end_def *e)
 static int port_check(struct xc_topo *t, const struct xc_end_def *e,
 		      bool freed, char *why, size_t whylen)
 {
-	struct xc_port *p = xc_kind_def_port(t, e, why, whylen);
+	struct xc_port *p = xc_kind_named_port(t, e, why, whylen);
 
 	(void)freed;
 	if (p == NULL)
 		return -EINVAL;
 	if (p->user && p->user != &xc_kind_port) {
 		snprintf(why, whylen, "port %s carries %s ends: an end on it is one too (%s)",
-			 t->opts->port_defs[e->port].name, p->user->name,
-			 p->user->declared);
+			 t->opts->port_defs[e->port].name, p->user->def->name,
+			 p->user->def->declared);
 		return -EINVAL;
 	}
 	return 0;
@@ -64,7 +58,7 @@ static int port_check(struct xc_topo *t, const struct xc_end_def *e,
 static int port_make(struct xc_topo *t, struct xc_cable *c, unsigned int j,
 		     const struct xc_end_def *e, char *err, size_t errlen)
 {
-	struct xc_port *p = xc_kind_def_port(t, e, err, errlen);
+	struct xc_port *p = xc_kind_named_port(t, e, err, errlen);
 
 	if (p == NULL)
 		return -EINVAL;
@@ -91,9 +85,7 @@ static void port_free(struct xc_topo *t, struct xc_end *e)
 }
 
 const struct xc_end_kind xc_kind_port = {
-	.name = "port",
-	.declared = "left-port = NAME (a [port NAME] of its own: a NIC, af_xdp...)",
-	.is = port_is,
+	.def = &xc_kind_def_port,
 	.check = port_check,
 	.make = port_make,
 	.start = xc_kind_start_port,

@@ -44,12 +44,6 @@ static struct xc_trunk **trunk_on(struct xc_topo *t, const struct xc_port *p)
 	return *st ? &(*st)->of[p->id] : NULL;
 }
 
-/* trunk_is() - does a definition declare a trunk member? */
-static bool trunk_is(const struct xc_end_def *e)
-{
-	return e->port >= 0 && e->tag != 0;
-}
-
 /**
  * trunk_check() - can a member be made now: the port exists, is a trunk
  *		   or can become one, and the trunk has room
@@ -65,7 +59,7 @@ static int trunk_check(struct xc_topo *t, const struct xc_end_def *e,
 		       bool freed, char *why, size_t whylen)
 {
 	const char *name = t->opts->port_defs[e->port].name;
-	struct xc_port *p = xc_kind_def_port(t, e, why, whylen);
+	struct xc_port *p = xc_kind_named_port(t, e, why, whylen);
 	struct xc_trunk *tr;
 
 	if (p == NULL)
@@ -104,7 +98,7 @@ static int trunk_make(struct xc_topo *t, struct xc_cable *c, unsigned int j,
 		      const struct xc_end_def *e, char *err, size_t errlen)
 {
 	const struct xc_port_def *pd = &t->opts->port_defs[e->port];
-	struct xc_port *p = xc_kind_def_port(t, e, err, errlen);
+	struct xc_port *p = xc_kind_named_port(t, e, err, errlen);
 	struct xc_trunk *tr, **slot;
 	bool made = false;
 	int rc;
@@ -207,9 +201,7 @@ static void trunks_fini(struct xc_topo *t)
 }
 
 const struct xc_end_kind xc_kind_trunk = {
-	.name = "trunk",
-	.declared = "left-port = NAME, left-tag = N (a member of a trunk, under its outer VLAN tag)",
-	.is = trunk_is,
+	.def = &xc_kind_def_trunk,
 	.check = trunk_check,
 	.make = trunk_make,
 	.start = xc_kind_start_port,

@@ -27,12 +27,9 @@ const unsigned int xc_n_end_kinds = RTE_DIM(xc_end_kinds);
  */
 const struct xc_end_kind *xc_end_kind_of(const struct xc_end_def *e)
 {
-	unsigned int k;
+	const struct xc_kind_def *kd = xc_kind_def_of(e);
 
-	for (k = 0; k < xc_n_end_kinds; k++)
-		if (xc_end_kinds[k]->is(e))
-			return xc_end_kinds[k];
-	return NULL;
+	return kd ? xc_end_kinds[kd->id] : NULL;
 }
 
 /**

@@ -33,6 +33,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "kinddef.h"
+
 struct xc_cable;
 struct xc_end;
 struct xc_end_def;
@@ -40,11 +42,7 @@ struct xc_topo;
 
 /**
  * struct xc_end_kind - one kind of cable end, as definitions declare it
- * @name:	what people call it ("socket", "port", "trunk", "vxlan")
- * @declared:	how a [cable NAME] section declares one, for people
- * @ports:	DPDK ports an end of this kind adds to the process (of its
- *		RTE_MAX_ETHPORTS): 1 for an end that probes its own
- * @is:		does a definition declare an end of this kind?
+ * @def:	how an end of the kind is declared and checked (kinddef.h)
  * @check:	can the end be made now, beside the running cables?
  *		@freed: a cable being removed holds what the end takes (its
  *		socket, tag or tunnel), which is free once that one is gone
@@ -62,10 +60,7 @@ struct xc_topo;
  * its slot of the topology, xc_kind_state().
  */
 struct xc_end_kind {
-	const char *name;
-	const char *declared;
-	unsigned int ports;
-	bool (*is)(const struct xc_end_def *e);
+	const struct xc_kind_def *def;
 	int (*check)(struct xc_topo *t, const struct xc_end_def *e,
 		     bool freed, char *why, size_t whylen);
 	int (*make)(struct xc_topo *t, struct xc_cable *c, unsigned int j,
@@ -83,13 +78,6 @@ struct xc_end_kind {
 #include "endkinds.def"
 #undef XC_END_KIND
 
-/* how many kinds there are (the slots of xc_kind_state()) */
-enum {
-#define XC_END_KIND(name) XC_END_KIND_ID_##name,
-#include "endkinds.def"
-#undef XC_END_KIND
-	XC_N_END_KINDS
-};
 
 extern const struct xc_end_kind *const xc_end_kinds[];
 extern const unsigned int xc_n_end_kinds;
@@ -105,7 +93,7 @@ void xc_kind_set_port(struct xc_cable *c, unsigned int j, struct xc_port *p,
 		      const char *label);
 int xc_kind_start_port(struct xc_topo *t, struct xc_end *e, char *err,
 		       size_t errlen);
-struct xc_port *xc_kind_def_port(struct xc_topo *t, const struct xc_end_def *e,
+struct xc_port *xc_kind_named_port(struct xc_topo *t, const struct xc_end_def *e,
 				 char *err, size_t errlen);
 
 #endif /* XC_ENDKIND_H */

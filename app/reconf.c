@@ -177,7 +177,7 @@ static unsigned int new_ports(const struct xc_cable_def *d)
 	unsigned int j, n = 0;
 
 	for (j = 0; j < 2; j++) {
-		const struct xc_end_kind *k = xc_end_kind_of(&d->end[j]);
+		const struct xc_kind_def *k = xc_kind_def_of(&d->end[j]);
 
 		n += k ? k->ports : 0;
 	}
@@ -196,10 +196,8 @@ static unsigned int new_ports(const struct xc_cable_def *d)
 static bool holds(const struct xc_reconf *r, unsigned int s,
 		  const struct xc_end_def *e)
 {
-	return xc_end_def_clash(&r->defs[s].end[0], e,
-				(uint16_t)r->opts->vxlan_port) ||
-	       xc_end_def_clash(&r->defs[s].end[1], e,
-				(uint16_t)r->opts->vxlan_port);
+	return xc_end_def_clash(&r->defs[s].end[0], e, r->opts) ||
+	       xc_end_def_clash(&r->defs[s].end[1], e, r->opts);
 }
 
 /**

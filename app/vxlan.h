@@ -36,6 +36,7 @@
 #include <rte_mbuf.h>
 
 #include "cable.h"
+#include "addr.h"
 #include "stats.h"
 #include "vxlan_wire.h"
 
