@@ -150,7 +150,7 @@ static unsigned int housekeeping(void *arg)
 		xc_port_poll(&ctx->topo.ports[i]);
 		soon |= ctx->topo.ports[i].started && !ctx->topo.ports[i].lsc;
 	}
-	xc_guard_set_poll(ctx->topo.guard_set);
+	xc_port_wake_poll(ctx->topo.wake_set);
 	soon |= xc_ends_poll(ctx->topo.cables, ctx->topo.n_cables);
 	soon |= xc_pull_housekeeping(&ctx->pull);
 	xc_reconf_housekeeping(&ctx->reconf);
@@ -343,7 +343,7 @@ static void start(struct xc_ctx *ctx, struct xc_eal_argv *ea)
 	ctx->lcores.hk = housekeeping;
 	ctx->lcores.hk_arg = ctx;
 	ctx->lcores.hk_ms = XC_HK_MS;
-	ctx->lcores.hk_fd = t->guard_set;
+	ctx->lcores.hk_fd = t->wake_set;
 	rc = xc_lcores_assign(&ctx->lcores, t, ctx->cl.opts.poll,
 			      ctx->cl.opts.idle_us, err, sizeof(err));
 	if (rc)
@@ -373,7 +373,7 @@ int main(int argc, char **argv)
 		return EXIT_FAILURE;
 	}
 	ctx->ctl.fd = -1;
-	ctx->topo.guard_set = -1;
+	ctx->topo.wake_set = -1;
 	xc_cmdline_parse(&ctx->cl, argc, argv, &ea);
 
 	/* a peer that hangs up (a vhost-user frontend, an xcablectl or

@@ -14,6 +14,7 @@
  * propagation, shutdown and every error path:
  *
  *   xc_port_create()     describe ethdev @id, pick its kind
+ *   xc_port_probe()      make a device at runtime, then as create
  *   xc_port_configure()  kind's prepare (pool, socket checks), configure
  *                        the ethdev (a vhost server's socket appears),
  *                        kind's secure (socket permissions), queues
@@ -57,6 +58,17 @@ struct xc_port;
  */
 typedef void (*xc_kv_fn)(void *arg, const char *key, const char *str,
 			 uint64_t num);
+
+/**
+ * struct xc_wake - what the main thread does when an fd of a wake set is
+ *		    ready (xc_port_wake_poll())
+ * @fn:		called with @arg, in the main thread
+ * @arg:	its argument
+ */
+struct xc_wake {
+	void (*fn)(void *arg);
+	void *arg;
+};
 
 /**
  * struct xc_port_ops - what one kind of port does its own way
@@ -191,9 +203,11 @@ struct xc_port_conf {
  * @user:	the kind of end that has the port (endkind.h), while one
  *		has it: a [port NAME] may be a trunk or an untagged end's,
  *		not both (main thread)
- * @guard_set:	epoll set in which a vhost server port's guard puts its decoy
- *		socket (guard.c), so that the main thread waits on them all
- *		at once; -1 for none (the topology's, set after creation)
+ * @wake_set:	epoll set in which the port's kind puts fds whose events
+ *		the main thread must handle at once (a guard's decoy socket,
+ *		guard.c), each with a struct xc_wake as its data, so that
+ *		the main thread waits on them all at once; -1 for none (the
+ *		topology's, set after creation)
  * @notify:	called from the event thread after a link or queue change
  *		(set once by the lcore wiring, before start)
  * @notify_arg:	argument of @notify
@@ -217,13 +231,15 @@ struct xc_port {
 	struct rte_mempool *own_pool;
 	bool whole_only;
 	const struct xc_end_kind *user;
-	int guard_set;
+	int wake_set;
 	void (*notify)(void *arg);
 	void *notify_arg;
 };
 
 int xc_port_create(struct xc_port *p, uint16_t id, char *err,
 		   size_t errlen);
+int xc_port_probe(struct xc_port *p, const char *devargs, const char *name,
+		  char *err, size_t errlen);
 int xc_port_configure(struct xc_port *p, struct rte_mempool *pool,
 		      char *err, size_t errlen);
 int xc_port_start(struct xc_port *p, char *err, size_t errlen);
@@ -276,5 +292,6 @@ static inline bool xc_port_is_up(const struct xc_port *p)
 #undef XC_PORT_KIND
 
 bool xc_port_explain_absent(const char *devargs, char *why, size_t len);
+void xc_port_wake_poll(int set);
 
 #endif /* XC_PORT_H */

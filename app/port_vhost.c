@@ -188,7 +188,7 @@ static int vhost_prepare(struct xc_port *p, bool again, char *err,
 	/* without its hidden name the guard would be off: refused (the
 	 * simple and config modes refuse such a path before the EAL) */
 	if (xc_guard_init(&v->guard, v->iface, p->conf.sock_mode,
-			  p->conf.sock_uid, p->conf.sock_gid, p->guard_set,
+			  p->conf.sock_uid, p->conf.sock_gid, p->wake_set,
 			  p->label)) {
 		xc_sock_path_fits(v->iface, false, why, sizeof(why));
 		snprintf(err, errlen, "%s: %s", p->label, why);

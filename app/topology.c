@@ -59,7 +59,7 @@ static int create_ports(struct xc_topo *t, char *err, size_t errlen)
 
 	t->n_ports = rte_eth_dev_count_avail();
 	if (t->n_ports == 0 && t->n_defs == 0) {
-		snprintf(err, errlen, "no ports: add them with --vdev net_vhost0,iface=PATH (or use --left/--right)");
+		snprintf(err, errlen, "no ports: give the EAL the devices to join (--vdev, see --help), or use --left/--right or --config");
 		return -EINVAL;
 	}
 	/* every slot a port can take, with room for cables added later */
@@ -68,7 +68,7 @@ static int create_ports(struct xc_topo *t, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	t->guard_set = epoll_create1(EPOLL_CLOEXEC);	/* -1: polled */
+	t->wake_set = epoll_create1(EPOLL_CLOEXEC);	/* -1: polled */
 	RTE_ETH_FOREACH_DEV(id) {
 		struct xc_port *p;
 
@@ -80,7 +80,7 @@ static int create_ports(struct xc_topo *t, char *err, size_t errlen)
 		rc = xc_port_create(p, id, err, errlen);
 		if (rc)
 			return rc;
-		p->guard_set = t->guard_set;
+		p->wake_set = t->wake_set;
 		p->conf.sock_mode = t->opts->sock_mode;
 		p->conf.sock_gid = t->sock_gid;
 		p->conf.sock_uid = t->sock_uid;
@@ -410,9 +410,9 @@ void xc_topo_free(struct xc_topo *t)
 	free(t->ports);
 	t->ports = NULL;
 	t->n_ports = 0;
-	if (t->guard_set >= 0)
-		close(t->guard_set);
-	t->guard_set = -1;
+	if (t->wake_set >= 0)
+		close(t->wake_set);
+	t->wake_set = -1;
 }
 
 /**
@@ -430,10 +430,8 @@ void xc_topo_free(struct xc_topo *t)
 struct xc_port *xc_topo_new_port(struct xc_topo *t, const char *devargs,
 				 const char *name, char *err, size_t errlen)
 {
-	struct rte_eth_dev_info info;
 	struct xc_port *p;
-	uint16_t id, k;
-	int rc;
+	uint16_t k;
 
 	for (k = 0; k < RTE_MAX_ETHPORTS && t->ports[k].ops; k++)
 		;
@@ -443,28 +441,15 @@ struct xc_port *xc_topo_new_port(struct xc_topo *t, const char *devargs,
 			 RTE_MAX_ETHPORTS);
 		return NULL;
 	}
-	rc = rte_dev_probe(devargs);
-	if (rc == 0)
-		rc = rte_eth_dev_get_port_by_name(name, &id);
-	if (rc) {
-		snprintf(err, errlen, "cannot create port %s: %s", name,
-			 rte_strerror(-rc));
-		return NULL;
-	}
 	p = &t->ports[k];
-	rc = xc_port_create(p, id, err, errlen);
-	p->guard_set = t->guard_set;
+	if (xc_port_probe(p, devargs, name, err, errlen))
+		return NULL;
+	p->wake_set = t->wake_set;
 	p->conf.sock_mode = t->opts->sock_mode;
 	p->conf.offloads = t->opts->offloads;
 	if (k >= t->n_ports)
 		t->n_ports = (uint16_t)(k + 1);
-	if (rc == 0)
-		return p;
-	xc_port_free(p);
-	if (rte_eth_dev_info_get(id, &info) == 0)
-		rte_dev_remove(info.device);
-	memset(p, 0, sizeof(*p));	/* a free slot */
-	return NULL;
+	return p;
 }
 
 /**
