@@ -34,16 +34,19 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include <rte_cycles.h>
 #include <rte_ethdev.h>
 
 #include "counters.h"
 #include "dir.h"
 #include "log.h"
+#include "metrics.h"
 
 RTE_LOG_REGISTER(xc_logtype_stats, xcable.stats, INFO);
 
@@ -156,6 +159,70 @@ void xc_counters_print(struct xc_cable *cables, unsigned int n_cables,
 	if (json_path && xc_counters_write(cables, n_cables, json_path, gone))
 		XC_LOG(stats, WARNING, "counters not written to %s: %s",
 		       json_path, strerror(errno));
+}
+
+/**
+ * write_metrics() - write the metrics' file (--metrics-file), atomically
+ * @co:		where
+ * @cables:	cables
+ * @n_cables:	how many
+ * @gone:	the cables removed at runtime, or NULL
+ */
+static void write_metrics(const struct xc_counters_out *co,
+			  struct xc_cable *cables, unsigned int n_cables,
+			  const struct xc_gone_list *gone)
+{
+	struct xc_sbuf sb = { 0 };
+
+	xc_metrics_text(cables, n_cables, gone, &sb);
+	if (sb.failed || xc_file_replace(co->metrics_path, sb.b, sb.len))
+		XC_LOG(stats, WARNING, "metrics not written to %s: %s",
+		       co->metrics_path, sb.failed ? "out of memory" :
+		       strerror(errno));
+	xc_sbuf_free(&sb);
+}
+
+/**
+ * xc_counters_tick() - print the counters, write the JSON document and
+ *			the metrics' file when they are due (main thread's
+ *			housekeeping), or now, the final ones
+ * @co:		where and when; its times start at 0 (due at once)
+ * @cables:	cables
+ * @n_cables:	how many
+ * @gone:	the cables removed at runtime, or NULL
+ * @final:	at exit: everything, whatever is due
+ *
+ * The counters print (and the JSON document) every @co->interval_s
+ * seconds, or at exit only; the metrics' file at the same moments, or
+ * every XC_METRICS_FILE_S seconds without an interval.
+ *
+ * Return: milliseconds until something is due again (UINT_MAX: nothing)
+ */
+unsigned int xc_counters_tick(struct xc_counters_out *co,
+			      struct xc_cable *cables, unsigned int n_cables,
+			      const struct xc_gone_list *gone, bool final)
+{
+	uint64_t now = rte_rdtsc(), hz = rte_get_tsc_hz(), next = UINT64_MAX;
+	unsigned int every = co->interval_s ? co->interval_s :
+			     XC_METRICS_FILE_S;
+
+	if (final || (co->interval_s && now >= co->next_print)) {
+		xc_counters_print(cables, n_cables, final, co->json_path,
+				  gone);
+		co->next_print = now + hz * co->interval_s;
+	}
+	if (co->metrics_path && (final || now >= co->next_metrics)) {
+		write_metrics(co, cables, n_cables, gone);
+		co->next_metrics = now + hz * every;
+	}
+	if (co->interval_s)
+		next = co->next_print;
+	if (co->metrics_path)
+		next = RTE_MIN(next, co->next_metrics);
+	if (next == UINT64_MAX)
+		return UINT_MAX;
+	return next > now ? (unsigned int)RTE_MIN((next - now) * 1000 / hz + 1,
+						  (uint64_t)UINT_MAX) : 0;
 }
 
 /**
@@ -408,8 +475,43 @@ static FILE *open_tmp(const char *tmp, int *rc)
 }
 
 /**
- * xc_counters_write() - write the JSON document to a file, atomically:
- *			 PATH.tmp first, then renamed to PATH
+ * xc_file_replace() - replace a file's content atomically: PATH.tmp is
+ *		       written, then renamed to PATH (a reader sees the old
+ *		       content or the new, never half of one)
+ * @path:	the file
+ * @text:	its new content
+ * @len:	its length
+ *
+ * Return: 0, or -errno (errno set too)
+ */
+int xc_file_replace(const char *path, const char *text, size_t len)
+{
+	char tmp[PATH_MAX];
+	FILE *f;
+	int rc;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp)) {
+		errno = ENAMETOOLONG;
+		return -errno;
+	}
+	f = open_tmp(tmp, &rc);
+	if (f == NULL) {
+		/* rc says why */
+	} else {
+		rc = fwrite(text, 1, len, f) == len ? 0 : -EIO;
+		if (fclose(f) && rc == 0)
+			rc = -errno;
+		if (rc == 0 && rename(tmp, path))
+			rc = -errno;
+		if (rc)
+			unlink(tmp);	/* ours: a regular file it made */
+	}
+	errno = -rc;
+	return rc;
+}
+
+/**
+ * xc_counters_write() - write the JSON document to a file, atomically
  * @cables:	cables
  * @n_cables:	how many
  * @path:	the file
@@ -420,35 +522,14 @@ static FILE *open_tmp(const char *tmp, int *rc)
 int xc_counters_write(struct xc_cable *cables, unsigned int n_cables,
 		      const char *path, const struct xc_gone_list *gone)
 {
-	char tmp[PATH_MAX];
 	struct xc_json j;
-	FILE *f;
 	int rc;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp)) {
-		errno = ENAMETOOLONG;
-		return -errno;
-	}
 	xc_json_init(&j);
 	xc_counters_doc(cables, n_cables, NULL, gone, &j);
 	rc = xc_json_finish(&j);
-	if (rc) {
-		xc_json_free(&j);
-		errno = -rc;
-		return rc;
-	}
-	f = open_tmp(tmp, &rc);
-	if (f == NULL) {
-		/* rc says why */
-	} else {
-		rc = fwrite(j.text.b, 1, j.text.len, f) == j.text.len ? 0 : -EIO;
-		if (fclose(f) && rc == 0)
-			rc = -errno;
-		if (rc == 0 && rename(tmp, path))
-			rc = -errno;
-		if (rc)
-			unlink(tmp);	/* ours: a regular file it made */
-	}
+	if (rc == 0)
+		rc = xc_file_replace(path, j.text.b, j.text.len);
 	xc_json_free(&j);
 	errno = -rc;
 	return rc;

@@ -58,7 +58,7 @@ RTE_LOG_REGISTER(xc_logtype_main, xcable.main, INFO);
  * @cl:		what the command line (and config file) said
  * @topo:	ports and cables
  * @lcores:	the forwarding lcores, and the quit flag
- * @next_stats:	TSC value at which the counters are printed next
+ * @out:	where and when the counters go (counters.c)
  * @rf:		files the EAL leaves behind, removed at exit
  * @ctl:	the control socket
  * @pull:	cable pulling and link propagation
@@ -72,7 +72,7 @@ struct xc_ctx {
 	struct xc_cmdline cl;
 	struct xc_topo topo;
 	struct xc_lcores lcores;
-	uint64_t next_stats;
+	struct xc_counters_out out;
 	struct xc_runfiles rf;
 	struct xc_control ctl;
 	struct xc_pull_env pull;
@@ -137,12 +137,12 @@ static void on_hup(int sig)
  * Return: milliseconds until it wants to run again: XC_HK_MS while a
  *	   port's link is polled, a pool has mbufs in use (it may need to
  *	   grow) or an end that went down is waited for (propagation), else
- *	   XC_HK_IDLE_MS, or less if counters are due sooner
+ *	   XC_HK_IDLE_MS, or less if counters or metrics are due sooner
  */
 static unsigned int housekeeping(void *arg)
 {
 	struct xc_ctx *ctx = arg;
-	uint64_t now, hz = rte_get_tsc_hz();
+	uint64_t hz = rte_get_tsc_hz();
 	unsigned int i, ms;
 	bool soon = false;
 
@@ -161,16 +161,9 @@ static unsigned int housekeeping(void *arg)
 		ctx->next_mg = rte_rdtsc() + hz;
 	}
 	ms = soon ? XC_HK_MS : XC_HK_IDLE_MS;
-	if (ctx->cl.opts.stats_interval == 0)
-		return ms;
-	now = rte_rdtsc();
-	if (now >= ctx->next_stats) {
-		xc_counters_print(ctx->topo.cables, ctx->topo.n_cables, false,
-				  ctx->cl.opts.stats_json, &ctx->topo.gone);
-		ctx->next_stats = now + hz * ctx->cl.opts.stats_interval;
-	}
-	return (unsigned int)RTE_MIN((uint64_t)ms,
-				     (ctx->next_stats - now) * 1000 / hz + 1);
+	return RTE_MIN(ms, xc_counters_tick(&ctx->out, ctx->topo.cables,
+					    ctx->topo.n_cables,
+					    &ctx->topo.gone, false));
 }
 
 /**
@@ -234,8 +227,8 @@ static void stop_all(struct xc_ctx *ctx, bool counters)
 		/* faults caught since the last housekeeping are said too */
 		xc_memguard_scan(&ctx->mg);
 		xc_topo_drain(&ctx->topo);
-		xc_counters_print(ctx->topo.cables, ctx->topo.n_cables, true,
-				  ctx->cl.opts.stats_json, &ctx->topo.gone);
+		xc_counters_tick(&ctx->out, ctx->topo.cables,
+				 ctx->topo.n_cables, &ctx->topo.gone, true);
 		for (i = 0; i < RTE_MAX_LCORE; i++)
 			if (ctx->lcores.lc[i].n_dirs)
 				printf("xcable: lcore %u slept %" PRIu64 " times\n",
@@ -389,8 +382,12 @@ int main(int argc, char **argv)
 	start(ctx, &ea);
 	XC_LOG(main, INFO, "running; stop with Ctrl-C or SIGTERM");
 	xc_notify("READY=1\nSTATUS=forwarding");
-	ctx->next_stats = rte_rdtsc() +
-		rte_get_tsc_hz() * ctx->cl.opts.stats_interval;
+	ctx->out = (struct xc_counters_out){
+		.interval_s = ctx->cl.opts.stats_interval,
+		.json_path = ctx->cl.opts.stats_json,
+		.metrics_path = ctx->cl.opts.metrics_file,
+		.next_print = rte_rdtsc() +
+			      rte_get_tsc_hz() * ctx->cl.opts.stats_interval };
 	xc_lcores_run(&ctx->lcores);
 	XC_LOG(main, INFO, "stopping");
 	xc_notify("STOPPING=1");

@@ -124,6 +124,8 @@ struct xc_cable_def {
  * @stats_interval:	seconds between counter prints, 0 for exit only
  * @stats_json:		--stats-json: file for every counters print as JSON,
  *			or NULL
+ * @metrics_file:	--metrics-file: file kept current with the metrics
+ *			(metrics.c), or NULL
  * @sock_mode:		permission bits of the sockets xcable creates
  * @sock_group:		group to give them, or NULL
  * @sock_owner:		owner to give them, or NULL
@@ -159,6 +161,7 @@ struct xc_opts {
 	bool client;
 	unsigned int stats_interval;
 	const char *stats_json;
+	const char *metrics_file;
 	unsigned int sock_mode;
 	const char *sock_group;
 	const char *sock_owner;
