@@ -196,6 +196,7 @@ static void arm(struct xc_idle *s, struct xc_idle_q *q)
 	if (rc >= 0)
 		q->armed = true;
 	s->brief |= rc > 0;
+	s->stalled |= rc == 2;
 	follow(s, q, fd, gen);
 }
 
@@ -219,13 +220,15 @@ static void disarm(struct xc_idle_q *q)
  * @s:		sleeping state
  *
  * The caller must poll its queues once more after this, before sleeping,
- * and sleep briefly if @s->brief is set after it.
+ * and sleep briefly if @s->brief is set after it, or not at all, for a
+ * while, if @s->stalled is.
  */
 void xc_idle_arm(struct xc_idle *s)
 {
 	unsigned int i;
 
 	s->brief = false;
+	s->stalled = false;
 	for (i = 0; i < s->n_dirs; i++) {
 		struct xc_idle_dir *w = &s->dirs[i];
 

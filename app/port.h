@@ -98,7 +98,9 @@ struct xc_wake {
  *		to wait on and a generation that changes when the fd does;
  *		returns 1 instead of 0 if the peer may leave work without a
  *		kick (a guest behind a vIOMMU: a ring stalled on an IOTLB
- *		miss moves again when the IOTLB update comes, unkicked);
+ *		miss moves again when the IOTLB update comes, unkicked),
+ *		2 if such work waits now (the ring has entries the port
+ *		could not take: its IOTLB answer is on its way);
  *		a kernel-backed port gives its driver's socket instead;
  *		NULL for ports without kicks (polled every millisecond)
  * @features:	virtio features the peer negotiated, NULL if none

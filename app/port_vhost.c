@@ -444,10 +444,11 @@ static void vhost_describe(struct xc_port *p, xc_kv_fn fn, void *arg)
  *
  * A guest behind a vIOMMU (VIRTIO_F_IOMMU_PLATFORM) may leave a ring
  * stalled on an IOTLB miss: the update that resolves it comes without a
- * kick, so such a guest asks for a brief sleep.
+ * kick, so such a guest asks for a brief sleep, and for none while its
+ * ring holds entries the last burst could not take.
  *
- * Return: 0 if done, 1 if done and the sleep must be brief, -ENODEV if the
- *	   guest is gone
+ * Return: 0 if done, 1 if done and the sleep must be brief, 2 if entries
+ *	   wait (a stall), -ENODEV if the guest is gone
  */
 static int vhost_kick_fd(struct xc_port *p, uint16_t q, bool room, bool on,
 			 int *fd, int *gen)
@@ -470,6 +471,10 @@ static int vhost_kick_fd(struct xc_port *p, uint16_t q, bool room, bool on,
 	    rte_vhost_enable_guest_notification(vid, vring, on) == 0)
 		rc = on && rte_vhost_get_negotiated_features(vid, &features) == 0 &&
 		     (features & 1ULL << XC_VIRTIO_F_IOMMU_PLATFORM) ? 1 : 0;
+	/* entries the guest made available that the last burst did not
+	 * take: behind a vIOMMU, an IOTLB miss whose answer is coming */
+	if (rc == 1 && rte_vhost_avail_entries(vid, vring) != 0)
+		rc = 2;
 	vhost_exit(p);
 	return rc;
 }
