@@ -48,10 +48,12 @@ def across(f):
 
 
 def local(R, level, prefix=""):
+    """local() - forwarders with records at LEVEL whose cable stays local"""
     return [f for f in R.fwds(level, prefix) if not across(f)]
 
 
 def has(R, level, fwd, prefix=""):
+    """has() - whether FWD has records at LEVEL (of tests with PREFIX)"""
     return fwd in R.fwds(level, prefix)
 
 
@@ -69,6 +71,7 @@ def pairs_against(subject):
 # a comparison row: label, level, key, test, higher is better (a key
 # the records do not have, total_ms_per_mb, is added by Run)
 def loop_rows(R):
+    """loop_rows() - a comparison row for each frame size looped"""
     return [(f"{t[5:]} loop, Mpps", "frontend", "mpps", t, True) for t in R.loop_tests()]
 
 
@@ -91,17 +94,19 @@ NOTIFY_ROWS = [("Gbit/s", "notify", "gbps", None, True),
 
 
 def trunk_pairs(fw):
+    """trunk_pairs() - each way across against a local cable, and the
+    other ways against af_packet's"""
     out = [(f, "xcable") for f in fw if f.startswith("xcable-trunk") and "xcable" in fw]
-    if "xcable-trunk-xdp" in fw and "xcable-trunk" in fw:
-        out.append(("xcable-trunk-xdp", "xcable-trunk"))
-    return out
+    return out + [(f, "xcable-trunk") for f in fw if f.startswith("xcable-trunk-") and "xcable-trunk" in fw]
 
 
 def vxlan_pairs(fw):
+    """vxlan_pairs() - the tunnel against a local cable and the trunk"""
     return [("xcable-vxlan", f) for f in ("xcable", "xcable-trunk") if f in fw]
 
 
 def mq_pairs(fw):
+    """mq_pairs() - N queue pairs against one"""
     return [(f, "xcable-q1") for f in fw if f != "xcable-q1" and "xcable-q1" in fw]
 
 
@@ -146,7 +151,7 @@ KINDS = [
          lambda R: bool(R.fwds("scale")), lambda R: R.fwds("scale"),
          [lambda R, fw: scale_tables(R)], None, None, (("cost", lambda R, fw, png: plot_scale(R, png)),),
          "scripts/bench --scale --reps 3 --save"),
-    Kind("trunk", "Across hosts: a cable over an 802.1ad trunk",
+    Kind("trunk", "Across hosts: a cable over a trunk, or netdev ends, on a veth",
          lambda R: any(f.startswith("xcable-trunk") for f in R.fwds("frontend")),
          lambda R: [f for f in R.fwds("frontend") if f == "xcable" or f.startswith("xcable-trunk")],
          [loops_table, lambda R, fw: goodput_table(R, fw, ["tcp-tso-pass"])],
@@ -169,6 +174,7 @@ KINDS = [
 
 
 def load(path):
+    """load() - the records of a file"""
     return [json.loads(l) for l in open(path) if l.strip()]
 
 
@@ -176,6 +182,7 @@ class Run:
     """Run - one records file, and what is known of how it was made"""
 
     def __init__(self, path, meta):
+        """__init__() - the records of PATH, and META (runs.json's entry)"""
         self.path, self.meta = path, meta or {}
         self.recs = load(path)
         for r in self.recs:
@@ -193,12 +200,15 @@ class Run:
         return self.started or self.meta.get("recorded") or "0"
 
     def date(self):
+        """date() - the day it was measured (records, else runs.json)"""
         return (self.started[:10] if self.started else self.meta.get("date", "date not recorded")), ""
 
     def command(self):
+        """command() - the command that made it (records, else runs.json)"""
         return self.env.get("run", {}).get("command") or self.meta.get("command"), ""
 
     def rounds(self):
+        """rounds() - how many rounds (merged runs: all of theirs)"""
         return len({(r.get("run"), r.get("rep")) for r in self.recs})
 
     def machine(self):
@@ -214,10 +224,12 @@ class Run:
         return "; ".join(ms) or self.meta.get("machine") or "machine not known"
 
     def name(self):
+        """name() - its records file's name"""
         return os.path.basename(self.path)
 
 
 def git(*args):
+    """git() - what a git command in the tree prints, or None"""
     r = subprocess.run(["git", "-C", TOP] + list(args), capture_output=True, text=True)
     return r.stdout.strip() if r.returncode == 0 else None
 
@@ -337,6 +349,7 @@ def comparisons(run, rows, pairs):
 
 
 def note(kid, notes):
+    """note() - the lines of notes/KID.md, if there is one"""
     path = os.path.join(notes, kid + ".md")
     if not os.path.exists(path):
         return []
@@ -344,11 +357,13 @@ def note(kid, notes):
 
 
 def meta_list(history):
+    """meta_list() - what runs.json says of the older runs, oldest first"""
     path = os.path.join(history, "runs.json")
     return json.load(open(path))["runs"] if os.path.exists(path) else []
 
 
 def runs_of(paths, metas):
+    """runs_of() - the runs of PATHS, oldest first"""
     by_file = {m["file"]: m for m in metas}
     order = {m["file"]: i for i, m in enumerate(metas)}
     runs = [Run(p, by_file.get(os.path.basename(p))) for p in paths]

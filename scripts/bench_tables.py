@@ -23,6 +23,7 @@ class Recs:
     """Recs - the records of one run (or of merged runs), normalised"""
 
     def __init__(self, recs):
+        """__init__() - RECS, with what older records lack filled in"""
         for r in recs:
             # scale records of older runs had no level
             if "level" not in r and r.get("kind") in ("idle", "busy"):
@@ -65,6 +66,7 @@ class Recs:
                 and not (r.get("unsegmented") and key in ("gbps", "cpu_s_per_gb"))]
 
     def med(self, level, fwd, key, test=None):
+        """med() - the median of vals(), or None"""
         return med(self.vals(level, fwd, key, test))
 
     def rounds(self, level, fwd, key, test=None):
@@ -74,16 +76,19 @@ class Recs:
                 and not (r.get("unsegmented") and key in ("gbps", "cpu_s_per_gb"))}
 
     def loop_tests(self):
+        """loop_tests() - the frame loops measured, smallest frames first"""
         return sorted({r["test"] for r in self.recs if r["level"] == "frontend"
                        and r.get("test", "").startswith("loop-")},
                       key=lambda t: int(t.split("-")[1][:-1]))
 
     def goodput_tests(self):
+        """goodput_tests() - the TCP payload tests measured"""
         return [t for t in GOODPUT_TESTS
                 if any(r["level"] == "frontend" and r.get("test") == t for r in self.recs)]
 
 
 def med(v):
+    """med() - the median of V, or None if it is empty"""
     return statistics.median(v) if v else None
 
 
@@ -98,6 +103,7 @@ def fmt(v, nd=3):
 
 
 def ratio(a, b):
+    """ratio() - A / B as text, n/a if either is missing"""
     return f"{a / b:.2f}×" if a is not None and b else "n/a"
 
 
@@ -142,13 +148,24 @@ def goodput_table(R, fwds, tests=None):
     return lines + [""]
 
 
+def col_table(R, fwds, level, cols, first="forwarder"):
+    """col_table() - one row per forwarder with records at LEVEL; COLS are
+    (header, key, test, digits), KEY a record key or a function of the
+    forwarder's records that gives the values"""
+    lines = ["| " + " | ".join([first] + [c[0] for c in cols]) + " |",
+             "|" + "---|" * (len(cols) + 1)]
+    for f in fwds:
+        if not R.sel(level, f):
+            continue
+        cells = [fmt(key(R.sel(level, f, test)) if callable(key) else R.vals(level, f, key, test), nd)
+                 for _, key, test, nd in cols]
+        lines.append(f"| {f} | " + " | ".join(cells) + " |")
+    return lines + [""]
+
+
 def idle_table(R, fwds):
     """idle_table() - forwarder CPU with both ends connected, silent"""
-    lines = ["| forwarder | CPU % of one core |", "|---|---|"]
-    for f in fwds:
-        if R.vals("idle", f, "fwd_cpu_pct"):
-            lines.append(f"| {f} | {fmt(R.vals('idle', f, 'fwd_cpu_pct'), 2)} |")
-    return lines + [""]
+    return col_table(R, fwds, "idle", [("CPU % of one core", "fwd_cpu_pct", None, 2)])
 
 
 RR_INTRO = ("64-byte requests from one frontend port answered at the other: back to back "
@@ -156,60 +173,49 @@ RR_INTRO = ("64-byte requests from one frontend port answered at the other: back
             "then one every interval while a bulk stream of 1514-byte frames goes the same "
             "way as fast as the cable takes it. Lost: requests or responses that never came "
             "back (a forwarder that drops instead of holding).")
+RR_COLS = [("idle: transactions/s", "tps", "rr-idle", 0), ("idle p50 µs", "p50_us", "rr-idle", 1),
+           ("idle p99 µs", "p99_us", "rr-idle", 1), ("under load: p50 µs", "p50_us", "rr-load", 1),
+           ("p99 µs", "p99_us", "rr-load", 1), ("max µs", "max_us", "rr-load", 1),
+           ("lost", "lost", "rr-load", 0), ("bulk Gbit/s", "bulk_gbps", "rr-load", 2),
+           ("forwarder CPU % under load", "fwd_cpu_pct", "rr-load", 1)]
 
 
 def rr_table(R, fwds):
     """rr_table() - round trips, idle and under a bulk stream"""
-    lines = [RR_INTRO, "",
-             "| forwarder | idle: transactions/s | idle p50 µs | idle p99 µs | under load: p50 µs | p99 µs | max µs | lost | bulk Gbit/s | forwarder CPU % under load |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
-    for f in fwds:
-        if not (R.vals("rr", f, "tps", "rr-idle") or R.vals("rr", f, "tps", "rr-load")):
-            continue
-        v = lambda k, t: R.vals("rr", f, k, t)
-        lines.append(f"| {f} | {fmt(v('tps', 'rr-idle'), 0)} | "
-                     f"{fmt(v('p50_us', 'rr-idle'), 1)} | {fmt(v('p99_us', 'rr-idle'), 1)} | "
-                     f"{fmt(v('p50_us', 'rr-load'), 1)} | {fmt(v('p99_us', 'rr-load'), 1)} | "
-                     f"{fmt(v('max_us', 'rr-load'), 1)} | {fmt(v('lost', 'rr-load'), 0)} | "
-                     f"{fmt(v('bulk_gbps', 'rr-load'), 2)} | {fmt(v('fwd_cpu_pct', 'rr-load'), 1)} |")
-    return lines + [""]
+    return [RR_INTRO, ""] + col_table(R, fwds, "rr", RR_COLS)
+
+
+def retransmits(rs):
+    """retransmits() - TCP retransmissions of each VM run, its 4 iperf3 runs summed"""
+    return [sum(r.get(k) or 0 for k in r if k.endswith("_retr")) for r in rs]
+
+
+VM_COLS = ([(label + (" Gbit/s" if i == 0 else ""), k, None, 3)
+            for i, (k, label) in enumerate(VM_TCP)] +
+           [("TCP retransmits (sum of 4 runs)", retransmits, None, 0),
+            ("frames the forwarder dropped", "fwd_drops", None, 0),
+            ("ping avg ms", "ping_avg_ms", None, 2), ("ping max ms", "ping_max_ms", None, 2),
+            ("forwarder CPU %", "fwd_cpu_pct", None, 1), ("guests CPU %", "guest_cpu_pct", None, 1)])
 
 
 def vm_table(R, fwds):
     """vm_table() - two TCG guests: iperf3 both ways, ping, CPU"""
-    lines = ["| link | TCP 1 A→B Gbit/s | TCP 1 B→A | TCP 4 A→B | TCP 4 B→A | TCP retransmits (sum of 4 runs) | frames the forwarder dropped | ping avg ms | ping max ms | forwarder CPU % | guests CPU % |",
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
-    for f in fwds:
-        if not R.sel("vm", f):
-            continue
-        retr = [sum(r.get(k) or 0 for k in r if k.endswith("_retr")) for r in R.sel("vm", f)]
-        lines.append(f"| {f} | " + " | ".join(fmt(R.vals("vm", f, k)) for k, _ in VM_TCP) +
-                     f" | {fmt(retr, 0)} | {fmt(R.vals('vm', f, 'fwd_drops'), 0)} | "
-                     f"{fmt(R.vals('vm', f, 'ping_avg_ms'), 2)} | "
-                     f"{fmt(R.vals('vm', f, 'ping_max_ms'), 2)} | {fmt(R.vals('vm', f, 'fwd_cpu_pct'), 1)} | "
-                     f"{fmt(R.vals('vm', f, 'guest_cpu_pct'), 1)} |")
-    return lines + [""]
+    return col_table(R, fwds, "vm", VM_COLS, "link")
 
 
 VM_PINGS_INTRO = ("Pings from A to B while iperf3 sends A→B (every 10 ms through a stream of "
                   "--vm-rtt-seconds; records without a ping count are older runs' 40 ms pings, "
                   "50 a run, whose p99 is their maximum); p50, p99 and max of each run's pings, "
                   "then medians over the runs.")
+VM_PINGS_COLS = [("pings a run", "rtt_load_n", None, 0), ("p50 ms", "rtt_load_p50_ms", None, 2),
+                 ("p99 ms", "rtt_load_p99_ms", None, 2), ("max ms", "rtt_load_max_ms", None, 2),
+                 ("pings lost", "rtt_load_lost", None, 0),
+                 ("TCP Gbit/s meanwhile", "rtt_load_bulk_gbps", None, 3)]
 
 
 def vm_pings_table(R, fwds):
     """vm_pings_table() - ping round trips through a TCP stream"""
-    lines = [VM_PINGS_INTRO, "",
-             "| link | pings a run | p50 ms | p99 ms | max ms | pings lost | TCP Gbit/s meanwhile |",
-             "|---|---|---|---|---|---|---|"]
-    for f in fwds:
-        if not R.sel("vm", f):
-            continue
-        v = lambda k: R.vals("vm", f, k)
-        lines.append(f"| {f} | {fmt(v('rtt_load_n'), 0)} | {fmt(v('rtt_load_p50_ms'), 2)} | "
-                     f"{fmt(v('rtt_load_p99_ms'), 2)} | {fmt(v('rtt_load_max_ms'), 2)} | "
-                     f"{fmt(v('rtt_load_lost'), 0)} | {fmt(v('rtt_load_bulk_gbps'), 3)} |")
-    return lines + [""]
+    return [VM_PINGS_INTRO, ""] + col_table(R, fwds, "vm", VM_PINGS_COLS, "link")
 
 
 NOTIFY_INTRO = ("One iperf3 stream A→B (`scripts/bench --notify`), counted per MB the receiving "
@@ -225,25 +231,28 @@ NOTIFY_MS = ("a_vcpu_ms_per_mb", "b_vcpu_ms_per_mb", "a_main_ms_per_mb", "b_main
              "a_other_ms_per_mb", "b_other_ms_per_mb", "fwd_ms_per_mb")
 
 
+def kicks(g):
+    """kicks() - a guest's kicks per MB, both rings, of each run"""
+    return lambda rs: [(r.get(g + "_tx_kicks_per_mb") or 0) + (r.get(g + "_rx_kicks_per_mb") or 0)
+                       for r in rs if r.get("mb")]
+
+
+NOTIFY_COLS = ([("Gbit/s", "gbps", None, 3), ("A kicks", kicks("a"), None, 1),
+                ("B kicks", kicks("b"), None, 1)] +
+               [(h, k, None, 1) for h, k in (("A interrupts", "a_irq_per_mb"), ("B interrupts", "b_irq_per_mb"),
+                                             ("calls to A", "calls_to_a_per_mb"), ("calls to B", "calls_to_b_per_mb"))] +
+               [(h, k, None, 2) for h, k in (("A vCPU ms", "a_vcpu_ms_per_mb"), ("B vCPU ms", "b_vcpu_ms_per_mb"),
+                                             ("A main loop ms", "a_main_ms_per_mb"),
+                                             ("B main loop ms", "b_main_ms_per_mb"),
+                                             ("forwarder ms", "fwd_ms_per_mb"))] +
+               [("total ms", lambda rs: [sum(r.get(k) or 0 for k in NOTIFY_MS) for r in rs if r.get("mb")], None, 2),
+                ("forwarder CPU %", "fwd_cpu_pct", None, 1)])
+
+
 def notify_table(R, fwds):
     """notify_table() - kicks, interrupts, calls and CPU per MB"""
-    lines = [NOTIFY_INTRO, "",
-             "| link | Gbit/s | A kicks | B kicks | A interrupts | B interrupts | calls to A | calls to B | A vCPU ms | B vCPU ms | A main loop ms | B main loop ms | forwarder ms | total ms | forwarder CPU % |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    for f in fwds:
-        rs = [r for r in R.sel("notify", f) if r.get("mb")]
-        if not rs:
-            continue
-        tot = [sum(r.get(k) or 0 for k in NOTIFY_MS) for r in rs]
-        kk = lambda g: [(r.get(g + "_tx_kicks_per_mb") or 0) + (r.get(g + "_rx_kicks_per_mb") or 0) for r in rs]
-        lines.append(f"| {f} | {fmt(R.vals('notify', f, 'gbps'))} | {fmt(kk('a'), 1)} | {fmt(kk('b'), 1)} | " +
-                     " | ".join(fmt(R.vals("notify", f, k), 1) for k in
-                                ("a_irq_per_mb", "b_irq_per_mb", "calls_to_a_per_mb", "calls_to_b_per_mb")) + " | " +
-                     " | ".join(fmt(R.vals("notify", f, k), 2) for k in
-                                ("a_vcpu_ms_per_mb", "b_vcpu_ms_per_mb", "a_main_ms_per_mb",
-                                 "b_main_ms_per_mb", "fwd_ms_per_mb")) +
-                     f" | {fmt(tot, 2)} | {fmt(R.vals('notify', f, 'fwd_cpu_pct'), 1)} |")
-    return lines + [""]
+    return [NOTIFY_INTRO, ""] + col_table(R, [f for f in fwds if any(r.get("mb") for r in R.sel("notify", f))],
+                                          "notify", NOTIFY_COLS, "link")
 
 
 STOPS_INTRO = ("SIGTERM to the forwarder's process group, 5 s of grace, then SIGKILL to the group "
@@ -296,6 +305,7 @@ def scale_tables(R):
 
 # plots: each returns the PNG's file name, or None (no gnuplot, no data)
 def _gnuplot(png, script):
+    """_gnuplot() - draw PNG with SCRIPT; its file name, or None"""
     gp = shutil.which("gnuplot")
     if not gp:
         return None
