@@ -44,7 +44,7 @@ REGEN = "scripts/bench-report --page"
 
 def across(f):
     """across() - a forwarder whose cable crosses "hosts" (or queues)"""
-    return f.startswith(("xcable-trunk", "xcable-vxlan", "xcable-q"))
+    return f.startswith(("xcable-trunk", "xcable-netdev", "xcable-vxlan", "xcable-q"))
 
 
 def local(R, level, prefix=""):
@@ -93,11 +93,18 @@ NOTIFY_ROWS = [("Gbit/s", "notify", "gbps", None, True),
                ("forwarder CPU, ms per MB", "notify", "fwd_ms_per_mb", None, False)]
 
 
+def veth_way(f):
+    """veth_way() - a forwarder whose cable crosses the trunk pair's veth
+    (an af_packet or af_xdp trunk, or netdev ends)"""
+    return f.startswith(("xcable-trunk", "xcable-netdev"))
+
+
 def trunk_pairs(fw):
     """trunk_pairs() - each way across against a local cable, and the
     other ways against af_packet's"""
-    out = [(f, "xcable") for f in fw if f.startswith("xcable-trunk") and "xcable" in fw]
-    return out + [(f, "xcable-trunk") for f in fw if f.startswith("xcable-trunk-") and "xcable-trunk" in fw]
+    out = [(f, "xcable") for f in fw if veth_way(f) and "xcable" in fw]
+    return out + [(f, "xcable-trunk") for f in fw
+                  if veth_way(f) and f != "xcable-trunk" and "xcable-trunk" in fw]
 
 
 def vxlan_pairs(fw):
@@ -152,8 +159,8 @@ KINDS = [
          [lambda R, fw: scale_tables(R)], None, None, (("cost", lambda R, fw, png: plot_scale(R, png)),),
          "scripts/bench --scale --reps 3 --save"),
     Kind("trunk", "Across hosts: a cable over a trunk, or netdev ends, on a veth",
-         lambda R: any(f.startswith("xcable-trunk") for f in R.fwds("frontend")),
-         lambda R: [f for f in R.fwds("frontend") if f == "xcable" or f.startswith("xcable-trunk")],
+         lambda R: any(veth_way(f) for f in R.fwds("frontend")),
+         lambda R: [f for f in R.fwds("frontend") if f == "xcable" or veth_way(f)],
          [loops_table, lambda R, fw: goodput_table(R, fw, ["tcp-tso-pass"])],
          lambda R: loop_rows(R) + GOODPUT_ROWS[:1], trunk_pairs, (), FULL),
     Kind("vxlan", "Across routed hosts: a cable over a VXLAN tunnel, without VMs",
@@ -290,7 +297,7 @@ def measured(run, relpath, before):
 def forwarders_words(run, fw):
     """forwarders_words() - what the unusual forwarders of a run were"""
     known = {"xcable", "xcable-poll", "xcable-nooffl", "xcable-trunk", "xcable-trunk-xdp",
-             "xcable-vxlan", "xcable-q1", "xcable-q2", "xcable-q4"} | set(REFERENCES)
+             "xcable-netdev", "xcable-vxlan", "xcable-q1", "xcable-q2", "xcable-q4"} | set(REFERENCES)
     out = []
     for f in fw:
         if f in known:
