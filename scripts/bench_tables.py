@@ -314,6 +314,14 @@ def _gnuplot(png, script):
     return os.path.basename(png) if os.path.exists(png) else None
 
 
+def _data(png, rows):
+    """_data() - write ROWS (lines) to the data file beside PNG; its path"""
+    dat = png[:-4] + ".dat"
+    with open(dat, "w") as d:
+        d.write("".join(r + "\n" for r in rows))
+    return dat
+
+
 def plot_loops(R, fwds, png):
     """plot_loops() - Mpps of the frame loop by forwarder and size"""
     tests = R.loop_tests()
@@ -321,10 +329,7 @@ def plot_loops(R, fwds, png):
     rows = [(f, v) for f, v in rows if any(x is not None for x in v)]
     if not rows:
         return None
-    dat = png[:-4] + ".dat"
-    with open(dat, "w") as d:
-        for f, v in rows:
-            d.write(f + " " + " ".join(str(x if x is not None else 0) for x in v) + "\n")
+    dat = _data(png, [f + " " + " ".join(str(x if x is not None else 0) for x in v) for f, v in rows])
     cols = " ".join(f"'{dat}' using {i + 2}:xtic(1) title '{t}'," for i, t in enumerate(tests))
     return _gnuplot(png, "set style data histograms; set style fill solid 0.8 border -1;"
                     "set ylabel 'Mpps (median)'; set title 'Frames circulating through the forwarder, no VMs';"
@@ -338,11 +343,9 @@ def plot_sizes(R, fwds, png):
     sf = [f for f in fwds if any(R.vals("frontend", f, "gbps", t) for t in tests)]
     if not tests or not sf:
         return None
-    dat = png[:-4] + ".dat"
-    with open(dat, "w") as d:
-        for t in tests:
-            d.write(t[5:-1] + " " + " ".join(str(R.med("frontend", f, "gbps", t) if R.med("frontend", f, "gbps", t) is not None else "NaN")
-                                             for f in sf) + "\n")
+    gb = lambda f, t: R.med("frontend", f, "gbps", t)
+    dat = _data(png, [t[5:-1] + " " + " ".join("NaN" if gb(f, t) is None else str(gb(f, t)) for f in sf)
+                      for t in tests])
     cols = ", ".join(f"'{dat}' using 1:{i + 2} with linespoints title '{f}'" for i, f in enumerate(sf))
     return _gnuplot(png, "set xlabel 'frame size, bytes'; set ylabel 'Gbit/s (median)';"
                     "set title 'Throughput against frame size, no VMs (frames circulating both ways)';"
@@ -355,10 +358,8 @@ def plot_vm(R, fwds, png):
     vmf = [f for f in fwds if R.sel("vm", f)]
     if not vmf:
         return None
-    dat = png[:-4] + ".dat"
-    with open(dat, "w") as d:
-        for f in vmf:
-            d.write(f"{f} {R.med('vm', f, 'tcp1_a2b_gbps') or 0} {R.med('vm', f, 'tcp1_b2a_gbps') or 0}\n")
+    dat = _data(png, [f"{f} {R.med('vm', f, 'tcp1_a2b_gbps') or 0} {R.med('vm', f, 'tcp1_b2a_gbps') or 0}"
+                      for f in vmf])
     return _gnuplot(png, "set style data histograms; set style fill solid 0.8 border -1;"
                     "set ylabel 'Gbit/s (median)'; set title 'iperf3 TCP, 1 stream, between two TCG guests';"
                     "set key top right; set yrange [0:*];"
@@ -371,10 +372,7 @@ def plot_latency(R, fwds, png):
     rows = [x for x in rows if x[1] is not None]
     if not rows:
         return None
-    dat = png[:-4] + ".dat"
-    with open(dat, "w") as d:
-        for f, p50, p99 in rows:
-            d.write(f"{f} {p50} {p99}\n")
+    dat = _data(png, [f"{f} {p50} {p99}" for f, p50, p99 in rows])
     return _gnuplot(png, "set style data histograms; set style fill solid 0.8 border -1;"
                     "set ylabel 'round trip, µs (median of runs, log scale)'; set logscale y;"
                     "set title 'Round trips of 64-byte requests under a bulk stream the same way, no VMs';"
@@ -387,14 +385,10 @@ def plot_scale(R, png):
     idle = [r for r in R.recs if r["level"] == "scale" and r.get("kind") == "idle"]
     if not idle:
         return None
-    dat = png[:-4] + ".dat"
-    with open(dat, "w") as d:
-        d.write("# cables Pss_kB_a_cable Rss_kB_a_cable idle_%_of_a_core (medians)\n")
-        for n in sorted({r["cables"] for r in idle}):
-            rs = [r for r in idle if r["cables"] == n]
-            d.write(f"{n} {med([r['kb_per_cable'] for r in rs])} "
-                    f"{med([r['tree_rss_kb'] // n for r in rs])} "
-                    f"{med([r['idle_permille'] for r in rs]) / 10}\n")
+    by_n = [(n, [r for r in idle if r["cables"] == n]) for n in sorted({r["cables"] for r in idle})]
+    dat = _data(png, ["# cables Pss_kB_a_cable Rss_kB_a_cable idle_%_of_a_core (medians)"] +
+                [f"{n} {med([r['kb_per_cable'] for r in rs])} {med([r['tree_rss_kb'] // n for r in rs])} "
+                 f"{med([r['idle_permille'] for r in rs]) / 10}" for n, rs in by_n])
     return _gnuplot(png, "set title 'What a cable costs, all guests attached and idle (medians)';"
                     "set xlabel 'cables'; set logscale x; set ylabel 'kB a cable'; set yrange [0:*];"
                     "set y2label 'idle CPU, % of a core'; set y2range [0:*]; set y2tics; set ytics nomirror;"
