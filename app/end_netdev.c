@@ -51,11 +51,13 @@
 #include <unistd.h>
 
 #include <arpa/inet.h>
+#include <linux/capability.h>
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
 #include <net/if.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 
 #include <rte_branch_prediction.h>
 #include <rte_byteorder.h>
@@ -647,6 +649,23 @@ const struct xc_end_ops xc_end_netdev_ops = {
 };
 
 /**
+ * has_cap() - is a capability in this thread's effective set?
+ * @cap:	the capability (CAP_*)
+ *
+ * Return: true if so (false if it cannot be told)
+ */
+static bool has_cap(int cap)
+{
+	struct __user_cap_header_struct h = {
+		.version = _LINUX_CAPABILITY_VERSION_3, .pid = 0 };
+	struct __user_cap_data_struct d[2] = { { 0 } };
+
+	if (syscall(SYS_capget, &h, d) < 0)
+		return false;
+	return d[cap / 32].effective >> (cap % 32) & 1;
+}
+
+/**
  * enter() - enter the network namespace @netns (a path, or a process's
  *	     ID), in this thread only
  * @netns:	the namespace
@@ -658,26 +677,40 @@ const struct xc_end_ops xc_end_netdev_ops = {
  */
 static int enter(const char *netns, int *self, char *err, size_t errlen)
 {
+	bool pid = strspn(netns, "0123456789") == strlen(netns);
 	char path[XC_SOCK_PATH_MAX + 16];
 	int fd, e;
 
-	if (strspn(netns, "0123456789") == strlen(netns))
+	if (pid)
 		snprintf(path, sizeof(path), "/proc/%s/ns/net", netns);
 	else
 		snprintf(path, sizeof(path), "%s", netns);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		snprintf(err, errlen, "no network namespace %s (%s)",
-			 netns, strerror(errno));
+		e = errno;
+		if (e == ENOENT)
+			snprintf(err, errlen, "no network namespace %s (%s)",
+				 netns, strerror(e));
+		else if (pid && (e == EACCES || e == EPERM))
+			snprintf(err, errlen, "cannot open the network namespace of process %s (%s): another user's process needs CAP_SYS_PTRACE",
+				 netns, strerror(e));
+		else
+			snprintf(err, errlen, "cannot open network namespace %s (%s)",
+				 netns, strerror(e));
 		return -EINVAL;
 	}
 	*self = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
 	if (*self < 0 || setns(fd, CLONE_NEWNET) < 0) {
 		e = errno;
-		snprintf(err, errlen, e == EPERM ?
-			 "cannot enter network namespace %s: it needs CAP_SYS_ADMIN (%s)" :
-			 "cannot enter network namespace %s (%s)", netns,
-			 strerror(e));
+		if (e == EPERM && has_cap(CAP_SYS_ADMIN))
+			snprintf(err, errlen, "cannot enter network namespace %s (%s), although xcable has CAP_SYS_ADMIN: a seccomp filter forbids it (under systemd, RestrictNamespaces= must allow net)",
+				 netns, strerror(e));
+		else if (e == EPERM)
+			snprintf(err, errlen, "cannot enter network namespace %s: it needs CAP_SYS_ADMIN (%s)",
+				 netns, strerror(e));
+		else
+			snprintf(err, errlen, "cannot enter network namespace %s (%s)",
+				 netns, strerror(e));
 		if (*self >= 0)
 			close(*self);
 		close(fd);

@@ -43,7 +43,8 @@ struct xc_topo;
 /**
  * struct xc_end_kind - one kind of cable end, as definitions declare it
  * @def:	how an end of the kind is declared and checked (kinddef.h)
- * @check:	can the end be made now, beside the running cables?
+ * @check:	can the end be made now, beside the running cables? (NULL:
+ *		make() finds out, and leaves nothing behind if it cannot)
  *		@freed: a cable being removed holds what the end takes (its
  *		socket, tag or tunnel), which is free once that one is gone
  * @make:	make end @j of cable @c from @e; on error nothing is left

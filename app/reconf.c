@@ -335,7 +335,8 @@ static int check(struct xc_reconf *r, struct xc_plan *p, char *why,
 					 p->add[i].name, j ? "right" : "left");
 				return -EINVAL;
 			}
-			rc = k->check(r->t, e, freed(r, p, e), err, sizeof(err));
+			rc = k->check ? k->check(r->t, e, freed(r, p, e), err,
+						 sizeof(err)) : 0;
 			if (rc) {
 				snprintf(why, whylen, "cable %s: %s end: %.200s",
 					 p->add[i].name, j ? "right" : "left",

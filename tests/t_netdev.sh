@@ -256,10 +256,11 @@ TESTS+=(t_netdev_bad_names)
 
 # as an ordinary user with only CAP_NET_RAW (ambient), xcable makes netdev
 # ends on interfaces of its own namespace and the catalogue crosses; it
-# cannot enter another namespace (CAP_SYS_ADMIN), and without CAP_NET_RAW
-# it cannot open the socket: both refused at start, exit 2, saying which
+# cannot enter another namespace (CAP_SYS_ADMIN) nor open that of another
+# user's process (CAP_SYS_PTRACE), and without CAP_NET_RAW it cannot open
+# the socket: each refused at start, exit 2, saying which
 t_netdev_user_caps() {
-	local n s=$T/nobody rc run
+	local n s=$T/nobody rc run pid
 	ensure_hugepages 256 || { fail "cannot reserve hugepages"; return 1; }
 	nd_prep || { fail "cannot create namespaces"; return 1; }
 	n=$(nd_ns a)
@@ -281,6 +282,16 @@ t_netdev_user_caps() {
 	say "as nobody with CAP_NET_RAW, another namespace: exit $rc, $(tail -n 1 ns.log)"
 	[ $rc = 2 ] && tail -n 1 ns.log | grep -q "cannot enter network namespace /run/netns/$(nd_ns b): it needs CAP_SYS_ADMIN" ||
 		{ fail "entering a namespace without CAP_SYS_ADMIN is not refused clearly"; return 1; }
+	# a namespace named by a process of another user (root's): its
+	# /proc/PID/ns/net is not this user's to open
+	ip netns exec "$(nd_ns b)" sleep 60 & pid=$!
+	XC_PIDS+=("$pid")
+	nd_ini "$pid" "" | sed "s|$T/|$s/|; /left-netns =/d" >pid.ini
+	timeout 20 $run --inh-caps=+net_raw --ambient-caps=+net_raw "$XC" --config pid.ini >pid.log 2>&1
+	rc=$?
+	say "as nobody, the namespace of root's process $pid: exit $rc, $(tail -n 1 pid.log)"
+	[ $rc = 2 ] && tail -n 1 pid.log | grep -q "cannot open the network namespace of process $pid (Permission denied): another user's process needs CAP_SYS_PTRACE" ||
+		{ fail "another user's process's namespace is not refused clearly"; return 1; }
 	$run --inh-caps=+net_raw --ambient-caps=+net_raw "$XC" --config x.ini \
 		--stats-json "$s/run/x.json" >x.log 2>&1 &
 	XC_PID=$!
