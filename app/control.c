@@ -88,7 +88,9 @@ static struct xc_cable *find(struct xc_control *c, const char *name)
 }
 
 /**
- * dir_line() - one direction's counters and impairment on one line
+ * dir_line() - one direction's counters and impairment on one line, and
+ *		for an impaired direction what its impairment did, measured,
+ *		on the next
  * @out:	the answer
  * @cb:		cable
  * @j:		0: end[0] -> end[1]; 1: the reverse
@@ -97,6 +99,7 @@ static void dir_line(struct xc_sbuf *out, const struct xc_cable *cb,
 		     unsigned int j)
 {
 	char imp[256], line[1024];
+	struct xc_impair_report ir;
 	struct xc_impair_cfg ic;
 	struct xc_dir_stats s;
 
@@ -106,6 +109,11 @@ static void dir_line(struct xc_sbuf *out, const struct xc_cable *cb,
 	xc_impair_format(&ic, imp, sizeof(imp));
 	xc_sbuf_printf(out, "  %s: %s impair %s\n", cb->dir[j].label, line,
 		       imp);
+	xc_impair_dir_report(cb, j, &ir);
+	if (!xc_impair_report_shown(&ir))
+		return;
+	xc_impair_report_text(&ir, line, sizeof(line));
+	xc_sbuf_printf(out, "    %s: %s\n", cb->dir[j].label, line);
 }
 
 /**

@@ -243,7 +243,8 @@ static void end_json(const struct xc_end *e, struct xc_json *j, bool detail)
 
 /**
  * dir_json() - one direction: its impairment and counters, and each
- *		queue's when the cable has several
+ *		queue's when the cable has several; for an impaired
+ *		direction what its impairment did, measured
  * @c:		cable
  * @k:		0 for end[0] -> end[1], 1 for the reverse
  * @j:		JSON being written
@@ -252,6 +253,7 @@ static void dir_json(const struct xc_cable *c, unsigned int k,
 		     struct xc_json *j)
 {
 	const struct xc_dir *d = &c->dir[k];
+	struct xc_impair_report ir;
 	struct xc_impair_cfg ic;
 	struct xc_dir_stats s;
 	char imp[256];
@@ -264,6 +266,9 @@ static void dir_json(const struct xc_cable *c, unsigned int k,
 	xc_json_str(j, "from", d->rx->label);
 	xc_json_str(j, "to", d->tx->label);
 	xc_json_str(j, "impair", imp);
+	xc_impair_dir_report(c, k, &ir);
+	if (xc_impair_report_shown(&ir))
+		xc_impair_report_json(&ir, j, "measured");
 	xc_stats_json(&xc_dir_counters, &s, j, "counters");
 	if (c->n_queues > 1) {
 		xc_json_open(j, "queues", '[');

@@ -135,7 +135,7 @@ const struct xc_opt_desc xc_opt_table[] = {
 	{ .name = "impair", .where = CLI | XC_OPT_CABLE, .type = XC_OPT_IMPAIR,
 	  .min = 0, .max = 1, .arg = "SPEC", .group = g_all,
 	  .opts_off = OPT(impair), .cable_off = CAB(impair),
-	  .help = "impair both directions (of every cable), e.g. delay=10ms,jitter=1ms,loss=1%,ge=1%/30%, rate=100mbit,dup=0.1%,corrupt=0.1%,limit=1000 (or none)" },
+	  .help = "impair both directions (of every cable), e.g. delay=10ms,jitter=1ms,loss=1%,ge=1%/30%, rate=100mbit,dup=0.1%,corrupt=0.1%,reorder=25%,gap=5,mtu=1500,blackhole,limit=1000 (or none)" },
 	{ .name = "impair-to-right", .where = CLI | XC_OPT_CABLE,
 	  .type = XC_OPT_IMPAIR, .min = 0, .max = 0, .arg = "SPEC",
 	  .group = g_all, .opts_off = OPT(impair), .cable_off = CAB(impair),
