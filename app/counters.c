@@ -9,10 +9,12 @@
  * document, which xcablectl list --json answers and --stats-json writes
  * at the same moments as the lines:
  *
- *   { "cables": { "NAME": { "queues": N,
- *       "ends": [ { "name": LABEL, "port": ETHDEV, "link": "up", ... }, .. ],
+ *   { "cables": { "NAME": { "queues": N, "flap": { ... },
+ *       "ends": [ { "name": LABEL, "port": ETHDEV, "link": "up",
+ *                   "unplugged": WHY, ... }, .. ],
  *       "directions": { "FROM->TO": { "from": LABEL, "to": LABEL,
- *           "impair": SPEC, "counters": { COUNTER: N, ... },
+ *           "impair": SPEC, "measured": { ... },
+ *           "counters": { COUNTER: N, ... },
  *           "queues": [ { COUNTER: N, ... }, ... ] }, ... } }, ... },
  *     "trunks": { "LABEL": { "port": ETHDEV, "counters": { ... } }, ... },
  *     "vxlan": { "local": ADDR, "counters": { ... } },
@@ -27,6 +29,11 @@
  * "vxlan" (the tunnel socket) appears when a cable has a tunnel end; such
  * an end has no "port" but its tunnel's facts ("kind": "vxlan", "remote",
  * "vni", "local", "df").
+ * "flap" (pull.c: its schedule, state, cycles done) appears for a cable
+ * that flaps or flapped; "unplugged" (why: "down", "flap",
+ * "propagation") for an end that is pulled out.
+ * "measured" (impairmeas.c: what the impairment did over its last
+ * windows) appears for a direction that is impaired or was lately.
  * "queues" of a direction appears for cables of several queues only. The
  * counter names and their order are those of the tables in stats.c.
  */
@@ -42,6 +49,7 @@
 #include "counters.h"
 #include "dir.h"
 #include "log.h"
+#include "pull.h"
 
 RTE_LOG_REGISTER(xc_logtype_stats, xcable.stats, INFO);
 
@@ -214,6 +222,7 @@ static void end_json(const struct xc_end *e, struct xc_json *j, bool detail)
 	const char *sock = e->port ? xc_port_vhost_socket(e->port) : NULL;
 	uint64_t caps = xc_end_caps(e);
 	char takes[64];
+	uint8_t why;
 
 	xc_json_open(j, NULL, '{');
 	xc_json_str(j, "name", e->label);
@@ -227,6 +236,10 @@ static void end_json(const struct xc_end *e, struct xc_json *j, bool detail)
 		xc_json_str(j, "trunk", e->trunk->port->label);
 		xc_json_u64(j, "tag", e->tag);
 	}
+	why = __atomic_load_n(&e->cable->pull_why[e->idx], __ATOMIC_ACQUIRE);
+	if (why)
+		xc_json_str(j, "unplugged",
+			    xc_pull_why_name((enum xc_pull_why)why));
 	if (detail) {
 		xc_caps_describe(caps, takes, sizeof(takes));
 		if (sock)
@@ -364,6 +377,7 @@ void xc_counters_doc(struct xc_cable *cables, unsigned int n_cables,
 			continue;
 		xc_json_open(j, c->name, '{');
 		xc_json_u64(j, "queues", c->n_queues);
+		xc_flap_json(c, j);
 		xc_json_open(j, "ends", '[');
 		for (k = 0; k < 2; k++)
 			end_json(&c->end[k], j, only != NULL);

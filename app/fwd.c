@@ -204,8 +204,11 @@ int xc_fwd_loop(void *arg)
 		work = poll_all(lc, &blocked, &due);
 		now = rte_rdtsc();
 		if (lc->hk && now >= next_hk) {
-			lc->hk(lc->hk_arg);
-			next_hk = rte_rdtsc() + lc->hk_period;
+			/* every period, or sooner if it asks (a flap) */
+			uint64_t ms = lc->hk(lc->hk_arg);
+
+			next_hk = rte_rdtsc() + RTE_MIN(lc->hk_period,
+					ms * (rte_get_tsc_hz() / 1000));
 		}
 		if (work) {
 			last_work = now;

@@ -144,6 +144,14 @@ const struct xc_opt_desc xc_opt_table[] = {
 	  .type = XC_OPT_IMPAIR, .min = 1, .max = 1, .arg = "SPEC",
 	  .group = g_all, .opts_off = OPT(impair), .cable_off = CAB(impair),
 	  .help = "impair the right->left direction only" },
+	{ .name = "down", .where = CLI | XC_OPT_CABLE, .type = XC_OPT_SIDE,
+	  .arg = "END", .group = g_all, .opts_off = OPT(carrier.down),
+	  .cable_off = CAB(carrier.down),
+	  .help = "take the carrier of that end (left, right or both) down from the start, as xcablectl down CABLE END does (default: none)" },
+	{ .name = "flap", .where = CLI | XC_OPT_CABLE, .type = XC_OPT_FLAP,
+	  .arg = "SPEC", .group = g_all, .opts_off = OPT(carrier.flap),
+	  .cable_off = CAB(carrier.flap),
+	  .help = "pull and plug the cable on a schedule from the start, e.g. down=2s,up=10s,count=5[,end=left] (count=forever: until xcablectl flap CABLE stop)" },
 	{ .name = "no-link-propagation", .key = "link-propagation",
 	  .where = CLI | GLOBAL, .type = XC_OPT_OFF, .def = 1, .negate = true,
 	  .group = g_all, .opts_off = OPT(no_propagate),
@@ -214,7 +222,7 @@ const struct xc_opt_desc xc_opt_table[] = {
 const unsigned int xc_opt_count = sizeof(xc_opt_table) / sizeof(xc_opt_table[0]);
 
 _Static_assert(sizeof(xc_opt_table) / sizeof(xc_opt_table[0]) <=
-	       sizeof(unsigned int) * 8, "xc_opts.given has a bit per option");
+	       sizeof(uint64_t) * 8, "xc_opts.given has a bit per option");
 
 /**
  * union opt_val - a parsed option value
@@ -223,6 +231,8 @@ _Static_assert(sizeof(xc_opt_table) / sizeof(xc_opt_table[0]) <=
  * @s:		XC_OPT_NAME, XC_OPT_SOCK, XC_OPT_FILE, XC_OPT_LIST
  * @im:		XC_OPT_IMPAIR
  * @cable:	XC_OPT_CABLES
+ * @flap:	XC_OPT_FLAP
+ * @side:	XC_OPT_SIDE
  */
 union opt_val {
 	bool b;
@@ -230,6 +240,8 @@ union opt_val {
 	const char *s;
 	struct xc_impair_cfg im;
 	struct xc_cable_spec cable;
+	struct xc_flap_cfg flap;
+	uint32_t side;
 };
 
 /**
@@ -315,6 +327,15 @@ static int parse_value(const struct xc_opt_desc *d, const char *text,
 		rc = xc_addr_parse(text, d->max != 0, 1, &ss, why, whylen);
 		v->s = text;
 		break;
+	case XC_OPT_FLAP:
+		rc = xc_flap_parse(text, &v->flap, why, whylen);
+		break;
+	case XC_OPT_SIDE:
+		rc = xc_side_parse(text, &v->side);
+		if (rc)
+			snprintf(why, whylen,
+				 "expected left, right, both or none");
+		break;
 	}
 	return rc;
 }
@@ -355,9 +376,37 @@ static void store(const struct xc_opt_desc *d, void *base, int off,
 		for (dir = d->min; dir <= d->max; dir++)
 			((struct xc_impair_cfg *)f)[dir] = v->im;
 		break;
+	case XC_OPT_FLAP:
+		*(struct xc_flap_cfg *)f = v->flap;
+		break;
+	case XC_OPT_SIDE:
+		*(uint32_t *)f = v->side;
+		break;
 	case XC_OPT_CABLES:
 	case XC_OPT_LIST:
 		break;
+	}
+}
+
+/**
+ * cable_value_size() - the size of a whole-cable option's value (one that
+ *			struct xc_opts and struct xc_cable_def both have,
+ *			not an end's)
+ * @d:		the option
+ *
+ * Return: that size, 0 for an option of another type
+ */
+static size_t cable_value_size(const struct xc_opt_desc *d)
+{
+	switch (d->type) {
+	case XC_OPT_IMPAIR:
+		return 2 * sizeof(struct xc_impair_cfg);
+	case XC_OPT_FLAP:
+		return sizeof(struct xc_flap_cfg);
+	case XC_OPT_SIDE:
+		return sizeof(uint32_t);
+	default:
+		return 0;
 	}
 }
 
@@ -376,6 +425,8 @@ void xc_opts_defaults(struct xc_opts *o)
 
 		if (d->type == XC_OPT_IMPAIR)
 			xc_impair_parse("none", &v.im, NULL, 0);
+		else if (d->type == XC_OPT_FLAP)
+			xc_flap_parse("none", &v.flap, NULL, 0);
 		else if (d->type == XC_OPT_ON || d->type == XC_OPT_OFF)
 			v.b = d->def;
 		else if (d->type == XC_OPT_UINT || d->type == XC_OPT_MODE)
@@ -454,7 +505,7 @@ static int cli_set(struct xc_opts *o, const struct xc_opt_desc *d,
 		v.b = d->type == XC_OPT_ON;
 	} else if (parse_value(d, val, &v, why, sizeof(why))) {
 		if (d->type == XC_OPT_IMPAIR || d->type == XC_OPT_SOCK ||
-		    d->type == XC_OPT_ADDR)
+		    d->type == XC_OPT_ADDR || d->type == XC_OPT_FLAP)
 			snprintf(err, errlen, "--%s: %s", d->name, why);
 		else
 			snprintf(err, errlen, "--%s '%.64s': %s", d->name, val,
@@ -482,7 +533,7 @@ static int cli_set(struct xc_opts *o, const struct xc_opt_desc *d,
 		return -EINVAL;
 	}
 	store(d, o, d->opts_off, 0, &v);
-	o->given |= 1u << (d - xc_opt_table);
+	o->given |= 1ULL << (d - xc_opt_table);
 	return 0;
 }
 
@@ -677,7 +728,7 @@ int xc_opts_set_global(struct xc_opts *o, const char *key, const char *val,
 			continue;
 		if (parse_value(d, val, &v, why, whylen))
 			return -EINVAL;
-		if (o->given & (1u << i))
+		if (o->given & (1ULL << i))
 			return 0;
 		if (is_text(d)) {
 			slot = text_slot(o, d);
@@ -828,10 +879,10 @@ void xc_opts_inherit(const struct xc_opts *o, struct xc_cable_def *d)
 		const char *f = (const char *)o + t->opts_off;
 		union opt_val v;
 
-		if (t->type == XC_OPT_IMPAIR) {
+		if (cable_value_size(t)) {
 			if (t->where & XC_OPT_CABLE)
 				memcpy((char *)d + t->cable_off, f,
-				       2 * sizeof(d->impair[0]));
+				       cable_value_size(t));
 			continue;
 		}
 		/* an end's key that is no option of the whole (vxlan) */

@@ -14,6 +14,7 @@
 
 #include "bounds.h"
 #include "impair.h"
+#include "pullspec.h"
 #include "parse.h"
 #include "vxlan_wire.h"
 
@@ -121,12 +122,15 @@ static inline bool xc_end_def_socket(const struct xc_end_def *e)
  * @end:	left and right ends
  * @lcore:	lcore that forwards both directions, -1 to choose
  * @impair:	impairments of left->right ([0]) and right->left ([1])
+ * @carrier:	ends taken down from the start, a flap schedule (down =,
+ *		flap =)
  */
 struct xc_cable_def {
 	char name[XC_NAME_MAX];
 	struct xc_end_def end[2];
 	int lcore;
 	struct xc_impair_cfg impair[2];
+	struct xc_carrier_cfg carrier;
 };
 
 /**
@@ -150,6 +154,7 @@ struct xc_cable_def {
  * @no_propagate:	--no-link-propagation
  * @impair:		--impair-to-right ([0]) and --impair-to-left ([1]);
  *			--impair sets both
+ * @carrier:		--down, --flap: every cable's carrier from the start
  * @n_cables:		number of --cable options
  * @cables:		the --cable pairs, in order
  * @log_levels:	--log-level values, passed on to the EAL
@@ -187,13 +192,14 @@ struct xc_opts {
 	const char *control;
 	bool no_propagate;
 	struct xc_impair_cfg impair[2];
+	struct xc_carrier_cfg carrier;
 	unsigned int n_cables;
 	struct xc_cable_spec cables[XC_MAX_CABLES];
 	const char *log_levels[XC_MAX_LOG_LEVELS];
 	unsigned int n_log_levels;
 	struct xc_port_def port_defs[XC_MAX_PORT_DEFS];
 	unsigned int n_port_defs;
-	unsigned int given;
+	uint64_t given;
 	char text[XC_OPT_TEXT_SLOTS][XC_OPT_TEXT_MAX];
 	const char *left_vxlan;
 	const char *right_vxlan;
@@ -228,6 +234,8 @@ struct xc_opts {
  * @XC_OPT_ADDR:	a numeric IPv4 or IPv6 address, with a :PORT if max is
  *			1 (a const char *; a char array of XC_ADDR_TEXT_MAX
  *			bytes in an end)
+ * @XC_OPT_FLAP:	a flap schedule (struct xc_flap_cfg)
+ * @XC_OPT_SIDE:	ends: left, right, both or none (a uint32_t mask)
  */
 enum xc_opt_type {
 	XC_OPT_ON,
@@ -241,6 +249,8 @@ enum xc_opt_type {
 	XC_OPT_CABLES,
 	XC_OPT_LIST,
 	XC_OPT_ADDR,
+	XC_OPT_FLAP,
+	XC_OPT_SIDE,
 };
 
 /**
