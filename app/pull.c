@@ -343,7 +343,7 @@ static uint64_t flap_tick(struct xc_pull_env *env, struct xc_cable *c,
 /**
  * xc_pull_check() - can a cable's ends do what its definition says of
  *		     its carrier (down =, flap =)? Only a vhost port's end
- *		     can be pulled
+ *		     can be pulled, and an end is down or flaps, not both
  * @c:		cable, its ends made
  * @cc:		what the definition says
  * @err:	one-line message on error
@@ -354,11 +354,18 @@ static uint64_t flap_tick(struct xc_pull_env *env, struct xc_cable *c,
 int xc_pull_check(const struct xc_cable *c, const struct xc_carrier_cfg *cc,
 		  char *err, size_t errlen)
 {
-	uint32_t want = cc->down;
+	uint32_t want = cc->down, flap = 0;
 	int i;
 
 	if (cc->flap.down_ms)
-		want |= cc->flap.end < 0 ? 3u : 1u << cc->flap.end;
+		flap = cc->flap.end < 0 ? 3u : 1u << cc->flap.end;
+	if (flap & cc->down) {
+		snprintf(err, errlen,
+			 "cable %s: down and flap on the same end (%s): it cannot be down and flapping",
+			 c->name, c->end[__builtin_ctz(flap & cc->down)].label);
+		return -EINVAL;
+	}
+	want |= flap;
 	for (i = 0; i < 2; i++)
 		if ((want >> i & 1) && !xc_end_pluggable(&c->end[i])) {
 			snprintf(err, errlen,

@@ -282,9 +282,10 @@ EOF
 	say "$n requests refused; the cable is as it was (impair delay=1ms, no flap, no end unplugged)"
 	xc_stop
 	# the same values from the command line: xcable refuses to start
-	for req in "--impair mtu=0" "--impair reorder=5%" "--flap down=1s,up=1s,count=0" "--down middle"; do
+	for req in "--impair mtu=0" "--impair reorder=5%" "--flap down=1s,up=1s,count=0" "--down middle" \
+		   "--down left --flap down=1s,up=1s,count=1"; do
 		"$XC" --left "$T/l.sock" --right "$T/r.sock" $req >start.out 2>&1; rc=$?
-		say "xcable $req: exit $rc, $(grep -m1 -i 'xcable:' start.out)"
+		say "xcable $req: exit $rc, $(grep -i 'xcable:' start.out | grep -v 'EAL arguments' | head -n 1)"
 		[ $rc = 2 ] || { fail "xcable did not refuse $req with exit 2"; return 1; }
 	done
 }
