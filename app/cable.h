@@ -13,7 +13,8 @@
  *
  * Who writes what: the main thread builds everything at start-up and
  * changes it at runtime (a cable made, then shown; hidden, then freed:
- * endkind.h, reconf.c), and pulls cables (@paused, @pulled, @admin_down);
+ * endkind.h, reconf.c), and pulls cables (@paused, @pulled, @pull_why,
+ * @flap);
  * the ethdev event thread
  * writes the ports' link state; the control thread writes @req and the
  * impairment settings (through their seqlock); forwarding lcores write
@@ -32,6 +33,7 @@
 
 #include "bounds.h"
 #include "port.h"
+#include "pullspec.h"
 
 #define XC_BURST		32	/* packets per rx burst */
 
@@ -190,6 +192,42 @@ struct xc_end {
 extern const struct xc_end_ops xc_end_port_ops;
 
 /**
+ * enum xc_pull_why - why an end is unplugged (xc_cable.pull_why)
+ * @XC_PULL_NONE:	it is not
+ * @XC_PULL_ADMIN:	an operator took it down (xcablectl down, the
+ *			config's down =); only an operator brings it back
+ * @XC_PULL_FLAP:	a flap schedule took it down, and brings it back
+ * @XC_PULL_PROPAGATED:	its far end went away (link propagation); it comes
+ *			back with it
+ */
+enum xc_pull_why {
+	XC_PULL_NONE,
+	XC_PULL_ADMIN,
+	XC_PULL_FLAP,
+	XC_PULL_PROPAGATED,
+};
+
+/**
+ * struct xc_flap - a cable's flap schedule as it runs (pull.c; written by
+ *		    the main thread under @seq, read by others with
+ *		    xc_flap_read())
+ * @seq:	odd while the main thread changes the rest
+ * @cfg:	the schedule
+ * @on:		it runs
+ * @down:	the carrier is down now (the first half of a cycle)
+ * @done:	cycles completed (the carrier given back)
+ * @next:	TSC of its next change
+ */
+struct xc_flap {
+	uint32_t seq;
+	struct xc_flap_cfg cfg;
+	bool on;
+	bool down;
+	uint32_t done;
+	uint64_t next;
+};
+
+/**
  * struct xc_cable - two ends joined point to point
  * @name:	cable name, e.g. "cable0"; empty for a free slot (main thread)
  * @shown:	the cable is part of the lab: threads other than the main
@@ -205,13 +243,25 @@ extern const struct xc_end_ops xc_end_port_ops;
  * @pool_want:	where directions ask for @pool to grow (struct xc_pool's
  *		@want)
  * @ipool:	indirect mbufs for segments that point into a TSO frame
- * @paused:	lcores leave this cable's ports alone (main thread; atomic)
- * @admin_down:	taken down by an operator (main thread)
- * @pulled:	end[i] is unplugged: by an operator, or because end[1-i]
- *		went away (link propagation; main thread)
+ * @paused:	lcores leave this cable's ports alone: XC_PAUSED_ALL all of
+ *		them (while an end is unplugged or plugged), XC_PAUSED_RX(i)
+ *		the receive side of end i, which is unplugged (what is sent
+ *		to it meets a link down); 0 none (main thread; atomic)
+ * @pulled:	end[i] is unplugged: by an operator, a flap, or because
+ *		end[1-i] went away (link propagation; main thread)
+ * @pull_why:	why each end is unplugged, enum xc_pull_why (main thread;
+ *		atomic for the control thread)
  * @req:	request for the main thread: XC_REQ_* (control thread; atomic)
+ * @req_end:	the end @req is about: -1 both, else 0 or 1 (control
+ *		thread, before @req)
+ * @req_flap:	the schedule of an XC_REQ_FLAP (control thread, before @req)
  * @req_done:	the main thread's answer to @req: 1 done, -errno failed
  *		(main thread; atomic)
+ * @carrier:	what the cable's definition says of its carrier: ends down
+ *		from the start, a flap schedule (main thread)
+ * @carrier_due: @carrier is still to be carried out (main thread: set
+ *		when the cable is made or its definition changes in place)
+ * @flap:	its flap schedule (main thread, see struct xc_flap)
  */
 struct xc_cable {
 	char name[XC_NAME_MAX];
@@ -223,15 +273,25 @@ struct xc_cable {
 	uint32_t *pool_want;
 	struct rte_mempool *ipool;
 	uint32_t paused;
-	bool admin_down;
 	bool pulled[2];
+	uint8_t pull_why[2];
 	uint32_t req;
+	int req_end;
+	struct xc_flap_cfg req_flap;
 	int req_done;
+	struct xc_carrier_cfg carrier;
+	bool carrier_due;
+	struct xc_flap flap;
 };
 
+#define XC_PAUSED_ALL	1u		/* xc_cable.paused: every port */
+#define XC_PAUSED_RX(i)	(2u << (i))	/* end i's, to receive from */
+
 #define XC_REQ_NONE	0
-#define XC_REQ_DOWN	1	/* operator: take the cable down */
-#define XC_REQ_UP	2	/* operator: bring it up */
+#define XC_REQ_DOWN	1	/* operator: take the cable (req_end) down */
+#define XC_REQ_UP	2	/* operator: bring it (req_end) up */
+#define XC_REQ_FLAP	3	/* operator: flap it as req_flap says */
+#define XC_REQ_FLAP_STOP 4	/* operator: stop its flapping */
 
 /**
  * xc_end_rx() - receive up to @n frames from queue @q of an end; a whole

@@ -9,10 +9,12 @@
  * document, which xcablectl list --json answers and --stats-json writes
  * at the same moments as the lines:
  *
- *   { "cables": { "NAME": { "queues": N,
- *       "ends": [ { "name": LABEL, "port": ETHDEV, "link": "up", ... }, .. ],
+ *   { "cables": { "NAME": { "queues": N, "flap": { ... },
+ *       "ends": [ { "name": LABEL, "port": ETHDEV, "link": "up",
+ *                   "unplugged": WHY, ... }, .. ],
  *       "directions": { "FROM->TO": { "from": LABEL, "to": LABEL,
- *           "impair": SPEC, "counters": { COUNTER: N, ... },
+ *           "impair": SPEC, "measured": { ... },
+ *           "counters": { COUNTER: N, ... },
  *           "queues": [ { COUNTER: N, ... }, ... ] }, ... } }, ... },
  *     GROUP: { HUB: { FACT: VALUE, ..., "counters": { ... } }, ... }, ...
  *     "removed": [ { "name": NAME, "when": UNIX-SECONDS,
@@ -25,10 +27,15 @@
  *
  * An end's members are its facts, as its kind describes it
  * (xc_end_describe(), with '-' for '_'): "kind", "port", "link", and
- * what the kind adds (a socket, a tunnel's remote and VNI...). A hub
- * (cable.h: what the ends of several cables share and count together)
- * appears once, under its kind's GROUP, by name, when a shown cable has
- * an end on it.
+ * what the kind adds (a socket, a tunnel's remote and VNI...), and
+ * "unplugged" (why: "down", "flap", "propagation") for an end that is
+ * pulled out. A hub (cable.h: what the ends of several cables share and
+ * count together) appears once, under its kind's GROUP, by name, when a
+ * shown cable has an end on it.
+ * "flap" (pull.c: its schedule, state, cycles done) appears for a cable
+ * that flaps or flapped; "measured" (impairmeas.c: what the impairment
+ * did over its last windows) for a direction that is impaired or was
+ * lately.
  * "queues" of a direction appears for cables of several queues only. The
  * counter names and their order are those of the tables in stats.c.
  */
@@ -47,6 +54,7 @@
 #include "dir.h"
 #include "log.h"
 #include "metrics.h"
+#include "pull.h"
 
 RTE_LOG_REGISTER(xc_logtype_stats, xcable.stats, INFO);
 
@@ -257,10 +265,15 @@ static void end_json(const struct xc_end *e, struct xc_json *j, bool detail)
 {
 	uint64_t caps = xc_end_caps(e);
 	char takes[64];
+	uint8_t why;
 
 	xc_json_open(j, NULL, '{');
 	xc_json_str(j, "name", e->label);
 	xc_end_describe(e, json_kv, j);
+	why = __atomic_load_n(&e->cable->pull_why[e->idx], __ATOMIC_ACQUIRE);
+	if (why)
+		xc_json_str(j, "unplugged",
+			    xc_pull_why_name((enum xc_pull_why)why));
 	if (detail) {
 		xc_caps_describe(caps, takes, sizeof(takes));
 		xc_json_str(j, "takes", takes);
@@ -272,7 +285,8 @@ static void end_json(const struct xc_end *e, struct xc_json *j, bool detail)
 
 /**
  * dir_json() - one direction: its impairment and counters, and each
- *		queue's when the cable has several
+ *		queue's when the cable has several; for an impaired
+ *		direction what its impairment did, measured
  * @c:		cable
  * @k:		0 for end[0] -> end[1], 1 for the reverse
  * @j:		JSON being written
@@ -281,6 +295,7 @@ static void dir_json(const struct xc_cable *c, unsigned int k,
 		     struct xc_json *j)
 {
 	const struct xc_dir *d = &c->dir[k];
+	struct xc_impair_report ir;
 	struct xc_impair_cfg ic;
 	struct xc_dir_stats s;
 	char imp[256];
@@ -293,6 +308,9 @@ static void dir_json(const struct xc_cable *c, unsigned int k,
 	xc_json_str(j, "from", d->rx->label);
 	xc_json_str(j, "to", d->tx->label);
 	xc_json_str(j, "impair", imp);
+	xc_impair_dir_report(c, k, &ir);
+	if (xc_impair_report_shown(&ir))
+		xc_impair_report_json(&ir, j, "measured");
 	xc_stats_json(&xc_dir_counters, &s, j, "counters");
 	if (c->n_queues > 1) {
 		xc_json_open(j, "queues", '[');
@@ -420,6 +438,7 @@ void xc_counters_doc(struct xc_cable *cables, unsigned int n_cables,
 			continue;
 		xc_json_open(j, c->name, '{');
 		xc_json_u64(j, "queues", c->n_queues);
+		xc_flap_json(c, j);
 		xc_json_open(j, "ends", '[');
 		for (k = 0; k < 2; k++)
 			end_json(&c->end[k], j, only != NULL);

@@ -373,13 +373,17 @@ static void rx_short(struct xc_dir *d, uint16_t n)
  */
 unsigned int xc_dir_poll(struct xc_dir *d)
 {
+	uint32_t paused = d->paused ? __atomic_load_n(d->paused,
+						      __ATOMIC_ACQUIRE) : 0;
 	uint64_t bytes = 0;
 	unsigned int sent, work = 0;
 	uint16_t n, i;
 
-	if (unlikely(d->paused &&
-		     __atomic_load_n(d->paused, __ATOMIC_ACQUIRE))) {
-		/* the cable is being pulled: drop what waits, touch nothing */
+	if (unlikely(paused) &&
+	    (paused & (XC_PAUSED_ALL | XC_PAUSED_RX(d->rx->idx)))) {
+		/* the cable is being pulled, or the end this direction
+		 * receives from is out: drop what waits, touch nothing (a
+		 * direction towards an end that is out sees its link down) */
 		if (d->hold_n || d->raw_n || xc_impair_pending(&d->im))
 			xc_dir_flush(d, XC_DROP_CABLE_DOWN);
 		return 0;

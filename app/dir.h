@@ -45,7 +45,8 @@ struct xc_dir;
  * @off:	software offload state
  * @im:		impairments (delay, loss, rate, ...); the control thread
  *		publishes new settings through its seqlock
- * @paused:	the cable's pause flag: set, the direction touches no port
+ * @paused:	the cable's pause flags: XC_PAUSED_ALL, or XC_PAUSED_RX of
+ *		@rx's end, and the direction touches no port
  * @stage:	what a received burst goes through before it is sent, in
  *		order (see dir.c): only the stages this direction needs,
  *		chosen by xc_dir_build(); written by the main thread at

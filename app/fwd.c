@@ -42,8 +42,8 @@ RTE_LOG_REGISTER(xc_logtype_fwd, xcable.fwd, INFO);
  *	      in the round may have sorted them there after that end's
  *	      direction was polled; the socket or port they came from is
  *	      drained now, so only another round takes them (not while a
- *	      direction is held back or its cable pulled: it takes nothing
- *	      then)
+ *	      direction is held back, or its cable or its receiving end
+ *	      is pulled: it takes nothing then)
  * @lc:		the lcore
  *
  * Return: 1 if so, else 0
@@ -58,7 +58,8 @@ static unsigned int queued(const struct xc_fwd_lcore *lc)
 		if (d->rx->ops->queued != NULL &&
 		    (d->hold_n | d->raw_n) == 0 &&
 		    !(d->paused &&
-		      __atomic_load_n(d->paused, __ATOMIC_ACQUIRE)) &&
+		      (__atomic_load_n(d->paused, __ATOMIC_ACQUIRE) &
+		       (XC_PAUSED_ALL | XC_PAUSED_RX(d->rx->idx)))) &&
 		    d->rx->ops->queued(d->rx))
 			return 1;
 	}
@@ -211,8 +212,11 @@ int xc_fwd_loop(void *arg)
 		work = poll_all(lc, &blocked, &due);
 		now = rte_rdtsc();
 		if (lc->hk && now >= next_hk) {
-			lc->hk(lc->hk_arg);
-			next_hk = rte_rdtsc() + lc->hk_period;
+			/* every period, or sooner if it asks (a flap) */
+			uint64_t ms = lc->hk(lc->hk_arg);
+
+			next_hk = rte_rdtsc() + RTE_MIN(lc->hk_period,
+					ms * (rte_get_tsc_hz() / 1000));
 		}
 		if (work) {
 			last_work = now;

@@ -135,15 +135,16 @@ static void on_hup(int sig)
  * @arg:	struct xc_ctx
  *
  * Return: milliseconds until it wants to run again: XC_HK_MS while a
- *	   port's link is polled, a pool has mbufs in use (it may need to
- *	   grow) or an end that went down is waited for (propagation), else
- *	   XC_HK_IDLE_MS, or less if counters or metrics are due sooner
+ *	   port's link is polled or a pool has mbufs in use (it may need to
+ *	   grow), else XC_HK_IDLE_MS; less if pulling wants it sooner (an
+ *	   end that went down is waited for, a flap's next change is due)
+ *	   or counters or metrics are due sooner
  */
 static unsigned int housekeeping(void *arg)
 {
 	struct xc_ctx *ctx = arg;
 	uint64_t hz = rte_get_tsc_hz();
-	unsigned int i, ms;
+	unsigned int i, ms, pull_ms;
 	bool soon = false;
 
 	for (i = 0; i < ctx->topo.n_ports; i++) {
@@ -152,15 +153,16 @@ static unsigned int housekeeping(void *arg)
 	}
 	xc_port_wake_poll(ctx->topo.wake_set);
 	soon |= xc_ends_poll(ctx->topo.cables, ctx->topo.n_cables);
-	soon |= xc_pull_housekeeping(&ctx->pull);
 	xc_reconf_housekeeping(&ctx->reconf);
+	pull_ms = xc_pull_housekeeping(&ctx->pull);	/* after new cables */
 	soon |= xc_topo_pools(&ctx->topo);
 	xc_logrl_tick();
 	if (rte_rdtsc() >= ctx->next_mg) {
 		xc_memguard_scan(&ctx->mg);
 		ctx->next_mg = rte_rdtsc() + hz;
 	}
-	ms = soon ? XC_HK_MS : XC_HK_IDLE_MS;
+	ms = RTE_MIN(soon ? (unsigned int)XC_HK_MS : (unsigned int)XC_HK_IDLE_MS,
+		     pull_ms);
 	return RTE_MIN(ms, xc_counters_tick(&ctx->out, ctx->topo.cables,
 					    ctx->topo.n_cables,
 					    &ctx->topo.gone, false));

@@ -144,7 +144,7 @@ const struct xc_opt_desc xc_opt_table[] = {
 	{ .name = "impair", .where = CLI | XC_OPT_CABLE, .type = XC_OPT_IMPAIR,
 	  .min = 0, .max = 1, .arg = "SPEC", .group = g_all,
 	  .opts_off = OPT(impair), .cable_off = CAB(impair),
-	  .help = "impair both directions (of every cable), e.g. delay=10ms,jitter=1ms,loss=1%,ge=1%/30%, rate=100mbit,dup=0.1%,corrupt=0.1%,limit=1000 (or none)" },
+	  .help = "impair both directions (of every cable), e.g. delay=10ms,jitter=1ms,loss=1%,ge=1%/30%, rate=100mbit,dup=0.1%,corrupt=0.1%,reorder=25%,gap=5,mtu=1500,blackhole,limit=1000 (or none)" },
 	{ .name = "impair-to-right", .where = CLI | XC_OPT_CABLE,
 	  .type = XC_OPT_IMPAIR, .min = 0, .max = 0, .arg = "SPEC",
 	  .group = g_all, .opts_off = OPT(impair), .cable_off = CAB(impair),
@@ -153,6 +153,14 @@ const struct xc_opt_desc xc_opt_table[] = {
 	  .type = XC_OPT_IMPAIR, .min = 1, .max = 1, .arg = "SPEC",
 	  .group = g_all, .opts_off = OPT(impair), .cable_off = CAB(impair),
 	  .help = "impair the right->left direction only" },
+	{ .name = "down", .where = CLI | XC_OPT_CABLE, .type = XC_OPT_SIDE,
+	  .arg = "END", .group = g_all, .opts_off = OPT(carrier.down),
+	  .cable_off = CAB(carrier.down),
+	  .help = "take the carrier of that end (left, right or both) down from the start, as xcablectl down CABLE END does (default: none)" },
+	{ .name = "flap", .where = CLI | XC_OPT_CABLE, .type = XC_OPT_FLAP,
+	  .arg = "SPEC", .group = g_all, .opts_off = OPT(carrier.flap),
+	  .cable_off = CAB(carrier.flap),
+	  .help = "pull and plug the cable on a schedule from the start, e.g. down=2s,up=10s,count=5[,end=left] (count=forever: until xcablectl flap CABLE stop)" },
 	{ .name = "no-link-propagation", .key = "link-propagation",
 	  .where = CLI | GLOBAL, .type = XC_OPT_OFF, .def = 1, .negate = true,
 	  .group = g_all, .opts_off = OPT(no_propagate),
@@ -292,6 +300,8 @@ static char *end_base(struct xc_end_def *e, const struct xc_opt_row *r)
  *		XC_OPT_ADDR, XC_OPT_PORTREF, XC_OPT_DEVARGS
  * @im:		XC_OPT_IMPAIR
  * @cable:	XC_OPT_CABLES
+ * @flap:	XC_OPT_FLAP
+ * @side:	XC_OPT_SIDE
  */
 union opt_val {
 	bool b;
@@ -299,6 +309,8 @@ union opt_val {
 	const char *s;
 	struct xc_impair_cfg im;
 	struct xc_cable_spec cable;
+	struct xc_flap_cfg flap;
+	uint32_t side;
 };
 
 /**
@@ -434,6 +446,15 @@ static int parse_value(const struct xc_opt_desc *d, const char *text,
 		if (rc)
 			snprintf(why, whylen, "expected 802.1ad or 802.1q");
 		break;
+	case XC_OPT_FLAP:
+		rc = xc_flap_parse(text, &v->flap, why, whylen);
+		break;
+	case XC_OPT_SIDE:
+		rc = xc_side_parse(text, &v->side);
+		if (rc)
+			snprintf(why, whylen,
+				 "expected left, right, both or none");
+		break;
 	}
 	return rc;
 }
@@ -501,6 +522,12 @@ static void store(const struct xc_opt_desc *d, void *base, int off,
 		for (dir = d->min; dir <= d->max; dir++)
 			((struct xc_impair_cfg *)f)[dir] = v->im;
 		break;
+	case XC_OPT_FLAP:
+		*(struct xc_flap_cfg *)f = v->flap;
+		break;
+	case XC_OPT_SIDE:
+		*(uint32_t *)f = v->side;
+		break;
 	case XC_OPT_CABLES:
 	case XC_OPT_LIST:
 	case XC_OPT_PORTREF:
@@ -521,6 +548,9 @@ static bool default_value(const struct xc_opt_desc *d, union opt_val *v)
 	case XC_OPT_IMPAIR:
 		xc_impair_parse("none", &v->im, NULL, 0);
 		return true;
+	case XC_OPT_FLAP:
+		xc_flap_parse("none", &v->flap, NULL, 0);
+		return true;
 	case XC_OPT_ON:
 	case XC_OPT_OFF:
 		v->b = d->def;
@@ -532,6 +562,28 @@ static bool default_value(const struct xc_opt_desc *d, union opt_val *v)
 		return true;
 	default:
 		return false;
+	}
+}
+
+/**
+ * cable_value_size() - the size of a whole-cable option's value (one that
+ *			struct xc_opts and struct xc_cable_def both have,
+ *			not an end's)
+ * @d:		the option
+ *
+ * Return: that size, 0 for an option of another type
+ */
+static size_t cable_value_size(const struct xc_opt_desc *d)
+{
+	switch (d->type) {
+	case XC_OPT_IMPAIR:
+		return 2 * sizeof(struct xc_impair_cfg);
+	case XC_OPT_FLAP:
+		return sizeof(struct xc_flap_cfg);
+	case XC_OPT_SIDE:
+		return sizeof(uint32_t);
+	default:
+		return 0;
 	}
 }
 
@@ -624,7 +676,7 @@ static int cli_set(struct xc_opts *o, const struct xc_opt_row *r,
 		v.b = d->type == XC_OPT_ON;
 	} else if (parse_value(d, val, &v, why, sizeof(why))) {
 		if (d->type == XC_OPT_IMPAIR || d->type == XC_OPT_SOCK ||
-		    d->type == XC_OPT_ADDR)
+		    d->type == XC_OPT_ADDR || d->type == XC_OPT_FLAP)
 			snprintf(err, errlen, "--%s: %s", d->name, why);
 		else
 			snprintf(err, errlen, "--%s '%.64s': %s", d->name, val,
@@ -1205,11 +1257,11 @@ void xc_opts_inherit(const struct xc_opts *o, struct xc_cable_def *d)
 	for (ROW_EACH(i, &r)) {
 		const struct xc_opt_desc *t = r.d;
 
-		if (t->type == XC_OPT_IMPAIR) {
+		if (cable_value_size(t)) {
 			if (t->where & XC_OPT_CABLE)
 				memcpy((char *)d + t->cable_off,
 				       (const char *)o + t->opts_off,
-				       2 * sizeof(d->impair[0]));
+				       cable_value_size(t));
 			continue;
 		}
 		/* an end's key that is no option of the whole (vxlan) */

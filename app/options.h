@@ -16,6 +16,7 @@
 #include "bounds.h"
 #include "impair.h"
 #include "kinddef.h"
+#include "pullspec.h"
 #include "parse.h"
 
 #define XC_MAX_LOG_LEVELS	8
@@ -107,12 +108,15 @@ static inline bool xc_end_def_socket(const struct xc_end_def *e)
  * @end:	left and right ends
  * @lcore:	lcore that forwards both directions, -1 to choose
  * @impair:	impairments of left->right ([0]) and right->left ([1])
+ * @carrier:	ends taken down from the start, a flap schedule (down =,
+ *		flap =)
  */
 struct xc_cable_def {
 	char name[XC_NAME_MAX];
 	struct xc_end_def end[2];
 	int lcore;
 	struct xc_impair_cfg impair[2];
+	struct xc_carrier_cfg carrier;
 };
 
 /**
@@ -138,6 +142,7 @@ struct xc_cable_def {
  * @no_propagate:	--no-link-propagation
  * @impair:		--impair-to-right ([0]) and --impair-to-left ([1]);
  *			--impair sets both
+ * @carrier:		--down, --flap: every cable's carrier from the start
  * @n_cables:		number of --cable options
  * @cables:		the --cable pairs, in order
  * @log_levels:	--log-level values, passed on to the EAL
@@ -173,6 +178,7 @@ struct xc_opts {
 	const char *control;
 	bool no_propagate;
 	struct xc_impair_cfg impair[2];
+	struct xc_carrier_cfg carrier;
 	unsigned int n_cables;
 	struct xc_cable_spec cables[XC_MAX_CABLES];
 	const char *log_levels[XC_MAX_LOG_LEVELS];
@@ -215,6 +221,8 @@ struct xc_opts {
  * @XC_OPT_DEVARGS:	a device and its arguments, no space or control
  *			character, 1 to max bytes (a char array of max + 1)
  * @XC_OPT_TPID:	an outer tag type, 802.1ad or 802.1q (a uint16_t)
+ * @XC_OPT_FLAP:	a flap schedule (struct xc_flap_cfg)
+ * @XC_OPT_SIDE:	ends: left, right, both or none (a uint32_t mask)
  */
 enum xc_opt_type {
 	XC_OPT_ON,
@@ -231,6 +239,8 @@ enum xc_opt_type {
 	XC_OPT_PORTREF,
 	XC_OPT_DEVARGS,
 	XC_OPT_TPID,
+	XC_OPT_FLAP,
+	XC_OPT_SIDE,
 };
 
 /**

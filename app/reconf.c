@@ -19,7 +19,8 @@
  * all, for every kind of end (endkind.h), in five steps:
  *
  *   plan     which running cables go, which cables come (a changed cable
- *            does both), whose impairments alone change (struct xc_plan)
+ *            does both), whose impairments or carrier alone change
+ *            (struct xc_plan)
  *   check    everything that can be checked before anything changes: the
  *            definitions, with the code that reads a config file (names,
  *            sockets, ports under their tags, tunnels: each once); room
@@ -68,6 +69,7 @@
 #include "config.h"
 #include "log.h"
 #include "notify.h"
+#include "pull.h"
 #include "reconf.h"
 #include "sockpath.h"
 
@@ -659,12 +661,24 @@ static int apply(struct xc_reconf *r, struct xc_plan *p, char *why,
 
 		if (!p->tune[s])
 			continue;
-		for (q = 0; q < 2 * c->n_queues; q++)
-			xc_impair_set(&c->dir[q].im, &p->tune_to[s][q % 2]);
-		memcpy(r->defs[s].impair, p->tune_to[s],
-		       sizeof(r->defs[s].impair));
-		XC_LOG(main, INFO, "%s: impairments changed in place",
-		       c->name);
+		if (memcmp(r->defs[s].impair, p->tune_to[s],
+			   sizeof(r->defs[s].impair))) {
+			for (q = 0; q < 2 * c->n_queues; q++)
+				xc_impair_set(&c->dir[q].im,
+					      &p->tune_to[s][q % 2]);
+			memcpy(r->defs[s].impair, p->tune_to[s],
+			       sizeof(r->defs[s].impair));
+			XC_LOG(main, INFO, "%s: impairments changed in place",
+			       c->name);
+		}
+		if (memcmp(&r->defs[s].carrier, &p->tune_carrier[s],
+			   sizeof(r->defs[s].carrier))) {
+			/* checked (check_tune()); carried out by pull.c */
+			xc_pull_set_carrier(c, &p->tune_carrier[s]);
+			r->defs[s].carrier = p->tune_carrier[s];
+			XC_LOG(main, INFO, "%s: carrier (down, flap) changed in place",
+			       c->name);
+		}
 	}
 	return rc;
 }
@@ -739,27 +753,53 @@ static int cmd_del(struct xc_reconf *r, const char *name, char *why,
 }
 
 /**
- * same_but_impair() - do two definitions of a cable differ in their
- *		       impairments alone?
+ * same_but_tunable() - do two definitions of a cable differ in what a
+ *			running cable takes in place alone: impairments,
+ *			carrier (down =, flap =)?
  * @a:		one
  * @b:		the other
  *
  * Return: true if so
  */
-static bool same_but_impair(const struct xc_cable_def *a,
-			    const struct xc_cable_def *b)
+static bool same_but_tunable(const struct xc_cable_def *a,
+			     const struct xc_cable_def *b)
 {
 	struct xc_cable_def x = *a, y = *b;
 
 	memset(x.impair, 0, sizeof(x.impair));
 	memset(y.impair, 0, sizeof(y.impair));
+	memset(&x.carrier, 0, sizeof(x.carrier));
+	memset(&y.carrier, 0, sizeof(y.carrier));
 	return memcmp(&x, &y, sizeof(x)) == 0;
+}
+
+/**
+ * check_tune() - can the cables changed in place take their new carrier
+ *		  (only a vhost port's end can be pulled)?
+ * @r:		state
+ * @p:		the change
+ * @why:	the reason it cannot
+ * @whylen:	size of @why
+ *
+ * Return: 0, or -EINVAL with @why set
+ */
+static int check_tune(struct xc_reconf *r, const struct xc_plan *p,
+		      char *why, size_t whylen)
+{
+	unsigned int s;
+
+	for (s = 0; s < XC_MAX_CABLES; s++)
+		if (p->tune[s] &&
+		    xc_pull_check(&r->t->cables[s], &p->tune_carrier[s], why,
+				  whylen))
+			return -EINVAL;
+	return 0;
 }
 
 /**
  * diff() - what a config read again changes: running cables it lacks or
  *	    defines otherwise go, its new or changed ones come, those whose
- *	    impairments alone changed take them in place
+ *	    impairments or carrier alone changed take them in place
  * @r:		state; r->tmp holds the file's cables
  * @n:		how many
  * @p:		the change, filled
@@ -775,10 +815,11 @@ static void diff(struct xc_reconf *r, unsigned int n, struct xc_plan *p)
 				     sizeof(r->tmp[k])) == 0)
 			continue;	/* unchanged: not touched */
 		if (s >= 0 && r->defs[s].name[0] &&
-		    same_but_impair(&r->defs[s], &r->tmp[k])) {
+		    same_but_tunable(&r->defs[s], &r->tmp[k])) {
 			p->tune[s] = true;
 			memcpy(p->tune_to[s], r->tmp[k].impair,
 			       sizeof(p->tune_to[s]));
+			p->tune_carrier[s] = r->tmp[k].carrier;
 			continue;
 		}
 		if (s >= 0)
@@ -832,7 +873,9 @@ static int cmd_reload(struct xc_reconf *r, char *why, size_t whylen)
 		n_del += p->del[i];
 		n_tune += p->tune[i];
 	}
-	rc = check(r, p, why, whylen);
+	rc = check_tune(r, p, why, whylen);
+	if (rc == 0)
+		rc = check(r, p, why, whylen);
 	if (rc == 0)
 		rc = apply(r, p, why, whylen);
 	if (rc == 0)

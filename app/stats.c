@@ -38,7 +38,13 @@ static const struct xc_counter dir_counters[] = {
 	DROP_CTR("no-mbuf", XC_DROP_NO_MBUF,
 		 "no buffers left to segment a frame into"),
 	DROP_CTR("impair-loss", XC_DROP_IMPAIR_LOSS,
-		 "lost on purpose (impairment loss, ge)"),
+		 "lost on purpose (impairment loss: random)"),
+	DROP_CTR("impair-ge-loss", XC_DROP_IMPAIR_GE,
+		 "lost on purpose (impairment ge: bursty, Gilbert-Elliott)"),
+	DROP_CTR("impair-blackhole", XC_DROP_IMPAIR_BLACKHOLE,
+		 "swallowed on purpose, the carrier up (impairment blackhole)"),
+	DROP_CTR("impair-mtu", XC_DROP_IMPAIR_MTU,
+		 "larger than the impairment mtu lets through (a mismatched MTU)"),
 	DROP_CTR("impair-queue-full", XC_DROP_IMPAIR_FULL,
 		 "the impairment queue (delay, rate) was full"),
 	DROP_CTR("cable-down", XC_DROP_CABLE_DOWN,
@@ -54,6 +60,8 @@ static const struct xc_counter dir_counters[] = {
 		"extra copies sent on purpose (impairment dup)"),
 	DIR_CTR("corrupted", corrupted,
 		"frames with a bit flipped on purpose (impairment corrupt)"),
+	DIR_CTR("reordered", reordered,
+		"frames sent on purpose ahead of frames received before them (impairment reorder)"),
 };
 
 const struct xc_counter_table xc_dir_counters = {
@@ -211,6 +219,7 @@ void xc_stats_snapshot(const struct xc_dir_stats *src,
 					   __ATOMIC_RELAXED);
 	dst->duplicated = __atomic_load_n(&src->duplicated, __ATOMIC_RELAXED);
 	dst->corrupted = __atomic_load_n(&src->corrupted, __ATOMIC_RELAXED);
+	dst->reordered = __atomic_load_n(&src->reordered, __ATOMIC_RELAXED);
 }
 
 /**
@@ -250,4 +259,5 @@ void xc_stats_accumulate(struct xc_dir_stats *sum,
 	sum->csum_filled += s->csum_filled;
 	sum->duplicated += s->duplicated;
 	sum->corrupted += s->corrupted;
+	sum->reordered += s->reordered;
 }

@@ -31,6 +31,9 @@ enum xc_drop {
 	XC_DROP_UNSUPPORTED,
 	XC_DROP_NO_MBUF,
 	XC_DROP_IMPAIR_LOSS,
+	XC_DROP_IMPAIR_GE,
+	XC_DROP_IMPAIR_BLACKHOLE,
+	XC_DROP_IMPAIR_MTU,
 	XC_DROP_IMPAIR_FULL,
 	XC_DROP_CABLE_DOWN,
 	XC_DROP_REFUSED,
@@ -56,6 +59,7 @@ struct xc_dir_stats {
 	uint64_t csum_filled;
 	uint64_t duplicated;
 	uint64_t corrupted;
+	uint64_t reordered;
 };
 
 /**

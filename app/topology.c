@@ -36,6 +36,7 @@
 #include "dir.h"
 #include "fault.h"
 #include "log.h"
+#include "pull.h"
 #include "simple.h"
 #include "topology.h"
 
@@ -307,6 +308,8 @@ static int cable_pools(struct xc_topo *t, unsigned int i, char *err,
  * @t:		topology
  * @i:		cable index
  * @ic:		impairments to start with
+ * @cc:		its carrier to start with: ends down, a flap schedule
+ *		(pull.c carries it out once the cable is shown)
  * @runtime:	a change at runtime (its steps may fail on purpose: fault.c)
  * @err:	one-line message on error
  * @errlen:	size of @err
@@ -314,7 +317,8 @@ static int cable_pools(struct xc_topo *t, unsigned int i, char *err,
  * Return: 0, -EINVAL for an error in what the user wrote, other -errno
  */
 static int ready_cable(struct xc_topo *t, unsigned int i,
-		       const struct xc_impair_cfg ic[2], bool runtime,
+		       const struct xc_impair_cfg ic[2],
+		       const struct xc_carrier_cfg *cc, bool runtime,
 		       char *err, size_t errlen)
 {
 	struct xc_cable *c = &t->cables[i];
@@ -322,6 +326,11 @@ static int ready_cable(struct xc_topo *t, unsigned int i,
 	unsigned int j;
 	int rc;
 
+	rc = xc_pull_check(c, cc, err, errlen);
+	if (rc)
+		return rc;
+	if (cc->down || cc->flap.down_ms)
+		xc_pull_set_carrier(c, cc);
 	rc = cable_pools(t, i, err, errlen);
 	if (rc == 0 && xc_cable_dirs_create(c, ic, rte_rdtsc() ^
 					    (uint64_t)i << 40)) {
@@ -357,8 +366,11 @@ int xc_topo_start(struct xc_topo *t, char *err, size_t errlen)
 	int rc;
 
 	for (i = 0; i < t->n_cables; i++) {
-		rc = ready_cable(t, i, t->n_defs ? t->defs[i].impair :
-				 t->opts->impair, false, err, errlen);
+		rc = t->n_defs ?
+		     ready_cable(t, i, t->defs[i].impair, &t->defs[i].carrier,
+				 false, err, errlen) :
+		     ready_cable(t, i, t->opts->impair, &t->opts->carrier,
+				 false, err, errlen);
 		if (rc)
 			return rc;
 	}
@@ -475,7 +487,7 @@ int xc_topo_add_cable(struct xc_topo *t, unsigned int i,
 
 	if (rc)
 		return rc;
-	rc = ready_cable(t, i, d->impair, faults, err, errlen);
+	rc = ready_cable(t, i, d->impair, &d->carrier, faults, err, errlen);
 	if (rc)
 		xc_topo_del_cable(t, i, NULL);
 	return rc;

@@ -7,9 +7,13 @@
  *                 counters under the names of the text, see counters.c)
  *   xcablectl ... impair CABLE [to-right|to-left] SPEC   (SPEC: none, or
  *                 delay=10ms,jitter=1ms,loss=1%,ge=1%/30%,rate=100mbit,
- *                 dup=0.1%,corrupt=0.1%,limit=1000)
+ *                 dup=0.1%,corrupt=0.1%,reorder=25%,gap=5,mtu=1500,
+ *                 blackhole,limit=1000)
  *   xcablectl ... clear CABLE
- *   xcablectl ... down CABLE | up CABLE   pull the cable out, plug it in
+ *   xcablectl ... down CABLE [END] | up CABLE [END]   pull the cable (or
+ *		   one end: left, right) out, plug it in
+ *   xcablectl ... flap CABLE [END] --down TIME --up TIME --count N|forever
+ *		   pull and plug it on a schedule; flap CABLE stop ends it
  *   xcablectl ... add NAME left=SOCK right=SOCK [KEY=VALUE]...   a new
  *		   cable (the keys of a [cable NAME] section)
  *   xcablectl ... del NAME | reload   remove a cable; read the config
@@ -68,11 +72,15 @@ static void usage(FILE *f, int status)
 		"       --version | --help |\n"
 		"       show CABLE [--json] |\n"
 		"       impair CABLE [to-right|to-left] SPEC | clear CABLE |\n"
-		"       down CABLE | up CABLE |\n"
+		"       down CABLE [END] | up CABLE [END] |\n"
+		"       flap CABLE [END] --down TIME --up TIME --count N|forever |\n"
+		"       flap CABLE stop |\n"
 		"       add NAME left=SOCKET right=SOCKET [KEY=VALUE]... | del NAME |\n"
 		"       reload | workers\n"
 		"SPEC: none, or delay=10ms,jitter=1ms,loss=1%%,ge=1%%/30%%[/100%%],\n"
-		"      rate=100mbit,dup=0.1%%,corrupt=0.1%%,limit=1000\n"
+		"      rate=100mbit,dup=0.1%%,corrupt=0.1%%,reorder=25%%,gap=5,\n"
+		"      mtu=1500,blackhole,limit=1000\n"
+		"END: left or right\n"
 		"-t SEC, --timeout SEC: longest wait for the whole exchange (default\n"
 		"      %d s for list, show and workers, %d s for the others)\n",
 		XC_READ_S, XC_CHANGE_S);
