@@ -271,7 +271,7 @@ up cable0 both-ways
 flap cable0 middle --down 1s --up 1s --count 2
 flap nosuch --down 1s --up 1s --count 2
 EOF
-	grep -q "only cables between two vhost ports can be pulled" <("$XCTL" -s "$T/x.ctl" flap cable0 --down 1s --up 1s --count 2 2>&1) &&
+	grep -q "only cables whose ends can both be unplugged" <("$XCTL" -s "$T/x.ctl" flap cable0 --down 1s --up 1s --count 2 2>&1) &&
 	grep -q "the right end cannot be pulled" <("$XCTL" -s "$T/x.ctl" down cable0 right 2>&1) ||
 		{ fail "a cable that cannot be pulled is refused without saying why"; return 1; }
 	ctl show cable0
