@@ -13,6 +13,7 @@
 #define XC_ERR_LEN		256	/* one-line error messages */
 #define XC_SOCK_PATH_MAX	108	/* sizeof(sun_path) */
 #define XC_NAME_MAX		32	/* cable and port names */
+#define XC_MAX_LCORE_ID		127	/* highest lcore a cable may name */
 
 /* outer tag types of a trunk */
 #define XC_TPID_8021AD		0x88a8

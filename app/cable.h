@@ -13,7 +13,8 @@
  *
  * Who writes what: the main thread builds everything at start-up and
  * changes it at runtime (a cable made, then shown; hidden, then freed:
- * endkind.h, reconf.c), and pulls cables (@paused, @pulled, @admin_down);
+ * endkind.h, reconf.c), and pulls cables (@paused, @pulled, @pull_why,
+ * @flap);
  * the ethdev event thread
  * writes the ports' link state; the control thread writes @req and the
  * impairment settings (through their seqlock); forwarding lcores write
@@ -32,15 +33,60 @@
 
 #include "bounds.h"
 #include "port.h"
+#include "pullspec.h"
 
 #define XC_BURST		32	/* packets per rx burst */
 
+struct xc_burst;
 struct xc_cable;
+struct xc_counter_table;
 struct xc_dir;
 struct xc_end;
 struct xc_end_kind;
+struct xc_hub;
 struct xc_steer;
-struct xc_trunk;
+
+#define XC_HUB_STATS_MAX	32	/* counters of one hub, at most */
+
+/**
+ * struct xc_hub_ops - what a hub says of itself, for people and programs
+ *
+ * A hub is what the ends of several cables share and count together: a
+ * trunk's port, the socket of the tunnels. Its kind owns it (its file
+ * defines these ops); the views (counters.c, control.c, telemetry.c) show
+ * every hub the shown cables' ends are on, each once, through them.
+ * @group:	JSON member its kind's hubs are listed under, by name
+ *		("trunks")
+ * @tel:	telemetry key of its counters, under an end's ("trunk")
+ * @counters:	its counter table (stats.h)
+ * @snapshot:	read its counters into @s, the struct of @counters's
+ *		offsets (XC_HUB_STATS_MAX uint64_t at most; any thread)
+ * @name:	what people know it by (a trunk's name, the socket's
+ *		address)
+ * @title:	its line's start, as the counter lines show it
+ * @describe:	its facts besides its counters
+ */
+struct xc_hub_ops {
+	const char *group;
+	const char *tel;
+	const struct xc_counter_table *counters;
+	void (*snapshot)(const struct xc_hub *h, void *s);
+	const char *(*name)(const struct xc_hub *h);
+	void (*title)(const struct xc_hub *h, char *buf, size_t len);
+	void (*describe)(const struct xc_hub *h, xc_kv_fn fn, void *arg);
+};
+
+/**
+ * struct xc_hub - a hub, embedded in its kind's own struct
+ * @ops:	what it says of itself
+ */
+struct xc_hub {
+	const struct xc_hub_ops *ops;
+};
+
+/* one stage of a direction: works on the frames of a burst, between
+ * receive and transmit (dir.c) */
+typedef void xc_stage_fn(struct xc_dir *d, struct xc_burst *b);
 
 /**
  * struct xc_end_ops - what one kind of cable end does its own way, on the
@@ -82,6 +128,9 @@ struct xc_trunk;
  *		of a kernel interface), so that the data path needs no
  *		syscall for it; returns true to be called again soon
  *		(NULL: nothing to follow)
+ * @tx_stage:	a stage every direction towards the end runs, after
+ *		steering and before impairment (a trunk member's: push its
+ *		tag); NULL for none
  */
 struct xc_end_ops {
 	const char *kind;
@@ -98,6 +147,7 @@ struct xc_end_ops {
 	void (*describe)(const struct xc_end *e, xc_kv_fn fn, void *arg);
 	int (*wait_fd)(const struct xc_end *e);
 	bool (*poll)(struct xc_end *e);
+	xc_stage_fn *tx_stage;
 };
 
 /**
@@ -108,9 +158,8 @@ struct xc_end_ops {
  * @port:	the port it is on, NULL for an end of a kind without one
  *		(a tunnel: its ops say what the port would)
  * @label:	"left"/"right", or the port's name in the DPDK mode
- * @trunk:	for an end on a trunk: the trunk, else NULL
- * @tag:	for an end on a trunk: its outer VLAN id
- * @member_idx:	for an end on a trunk: its index among the members
+ * @hub:	what the end shares with other cables' ends and is counted
+ *		on (a trunk, the tunnel socket), NULL for none
  * @cable:	the cable, and which end of it (@idx)
  * @idx:	0 or 1
  * @was_up:	link up when the main thread last looked (propagation;
@@ -121,17 +170,15 @@ struct xc_end_ops {
  *		send on one queue, else NULL (steer.h; set up with the
  *		cable's directions; its entries are written by the lcores
  *		receiving from this end)
- * @priv:	the kind's own state (a tunnel's), NULL for port and trunk
- *		ends
+ * @priv:	the kind's own state (a tunnel's, a trunk member's), NULL
+ *		for ends that are a whole port
  */
 struct xc_end {
 	const struct xc_end_ops *ops;
 	const struct xc_end_kind *kind;
 	struct xc_port *port;
 	char label[RTE_ETH_NAME_MAX_LEN];
-	struct xc_trunk *trunk;
-	uint16_t tag;
-	uint8_t member_idx;
+	struct xc_hub *hub;
 	struct xc_cable *cable;
 	int idx;
 	bool was_up;
@@ -140,8 +187,45 @@ struct xc_end {
 	void *priv;
 };
 
-/* ends that are a whole port (end.c); trunk members are trunk.c's */
+/* ends that are a whole port (end.c); other kinds' ends have ops of their
+ * own, in their kind's file */
 extern const struct xc_end_ops xc_end_port_ops;
+
+/**
+ * enum xc_pull_why - why an end is unplugged (xc_cable.pull_why)
+ * @XC_PULL_NONE:	it is not
+ * @XC_PULL_ADMIN:	an operator took it down (xcablectl down, the
+ *			config's down =); only an operator brings it back
+ * @XC_PULL_FLAP:	a flap schedule took it down, and brings it back
+ * @XC_PULL_PROPAGATED:	its far end went away (link propagation); it comes
+ *			back with it
+ */
+enum xc_pull_why {
+	XC_PULL_NONE,
+	XC_PULL_ADMIN,
+	XC_PULL_FLAP,
+	XC_PULL_PROPAGATED,
+};
+
+/**
+ * struct xc_flap - a cable's flap schedule as it runs (pull.c; written by
+ *		    the main thread under @seq, read by others with
+ *		    xc_flap_read())
+ * @seq:	odd while the main thread changes the rest
+ * @cfg:	the schedule
+ * @on:		it runs
+ * @down:	the carrier is down now (the first half of a cycle)
+ * @done:	cycles completed (the carrier given back)
+ * @next:	TSC of its next change
+ */
+struct xc_flap {
+	uint32_t seq;
+	struct xc_flap_cfg cfg;
+	bool on;
+	bool down;
+	uint32_t done;
+	uint64_t next;
+};
 
 /**
  * struct xc_cable - two ends joined point to point
@@ -159,13 +243,25 @@ extern const struct xc_end_ops xc_end_port_ops;
  * @pool_want:	where directions ask for @pool to grow (struct xc_pool's
  *		@want)
  * @ipool:	indirect mbufs for segments that point into a TSO frame
- * @paused:	lcores leave this cable's ports alone (main thread; atomic)
- * @admin_down:	taken down by an operator (main thread)
- * @pulled:	end[i] is unplugged: by an operator, or because end[1-i]
- *		went away (link propagation; main thread)
+ * @paused:	lcores leave this cable's ports alone: XC_PAUSED_ALL all of
+ *		them (while an end is unplugged or plugged), XC_PAUSED_RX(i)
+ *		the receive side of end i, which is unplugged (what is sent
+ *		to it meets a link down); 0 none (main thread; atomic)
+ * @pulled:	end[i] is unplugged: by an operator, a flap, or because
+ *		end[1-i] went away (link propagation; main thread)
+ * @pull_why:	why each end is unplugged, enum xc_pull_why (main thread;
+ *		atomic for the control thread)
  * @req:	request for the main thread: XC_REQ_* (control thread; atomic)
+ * @req_end:	the end @req is about: -1 both, else 0 or 1 (control
+ *		thread, before @req)
+ * @req_flap:	the schedule of an XC_REQ_FLAP (control thread, before @req)
  * @req_done:	the main thread's answer to @req: 1 done, -errno failed
  *		(main thread; atomic)
+ * @carrier:	what the cable's definition says of its carrier: ends down
+ *		from the start, a flap schedule (main thread)
+ * @carrier_due: @carrier is still to be carried out (main thread: set
+ *		when the cable is made or its definition changes in place)
+ * @flap:	its flap schedule (main thread, see struct xc_flap)
  */
 struct xc_cable {
 	char name[XC_NAME_MAX];
@@ -177,15 +273,25 @@ struct xc_cable {
 	uint32_t *pool_want;
 	struct rte_mempool *ipool;
 	uint32_t paused;
-	bool admin_down;
 	bool pulled[2];
+	uint8_t pull_why[2];
 	uint32_t req;
+	int req_end;
+	struct xc_flap_cfg req_flap;
 	int req_done;
+	struct xc_carrier_cfg carrier;
+	bool carrier_due;
+	struct xc_flap flap;
 };
 
+#define XC_PAUSED_ALL	1u		/* xc_cable.paused: every port */
+#define XC_PAUSED_RX(i)	(2u << (i))	/* end i's, to receive from */
+
 #define XC_REQ_NONE	0
-#define XC_REQ_DOWN	1	/* operator: take the cable down */
-#define XC_REQ_UP	2	/* operator: bring it up */
+#define XC_REQ_DOWN	1	/* operator: take the cable (req_end) down */
+#define XC_REQ_UP	2	/* operator: bring it (req_end) up */
+#define XC_REQ_FLAP	3	/* operator: flap it as req_flap says */
+#define XC_REQ_FLAP_STOP 4	/* operator: stop its flapping */
 
 /**
  * xc_end_rx() - receive up to @n frames from queue @q of an end; a whole
@@ -262,7 +368,7 @@ static inline bool xc_end_is_up(const struct xc_end *e)
  */
 static inline bool xc_end_pluggable(const struct xc_end *e)
 {
-	return e->port != NULL && e->trunk == NULL && e->port->ops->pluggable;
+	return e->port != NULL && !e->ops->shared && e->port->ops->pluggable;
 }
 
 /**
@@ -277,7 +383,7 @@ static inline const char *xc_end_where(const struct xc_end *e)
 
 	if (e->ops->where)
 		return e->ops->where(e);
-	s = xc_port_vhost_socket(e->port);
+	s = xc_port_socket(e->port);
 	return s ? s : e->port->name;
 }
 

@@ -75,8 +75,8 @@ static void print_kinds(void)
 
 	printf("\nKinds of cable end (each end of a [cable NAME], or of xcablectl add, is one):\n");
 	for (k = 0; k < xc_n_end_kinds; k++)
-		printf("  %-8s %s\n", xc_end_kinds[k]->name,
-		       xc_end_kinds[k]->declared);
+		printf("  %-8s %s\n", xc_end_kinds[k]->def->name,
+		       xc_end_kinds[k]->def->declared);
 }
 
 /**

@@ -3,27 +3,26 @@
  * config.c - read the config file with rte_cfgfile
  *
  *   [global]                     optional: its keys are options
- *   stats-interval = 60          (xc_opt_table: the XC_OPT_GLOBAL ones,
- *   queues = 1                   some under another name, such as
- *   link-propagation = yes       --no-link-propagation here)
+ *   stats-interval = 60
+ *   queues = 1
  *
  *   [cable NAME]                 one per cable; NAME: letters, digits, - _ .
- *   left = /run/xcable/a.sock    socket of the left end (required)
- *   right = /run/xcable/b.sock   socket of the right end (required)
- *   lcore = 1                    lcore forwarding this cable (default: spread)
- *   impair = delay=10ms,loss=1%  options of a cable (XC_OPT_CABLE) and of
- *   left-queues = 2              each end (XC_OPT_END, as left-KEY and
- *   right-client = yes           right-KEY) from xc_opt_table; [global]
- *                                and the command line give their defaults
- *   left-port = uplink           instead of left =: the end is a DPDK port
- *   left-tag = 100               on that port, under this outer tag
+ *   left = /run/xcable/a.sock    each end is of one kind, declared by one
+ *   right-port = uplink          key: a socket path, a [port NAME], or a
+ *   right-tag = 100              kind's own (left-vxlan, left-netdev...)
+ *   lcore = 1                    the cable's keys (lcore, impair...) and
+ *   left-queues = 2              each end's (as left-KEY and right-KEY)
  *
  *   [port NAME]                  a DPDK port used as a cable end
- *   devargs = net_af_packet0,iface=eth1   a virtual device, or a PCI
- *                                address such as 0000:03:00.0
- *   tag-type = 802.1ad           outer tag of its cables: 802.1ad
- *                                (default) or 802.1q
- *   mtu = 1504                   set the port's MTU (default: keep it)
+ *   devargs = net_af_packet0,iface=eth1
+ *   tag-type = 802.1ad
+ *
+ * Every key is a row of the option table (options.c, and each kind's own,
+ * kinddef.h): its section, its type, its range, its message. [global]
+ * and the command line give cables and ends their defaults. Each kind
+ * checks what is its own (a tunnel's VNI, two ends on one interface);
+ * what is common (a tag needs a port, no two ends on one port without
+ * distinct tags, names used once) is checked here.
  *
  * A port with tagged ends is a trunk: each cable over it has its own tag.
  * A port with an untagged end belongs to that end alone.
@@ -46,9 +45,6 @@
 
 #include "config.h"
 #include "sockpath.h"
-#include "vxlan_wire.h"
-
-#define XC_MAX_LCORE_ID		127
 
 /**
  * struct cfg_ctx - what the checks need to name a problem
@@ -114,31 +110,6 @@ static bool valid_name(const char *s)
 }
 
 /**
- * set_path() - check and copy a socket path
- * @c:		context
- * @sec:	section
- * @key:	key
- * @v:		value
- * @dst:	destination, XC_SOCK_PATH_MAX bytes
- *
- * Return: 0 or -EINVAL
- */
-static int set_path(struct cfg_ctx *c, const char *sec, const char *key,
-		    const char *v, char *dst)
-{
-	char why[XC_ERR_LEN];
-
-	if (v[0] != '/')
-		return bad(c, sec, key, "socket path must be absolute");
-	if (strlen(v) >= XC_SOCK_PATH_MAX)
-		return bad(c, sec, key, "socket path is longer than 107 bytes");
-	if (xc_sock_path_chars(v, why, sizeof(why)))
-		return bad(c, sec, key, why);
-	strcpy(dst, v);
-	return 0;
-}
-
-/**
  * load_global() - apply the [global] section: every key is an option
  *		   (xc_opt_table)
  * @c:		context
@@ -169,7 +140,8 @@ static int load_global(struct cfg_ctx *c, struct rte_cfgfile *cfg,
 }
 
 /**
- * load_port() - read one [port NAME] section
+ * load_port() - read one [port NAME] section: its keys are the option
+ *		 table's XC_OPT_PORT ones
  * @c:		context
  * @cfg:	parsed file
  * @sec:	section name ("port NAME")
@@ -182,130 +154,95 @@ static int load_port(struct cfg_ctx *c, struct rte_cfgfile *cfg,
 {
 	struct rte_cfgfile_entry e[16];
 	const char *name = sec + strlen("port ");
-	unsigned long v;
-	size_t k;
-	int n, i;
+	char why[XC_ERR_LEN];
+	unsigned int k;
+	int n, i, rc;
 
 	while (*name == ' ')
 		name++;
 	if (!valid_name(name))
 		return bad(c, sec, NULL, "port name must be 1-31 letters, digits, '-', '_' or '.'");
-	memset(pd, 0, sizeof(*pd));
-	strcpy(pd->name, name);
-	pd->tpid = XC_TPID_8021AD;
+	xc_port_def_defaults(pd, name);
 	n = rte_cfgfile_section_entries(cfg, sec, e, 16);
 	if (n >= 16)
 		return bad(c, sec, NULL, "too many keys");
 	for (i = 0; i < n; i++) {
-		const char *key = e[i].name, *val = e[i].value;
-
-		if (strcmp(key, "devargs") == 0) {
-			if (val[0] == '\0' || strlen(val) >= XC_DEVARGS_MAX)
-				return bad(c, sec, key, "expected a device and its arguments, at most 255 bytes");
-			for (k = 0; val[k]; k++)
-				if (val[k] <= ' ' || val[k] > '~')
-					return bad(c, sec, key, "spaces and control characters are not allowed");
-			strcpy(pd->devargs, val);
-		} else if (strcmp(key, "tag-type") == 0) {
-			if (strcasecmp(val, "802.1ad") == 0)
-				pd->tpid = XC_TPID_8021AD;
-			else if (strcasecmp(val, "802.1q") == 0)
-				pd->tpid = XC_TPID_8021Q;
-			else
-				return bad(c, sec, key, "expected 802.1ad or 802.1q");
-		} else if (strcmp(key, "mtu") == 0) {
-			if (xc_parse_uint(val, 68, 16000, &v))
-				return bad(c, sec, key, "expected an MTU from 68 to 16000");
-			pd->mtu = (unsigned int)v;
-		} else {
-			return bad(c, sec, key, "unknown key");
-		}
+		rc = xc_opts_set_port(pd, e[i].name, e[i].value, why,
+				      sizeof(why));
+		if (rc == -ENOENT)
+			return bad(c, sec, e[i].name, "unknown key");
+		if (rc)
+			return bad(c, sec, e[i].name, why);
 	}
 	if (pd->devargs[0] == '\0')
 		return bad(c, sec, "devargs", "missing: every port needs its devargs");
-	if (strncmp(pd->devargs, "net_vhost", 9) == 0)
-		return bad(c, sec, "devargs", "vhost-user ends are declared by their socket (left = PATH), not as ports");
+	for (k = 0; k < XC_N_END_KINDS; k++)
+		if (xc_kind_defs[k]->port_claim &&
+		    xc_kind_defs[k]->port_claim(pd->devargs, why, sizeof(why)))
+			return bad(c, sec, "devargs", why);
 	return 0;
 }
 
 /**
- * find_port() - the index of a [port NAME] section
- *
- * Return: index, or -1
- */
-static int find_port(const struct xc_opts *o, const char *name)
-{
-	unsigned int i;
-
-	for (i = 0; i < o->n_port_defs; i++)
-		if (strcmp(o->port_defs[i].name, name) == 0)
-			return (int)i;
-	return -1;
-}
-
-/**
- * load_end_key() - read a key that declares a cable end: left, right,
- *		    left-port, left-tag, right-port, right-tag
+ * check_end() - check what a [cable NAME] section says of one end: one
+ *		 kind, keys that go together, and its kind's own checks
  * @c:		context
  * @sec:	section name
- * @o:		options, for the [port NAME] sections
- * @d:		the cable
- * @k:		key
- * @val:	value
- *
- * Return: 0, -ENOENT if @k is no such key, -EINVAL for a bad value
- */
-static int load_end_key(struct cfg_ctx *c, const char *sec,
-			const struct xc_opts *o, struct xc_cable_def *d,
-			const char *k, const char *val)
-{
-	const char *sub;
-	struct xc_end_def *end = xc_cable_def_end(d, k, &sub);
-	unsigned long v;
-
-	if (end == NULL)
-		return -ENOENT;
-	if (*sub == '\0')
-		return set_path(c, sec, k, val, end->path);
-	if (strcmp(sub, "-port") == 0) {
-		end->port = find_port(o, val);
-		if (end->port < 0)
-			return bad(c, sec, k, "no [port NAME] section of that name");
-		return 0;
-	}
-	if (strcmp(sub, "-tag") == 0) {
-		if (xc_parse_uint(val, 1, 4094, &v))
-			return bad(c, sec, k, "expected a VLAN id from 1 to 4094");
-		end->tag = (uint16_t)v;
-		return 0;
-	}
-	return -ENOENT;
-}
-
-/**
- * vni_given() - does a [cable NAME] section give an end's VNI?
- * @cfg:	parsed file
- * @sec:	section name
+ * @o:		options
+ * @end:	the end
  * @side:	"left" or "right"
  *
- * Return: true if it has the key SIDE-vni
+ * Return: 0 or -EINVAL
  */
-static bool vni_given(struct rte_cfgfile *cfg, const char *sec,
-		      const char *side)
+static int check_end(struct cfg_ctx *c, const char *sec,
+		     const struct xc_opts *o, const struct xc_end_def *end,
+		     const char *side)
 {
-	char key[16];
+	const struct xc_kind_def *kd = xc_kind_def_of(end);
+	char key[CFG_NAME_LEN], why[XC_ERR_LEN];
+	struct xc_opt_row r;
+	unsigned int i;
 
-	snprintf(key, sizeof(key), "%s-vni", side);
-	return rte_cfgfile_has_entry(cfg, sec, key);
+	if (xc_end_def_kinds(end) != 1 || kd == NULL) {
+		char keys[XC_ERR_LEN / 2], msg[XC_ERR_LEN];
+
+		xc_end_def_keys(side, keys, sizeof(keys));
+		snprintf(msg, sizeof(msg), "%s: every end is one of %s",
+			 xc_end_def_kinds(end) ? "more than one kind" :
+			 "missing", keys);
+		return bad(c, sec, side, msg);
+	}
+	for (i = 0; xc_opt_row(i, &r); i++) {
+		const char *k = r.d->key ? r.d->key : r.d->name;
+
+		if (r.kind == XC_N_END_KINDS || r.kind == kd->id ||
+		    !(end->keys[i / 8] >> (i % 8) & 1))
+			continue;
+		snprintf(key, sizeof(key), "%s-%s", side, k);
+		snprintf(why, sizeof(why), "a key of %s ends, but the %s end is a %s end",
+			 xc_kind_defs[r.kind]->name, side, kd->name);
+		return bad(c, sec, key, why);
+	}
+	snprintf(key, sizeof(key), "%s-tag", side);
+	if (end->tag && end->port < 0)
+		return bad(c, sec, key, "a tag needs a port (left-port = NAME)");
+	snprintf(key, sizeof(key), "%s-queues", side);
+	if (end->port >= 0 && end->queues > 1)
+		return bad(c, sec, key, "cables with a port end use one queue pair");
+	if (kd->check &&
+	    kd->check(end, o, side, key, sizeof(key), why, sizeof(why)))
+		return bad(c, sec, key, why);
+	return 0;
 }
 
 /**
- * load_cable() - read one [cable NAME] section: its ends and lcore here,
- *		  its options (impair, left-queues...) through xc_opt_table
+ * load_cable() - read one [cable NAME] section: each key is a row of the
+ *		  option table, the cable's (impair, lcore) or an end's
+ *		  (left = PATH, left-port, left-queues...)
  * @c:		context
  * @cfg:	parsed file
  * @sec:	section name ("cable NAME")
- * @o:		options, for the defaults
+ * @o:		options, for the defaults and the [port NAME] sections
  * @d:		filled
  *
  * Return: 0 or -EINVAL
@@ -316,7 +253,6 @@ static int load_cable(struct cfg_ctx *c, struct rte_cfgfile *cfg,
 {
 	struct rte_cfgfile_entry e[64];
 	const char *name = sec + strlen("cable ");
-	unsigned long v;
 	int n, i, j;
 
 	while (*name == ' ')
@@ -327,8 +263,6 @@ static int load_cable(struct cfg_ctx *c, struct rte_cfgfile *cfg,
 	strcpy(d->name, name);
 	d->lcore = -1;
 	xc_opts_inherit(o, d);
-	for (j = 0; j < 2; j++)
-		d->end[j].port = -1;
 
 	n = rte_cfgfile_section_entries(cfg, sec, e, 64);
 	if (n >= 64)
@@ -338,19 +272,7 @@ static int load_cable(struct cfg_ctx *c, struct rte_cfgfile *cfg,
 		char why[XC_ERR_LEN];
 		int rc;
 
-		rc = load_end_key(c, sec, o, d, k, val);
-		if (rc != -ENOENT) {
-			if (rc)
-				return rc;
-			continue;
-		}
-		if (strcmp(k, "lcore") == 0) {
-			if (xc_parse_uint(val, 0, XC_MAX_LCORE_ID, &v))
-				return bad(c, sec, k, "expected an lcore number from 0 to 127");
-			d->lcore = (int)v;
-			continue;
-		}
-		rc = xc_opts_set_cable(d, k, val, why, sizeof(why));
+		rc = xc_opts_set_cable(o, d, k, val, why, sizeof(why));
 		if (rc == -ENOENT)
 			return bad(c, sec, k, "unknown key");
 		if (rc)
@@ -358,36 +280,9 @@ static int load_cable(struct cfg_ctx *c, struct rte_cfgfile *cfg,
 	}
 	if (d->end[0].queues != d->end[1].queues)
 		return bad(c, sec, "right-queues", "both ends need the same number of queues");
-	for (j = 0; j < 2; j++) {
-		const struct xc_end_def *end = &d->end[j];
-		const char *side = j ? "right" : "left";
-		char key[16], why[XC_ERR_LEN];
-
-		snprintf(key, sizeof(key), "%s", side);
-		if (xc_end_def_kinds(end) != 1) {
-			char keys[XC_ERR_LEN / 2], msg[XC_ERR_LEN];
-
-			xc_end_def_keys(side, keys, sizeof(keys));
-			snprintf(msg, sizeof(msg), "%s: every end is one of %s",
-				 xc_end_def_kinds(end) ? "more than one kind" :
-				 "missing", keys);
-			return bad(c, sec, key, msg);
-		}
-		snprintf(key, sizeof(key), "%s-vni", side);
-		if (xc_end_def_vxlan(end) && !vni_given(cfg, sec, side))
-			return bad(c, sec, key, "missing: a tunnel end needs a VNI (left-vni = N)");
-		if (xc_end_def_vxlan(end) && end->queues > 1)
-			return bad(c, sec, key, "tunnel ends use one queue pair");
-		if (end->path[0] && xc_sock_path_fits(end->path, end->client,
-						       why, sizeof(why)))
-			return bad(c, sec, side, why);
-		snprintf(key, sizeof(key), "%s-tag", side);
-		if (end->tag && end->port < 0)
-			return bad(c, sec, key, "a tag needs a port (left-port = NAME)");
-		snprintf(key, sizeof(key), "%s-queues", side);
-		if (end->port >= 0 && end->queues > 1)
-			return bad(c, sec, key, "cables with a port end use one queue pair");
-	}
+	for (j = 0; j < 2; j++)
+		if (check_end(c, sec, o, &d->end[j], j ? "right" : "left"))
+			return -EINVAL;
 	return 0;
 }
 
@@ -450,39 +345,29 @@ static int find_bad_line(const char *file, const char **why)
 
 /**
  * xc_end_def_clash() - would two end definitions take the same thing: a
- *			socket, a port (untagged, or under one tag), a
- *			tunnel (its VNI and remote)?
+ *			port (untagged, or under one tag), or what their kind
+ *			says (a socket, a tunnel...)?
  * @a:		an end
  * @b:		another
- * @def_port:	the UDP port of a tunnel remote that gives none
+ * @o:		options (a kind's defaults)
  *
  * Return: true if so
  */
 bool xc_end_def_clash(const struct xc_end_def *a, const struct xc_end_def *b,
-		      uint16_t def_port)
+		      const struct xc_opts *o)
 {
-	struct sockaddr_storage sa, sb;
-	char why[128];
+	const struct xc_kind_def *ka = xc_kind_def_of(a);
 
-	if (a->path[0] && strcmp(a->path, b->path) == 0)
-		return true;
 	if (a->port >= 0 && a->port == b->port &&
 	    (!a->tag || !b->tag || a->tag == b->tag))
 		return true;
-	if (!xc_end_def_vxlan(a) || !xc_end_def_vxlan(b) || a->vni != b->vni)
-		return false;
-	if (xc_addr_parse(a->vxlan, true, def_port, &sa, why, sizeof(why)) ||
-	    xc_addr_parse(b->vxlan, true, def_port, &sb, why, sizeof(why)))
-		return strcmp(a->vxlan, b->vxlan) == 0;
-	xc_addr_to_v6(&sa);
-	xc_addr_to_v6(&sb);
-	return xc_addr_same_host(&sa, &sb);
+	return ka && ka == xc_kind_def_of(b) && ka->clash &&
+	       ka->clash(a, b, o);
 }
 
 /**
- * check_ends_unique() - check that no two ends share a socket, a port
- *			 without distinct tags or a tunnel, and no two
- *			 cables a name
+ * check_ends_unique() - check that no two ends take the same thing, and
+ *			 no two cables a name
  * @c:		context
  * @o:		options, with the port definitions
  * @defs:	the cables
@@ -503,36 +388,34 @@ static int check_ends_unique(struct cfg_ctx *c, const struct xc_opts *o,
 			const struct xc_end_def *ea = &da->end[a % 2];
 			const struct xc_end_def *eb = &db->end[b % 2];
 			const char *side = b % 2 ? "right" : "left";
-			char sec[XC_NAME_MAX + 8], key[16];
+			const struct xc_kind_def *kd = xc_kind_def_of(eb);
+			char sec[XC_NAME_MAX + 8], key[CFG_NAME_LEN];
 			char what[XC_SOCK_PATH_MAX + XC_NAME_MAX * 2 + 96];
+			char thing[XC_SOCK_PATH_MAX + 64];
 
 			snprintf(sec, sizeof(sec), "cable %s", db->name);
 			if (a % 2 == 0 && b % 2 == 0 &&
 			    strcmp(da->name, db->name) == 0)
 				return bad(c, sec, NULL, "cable name used twice");
-			if (!xc_end_def_clash(ea, eb, (uint16_t)o->vxlan_port))
+			if (!xc_end_def_clash(ea, eb, o))
 				continue;
-			snprintf(key, sizeof(key), "%s%s", side,
-				 eb->port >= 0 ? "-port" :
-				 xc_end_def_vxlan(eb) ? "-vxlan" : "");
-			if (ea->port >= 0 && ea->tag && eb->tag)
+			xc_end_def_key(eb, side, key, sizeof(key));
+			if (ea->port >= 0 && ea->tag && eb->tag) {
 				snprintf(what, sizeof(what),
 					 "port %s already carries tag %u for cable %s",
 					 o->port_defs[eb->port].name,
 					 eb->tag, da->name);
-			else if (ea->port >= 0)
+			} else if (ea->port >= 0) {
 				snprintf(what, sizeof(what),
 					 "port %s is already an end of cable %s: give each end on it a tag (left-tag)",
 					 o->port_defs[eb->port].name,
 					 da->name);
-			else if (xc_end_def_vxlan(ea))
+			} else {
+				kd->what(eb, thing, sizeof(thing));
 				snprintf(what, sizeof(what),
-					 "tunnel %s vni %u is already an end of cable %s",
-					 eb->vxlan, eb->vni, da->name);
-			else
-				snprintf(what, sizeof(what),
-					 "socket %s is already used by cable %s",
-					 eb->path, da->name);
+					 "%s is already an end of cable %s",
+					 thing, da->name);
+			}
 			return bad(c, sec, key, what);
 		}
 	}
@@ -557,6 +440,7 @@ static int load_sections(struct cfg_ctx *c, struct rte_cfgfile *cfg,
 			 struct xc_cable_def *defs, unsigned int max,
 			 unsigned int *n_defs)
 {
+	unsigned int k;
 	int i;
 
 	for (i = 0; i < n; i++)
@@ -573,8 +457,10 @@ static int load_sections(struct cfg_ctx *c, struct rte_cfgfile *cfg,
 			return bad(c, names[i], NULL, "too many ports (at most 16)");
 		if (load_port(c, cfg, names[i], &o->port_defs[o->n_port_defs]))
 			return -EINVAL;
-		if (find_port(o, o->port_defs[o->n_port_defs].name) >= 0)
-			return bad(c, names[i], NULL, "port name used twice");
+		for (k = 0; k < o->n_port_defs; k++)
+			if (strcmp(o->port_defs[k].name,
+				   o->port_defs[o->n_port_defs].name) == 0)
+				return bad(c, names[i], NULL, "port name used twice");
 		o->n_port_defs++;
 	}
 	for (i = 0; i < n; i++) {

@@ -19,7 +19,10 @@
  *                              (--json: the document of counters.c)
  *   impair CABLE [to-right|to-left] SPEC   set (SPEC: see --impair, none)
  *   clear CABLE                no impairment either way
- *   down CABLE, up CABLE       pull the cable out, plug it back in
+ *   down CABLE [END], up CABLE [END]   pull the cable (or one end) out,
+ *                              plug it back in
+ *   flap CABLE [END] --down T --up T --count N|forever, flap CABLE stop
+ *                              pull and plug on a schedule (pull.c)
  *   add NAME KEY=VALUE..., del NAME, reload   cables added and removed
  *                              at runtime (reconf.c, through @change_post)
  *
@@ -45,6 +48,7 @@
 #include "dir.h"
 #include "log.h"
 #include "logrl.h"
+#include "pull.h"
 #include "sockpath.h"
 
 RTE_LOG_REGISTER(xc_logtype_control, xcable.control, INFO);
@@ -92,7 +96,9 @@ static struct xc_cable *find(struct xc_control *c, const char *name)
 }
 
 /**
- * dir_line() - one direction's counters and impairment on one line
+ * dir_line() - one direction's counters and impairment on one line, and
+ *		for an impaired direction what its impairment did, measured,
+ *		on the next
  * @out:	the answer
  * @cb:		cable
  * @j:		0: end[0] -> end[1]; 1: the reverse
@@ -101,6 +107,7 @@ static void dir_line(struct xc_sbuf *out, const struct xc_cable *cb,
 		     unsigned int j)
 {
 	char imp[256], line[1024];
+	struct xc_impair_report ir;
 	struct xc_impair_cfg ic;
 	struct xc_dir_stats s;
 
@@ -110,49 +117,30 @@ static void dir_line(struct xc_sbuf *out, const struct xc_cable *cb,
 	xc_impair_format(&ic, imp, sizeof(imp));
 	xc_sbuf_printf(out, "  %s: %s impair %s\n", cb->dir[j].label, line,
 		       imp);
-}
-
-/**
- * vxlan_line() - the counters of the tunnel socket, if a cable's end is a
- *		  tunnel
- * @out:	the answer
- * @cb:		cable
- */
-static void vxlan_line(struct xc_sbuf *out, const struct xc_cable *cb)
-{
-	const struct xc_vxlan *vx = xc_counters_vxlan(cb, 1, NULL);
-	struct xc_vxlan_stats vs;
-	char line[1024];
-
-	if (vx == NULL)
+	xc_impair_dir_report(cb, j, &ir);
+	if (!xc_impair_report_shown(&ir))
 		return;
-	xc_vxlan_stats(vx, &vs);
-	xc_stats_line(&xc_vxlan_counters, &vs, line, sizeof(line));
-	xc_sbuf_printf(out, "  vxlan %s: %s\n", vx->local, line);
+	xc_impair_report_text(&ir, line, sizeof(line));
+	xc_sbuf_printf(out, "    %s: %s\n", cb->dir[j].label, line);
 }
 
 /**
- * trunk_lines() - the counters of the trunks a cable's ends are on
+ * hub_lines() - the counters of the hubs a cable's ends are on (a trunk,
+ *		 the tunnel socket)
  * @out:	the answer
  * @cb:		cable
  */
-static void trunk_lines(struct xc_sbuf *out, const struct xc_cable *cb)
+static void hub_lines(struct xc_sbuf *out, const struct xc_cable *cb)
 {
-	struct xc_trunk_stats ts;
+	const struct xc_hub *hub[2];
 	char line[1024];
-	unsigned int j;
+	unsigned int i, n;
 
-	for (j = 0; j < 2; j++) {
-		const struct xc_trunk *t = cb->end[j].trunk;
-
-		if (t == NULL || (j == 1 && t == cb->end[0].trunk))
-			continue;
-		xc_counters_trunk_stats(t, &ts);
-		xc_stats_line(&xc_trunk_counters, &ts, line, sizeof(line));
-		xc_sbuf_printf(out, "  trunk %s (%s): %s\n", t->port->label,
-			       t->port->name, line);
+	n = xc_hubs_of(cb, 1, NULL, hub, RTE_DIM(hub));
+	for (i = 0; i < n; i++) {
+		xc_hub_line(hub[i], line, sizeof(line));
+		xc_sbuf_printf(out, "  %s\n", line);
 	}
-	vxlan_line(out, cb);
 }
 
 /**
@@ -186,18 +174,37 @@ static int answer_json(struct xc_control *c, struct ctl_call *k)
 static void end_line(struct xc_sbuf *out, const struct xc_end *e)
 {
 	uint64_t caps = xc_end_caps(e);
+	uint8_t why = __atomic_load_n(&e->cable->pull_why[e->idx],
+				      __ATOMIC_ACQUIRE);
 	char takes[64];
 
 	xc_caps_describe(caps, takes, sizeof(takes));
-	xc_sbuf_printf(out, "  %s: %s %s link %s, virtio features 0x%" PRIx64
+	xc_sbuf_printf(out, "  %s: %s %s link %s%s%s%s, virtio features 0x%" PRIx64
 		       ", takes %s, frames up to %u bytes, %u queue(s)\n",
 		       e->label, e->port ? e->port->name : e->ops->kind,
 		       xc_end_where(e), xc_end_is_up(e) ? "up" : "down",
+		       why ? " (unplugged: " : "",
+		       why ? xc_pull_why_name((enum xc_pull_why)why) : "",
+		       why ? ")" : "",
 		       e->port ? xc_port_features(e->port) : 0, takes,
 		       xc_caps_max_frame(caps), xc_end_queues(e));
 }
 
-/* cmd_list() - list: every cable, its links, counters and trunks */
+/**
+ * flap_line() - a cable's flap schedule, if it ever had one
+ * @out:	the answer
+ * @cb:		cable
+ */
+static void flap_line(struct xc_sbuf *out, const struct xc_cable *cb)
+{
+	char line[256];
+
+	xc_flap_text(cb, line, sizeof(line));
+	if (line[0])
+		xc_sbuf_printf(out, "  %s\n", line);
+}
+
+/* cmd_list() - list: every cable, its links, counters and hubs */
 static int cmd_list(struct xc_control *c, struct ctl_call *k)
 {
 	struct xc_cable *cb;
@@ -214,14 +221,15 @@ static int cmd_list(struct xc_control *c, struct ctl_call *k)
 			       xc_end_is_up(&cb->end[0]) ? "up" : "down",
 			       cb->end[1].label,
 			       xc_end_is_up(&cb->end[1]) ? "up" : "down");
+		flap_line(k->out, cb);
 		dir_line(k->out, cb, 0);
 		dir_line(k->out, cb, 1);
-		trunk_lines(k->out, cb);
+		hub_lines(k->out, cb);
 	}
 	return 0;
 }
 
-/* cmd_show() - show CABLE: its ends in detail, counters, trunks */
+/* cmd_show() - show CABLE: its ends in detail, counters, hubs */
 static int cmd_show(struct xc_control *c, struct ctl_call *k)
 {
 	struct xc_cable *cb = k->cb;
@@ -231,9 +239,10 @@ static int cmd_show(struct xc_control *c, struct ctl_call *k)
 	xc_sbuf_printf(k->out, "%s: %u queue(s)\n", cb->name, cb->n_queues);
 	end_line(k->out, &cb->end[0]);
 	end_line(k->out, &cb->end[1]);
+	flap_line(k->out, cb);
 	dir_line(k->out, cb, 0);
 	dir_line(k->out, cb, 1);
-	trunk_lines(k->out, cb);
+	hub_lines(k->out, cb);
 	return 0;
 }
 
@@ -379,39 +388,113 @@ static int run_now(struct xc_control *c, struct ctl_call *k)
 }
 
 /**
- * pull_post() - down CABLE, up CABLE: ask the main thread to pull the
- *		 cable out or plug it in
- * @c:		control state
- * @k:		the request
+ * end_of() - the end of a cable a word names
+ * @cb:		cable
+ * @w:		"left", "right", or an end's label (the DPDK mode's port
+ *		names)
  *
- * Return: 0 if asked, or -ENOENT with the reason in k->why
+ * Return: 0 or 1, -1 if the word names neither
  */
-static int pull_post(struct xc_control *c, struct ctl_call *k)
+static int end_of(const struct xc_cable *cb, const char *w)
 {
-	struct xc_cable *cb;
+	int i;
 
-	if (c->lock)
-		pthread_rwlock_rdlock(c->lock);
-	cb = find(c, k->r.argv[1]);
-	if (cb) {
-		__atomic_store_n(&cb->req_done, 0, __ATOMIC_RELEASE);
-		__atomic_store_n(&cb->req, k->cmd->op == XC_CTL_DOWN ?
-				 XC_REQ_DOWN : XC_REQ_UP, __ATOMIC_RELEASE);
+	if (strcmp(w, "left") == 0)
+		return 0;
+	if (strcmp(w, "right") == 0)
+		return 1;
+	for (i = 0; i < 2; i++)
+		if (strcmp(w, cb->end[i].label) == 0)
+			return i;
+	return -1;
+}
+
+/**
+ * pull_args() - what down, up or flap asks of the main thread
+ * @cb:		the cable it names
+ * @k:		the request: down CABLE [END], up CABLE [END],
+ *		flap CABLE [END] --down T --up T --count N|forever,
+ *		flap CABLE stop
+ * @req:	set to XC_REQ_*
+ * @end:	set to the end it is about, -1 for both
+ * @f:		set to the flap schedule of XC_REQ_FLAP
+ *
+ * Return: 0, or -EINVAL with the reason in k->why
+ */
+static int pull_args(const struct xc_cable *cb, struct ctl_call *k,
+		     uint32_t *req, int *end, struct xc_flap_cfg *f)
+{
+	const struct xc_ctl_req *r = &k->r;
+	int a = 2;
+
+	*end = -1;
+	memset(f, 0, sizeof(*f));
+	if (k->cmd->op == XC_CTL_FLAP && r->argc == 3 &&
+	    strcmp(r->argv[2], "stop") == 0) {
+		*req = XC_REQ_FLAP_STOP;
+		return 0;
 	}
-	if (c->lock)
-		pthread_rwlock_unlock(c->lock);
-	if (cb == NULL) {
-		snprintf(k->why, sizeof(k->why), "no cable '%.40s'",
-			 k->r.argv[1]);
-		return -ENOENT;
+	if (a < r->argc && strncmp(r->argv[a], "--", 2) != 0) {
+		*end = end_of(cb, r->argv[a]);
+		if (*end < 0) {
+			snprintf(k->why, sizeof(k->why),
+				 "%s: cable %s has no end '%.40s' (left or right)",
+				 k->cmd->name, cb->name, r->argv[a]);
+			return -EINVAL;
+		}
+		a++;
 	}
-	if (c->wake)	/* the main thread carries it out */
-		c->wake(c->wake_arg);
+	if (k->cmd->op != XC_CTL_FLAP) {
+		*req = k->cmd->op == XC_CTL_DOWN ? XC_REQ_DOWN : XC_REQ_UP;
+		return 0;
+	}
+	if (xc_flap_parse_words(r->argc - a, r->argv + a, f, k->why,
+				sizeof(k->why)))
+		return -EINVAL;
+	f->end = *end;
+	*req = XC_REQ_FLAP;
 	return 0;
 }
 
 /**
- * pull_result() - the main thread's answer to down or up, the cable
+ * pull_post() - down, up, flap: ask the main thread to pull the cable (or
+ *		 one end) out, plug it in, or flap it
+ * @c:		control state
+ * @k:		the request
+ *
+ * Return: 0 if asked, or -errno with the reason in k->why (nothing asked)
+ */
+static int pull_post(struct xc_control *c, struct ctl_call *k)
+{
+	struct xc_flap_cfg f;
+	struct xc_cable *cb;
+	uint32_t req = 0;
+	int end = -1, rc = -ENOENT;
+
+	if (c->lock)
+		pthread_rwlock_rdlock(c->lock);
+	cb = find(c, k->r.argv[1]);
+	if (cb == NULL)
+		snprintf(k->why, sizeof(k->why), "no cable '%.40s'",
+			 k->r.argv[1]);
+	else
+		rc = pull_args(cb, k, &req, &end, &f);
+	if (rc == 0) {
+		/* read by the main thread after it takes @req */
+		cb->req_end = end;
+		cb->req_flap = f;
+		__atomic_store_n(&cb->req_done, 0, __ATOMIC_RELEASE);
+		__atomic_store_n(&cb->req, req, __ATOMIC_RELEASE);
+	}
+	if (c->lock)
+		pthread_rwlock_unlock(c->lock);
+	if (rc == 0 && c->wake)	/* the main thread carries it out */
+		c->wake(c->wake_arg);
+	return rc;
+}
+
+/**
+ * pull_result() - the main thread's answer to down, up or flap, the cable
  *		   looked up again by name (it may have gone meanwhile)
  * @c:		control state
  * @k:		the request
@@ -421,14 +504,21 @@ static int pull_post(struct xc_control *c, struct ctl_call *k)
 static int pull_result(struct xc_control *c, struct ctl_call *k)
 {
 	const char *name = k->r.argv[1];
+	struct xc_flap_cfg f;
 	struct xc_cable *cb;
-	int done = 0;
+	char label[RTE_ETH_NAME_MAX_LEN] = "";
+	uint32_t req;
+	int done = 0, end = -1;
 
 	if (c->lock)
 		pthread_rwlock_rdlock(c->lock);
 	cb = find(c, name);
-	if (cb)
+	if (cb) {
 		done = __atomic_load_n(&cb->req_done, __ATOMIC_ACQUIRE);
+		if (pull_args(cb, k, &req, &end, &f) == 0 && end >= 0)
+			snprintf(label, sizeof(label), "%s",
+				 cb->end[end].label);
+	}
 	if (c->lock)
 		pthread_rwlock_unlock(c->lock);
 	if (cb == NULL) {
@@ -439,10 +529,15 @@ static int pull_result(struct xc_control *c, struct ctl_call *k)
 	}
 	if (done == 0 || done == 1)
 		return done;
-	snprintf(k->why, sizeof(k->why), "%s %.40s: %s", k->cmd->name, name,
-		 done == -ENOTSUP ?
-		 "only cables between two vhost ports can be pulled" :
-		 "failed, see xcable's log");
+	if (done == -ENOTSUP && label[0])
+		snprintf(k->why, sizeof(k->why),
+			 "%s %.40s: the %s end cannot be pulled (only a guest's end can: not a shared port or a tunnel)",
+			 k->cmd->name, name, label);
+	else
+		snprintf(k->why, sizeof(k->why), "%s %.40s: %s", k->cmd->name,
+			 name, done == -ENOTSUP ?
+			 "only cables whose ends can both be unplugged (guests' ends, not shared ports or tunnels) can be pulled" :
+			 "failed, see xcable's log");
 	return -EINVAL;
 }
 
@@ -477,6 +572,13 @@ static int change_result(struct xc_control *c, struct ctl_call *k)
 	return rc;
 }
 
+/* is_pull() - is a request one of pull.c's (down, up, flap)? */
+static bool is_pull(const struct ctl_call *k)
+{
+	return k->cmd->op == XC_CTL_DOWN || k->cmd->op == XC_CTL_UP ||
+	       k->cmd->op == XC_CTL_FLAP;
+}
+
 /* is_main() - is a request carried out by the main thread? */
 static bool is_main(const struct ctl_call *k)
 {
@@ -502,7 +604,7 @@ static enum xc_ctlsrv_verdict handle(void *arg, struct xc_ctlsrv_job *job)
 		return finish(&k, rc ? rc : run_now(c, &k));
 	if (!job->turn)
 		return XC_CTLSRV_SERIAL;	/* one change at a time */
-	if (k.cmd->op == XC_CTL_DOWN || k.cmd->op == XC_CTL_UP) {
+	if (is_pull(&k)) {
 		rc = pull_post(c, &k);
 	} else if (c->change_post == NULL) {
 		snprintf(k.why, sizeof(k.why), "%s: not available",
@@ -532,8 +634,7 @@ static enum xc_ctlsrv_verdict poll_main(void *arg, struct xc_ctlsrv_job *job)
 
 	rc = split(&k, job);
 	if (rc == 0)
-		rc = k.cmd->op == XC_CTL_DOWN || k.cmd->op == XC_CTL_UP ?
-		     pull_result(c, &k) : change_result(c, &k);
+		rc = is_pull(&k) ? pull_result(c, &k) : change_result(c, &k);
 	if (rc == 0)
 		return XC_CTLSRV_PENDING;
 	if (rc == 1)

@@ -1,21 +1,22 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * counters.c - the counters of every cable and trunk, for people and for
+ * counters.c - the counters of every cable and hub, for people and for
  *		programs
  *
  * For people, one line per direction ("cable0 left->right: rx-pkts 10
  * rx-bytes 640 ..."), one per queue when a cable has several, and one per
- * trunk, at every --stats-interval and at exit. For programs, one JSON
+ * hub, at every --stats-interval and at exit. For programs, one JSON
  * document, which xcablectl list --json answers and --stats-json writes
  * at the same moments as the lines:
  *
- *   { "cables": { "NAME": { "queues": N,
- *       "ends": [ { "name": LABEL, "port": ETHDEV, "link": "up", ... }, .. ],
+ *   { "cables": { "NAME": { "queues": N, "flap": { ... },
+ *       "ends": [ { "name": LABEL, "port": ETHDEV, "link": "up",
+ *                   "unplugged": WHY, ... }, .. ],
  *       "directions": { "FROM->TO": { "from": LABEL, "to": LABEL,
- *           "impair": SPEC, "counters": { COUNTER: N, ... },
+ *           "impair": SPEC, "measured": { ... },
+ *           "counters": { COUNTER: N, ... },
  *           "queues": [ { COUNTER: N, ... }, ... ] }, ... } }, ... },
- *     "trunks": { "LABEL": { "port": ETHDEV, "counters": { ... } }, ... },
- *     "vxlan": { "local": ADDR, "counters": { ... } },
+ *     GROUP: { HUB: { FACT: VALUE, ..., "counters": { ... } }, ... }, ...
  *     "removed": [ { "name": NAME, "when": UNIX-SECONDS,
  *       "directions": { "FROM->TO": { "counters": { ... } }, ... } }, ... ],
  *     "removed-total": N }
@@ -24,100 +25,90 @@
  * at runtime (or replaced by a reload), oldest first; "removed-total" how
  * many went since start (each was logged with its counters as it went).
  *
- * "vxlan" (the tunnel socket) appears when a cable has a tunnel end; such
- * an end has no "port" but its tunnel's facts ("kind": "vxlan", "remote",
- * "vni", "local", "df").
+ * An end's members are its facts, as its kind describes it
+ * (xc_end_describe(), with '-' for '_'): "kind", "port", "link", and
+ * what the kind adds (a socket, a tunnel's remote and VNI...), and
+ * "unplugged" (why: "down", "flap", "propagation") for an end that is
+ * pulled out. A hub (cable.h: what the ends of several cables share and
+ * count together) appears once, under its kind's GROUP, by name, when a
+ * shown cable has an end on it.
+ * "flap" (pull.c: its schedule, state, cycles done) appears for a cable
+ * that flaps or flapped; "measured" (impairmeas.c: what the impairment
+ * did over its last windows) for a direction that is impaired or was
+ * lately.
  * "queues" of a direction appears for cables of several queues only. The
  * counter names and their order are those of the tables in stats.c.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include <rte_cycles.h>
 #include <rte_ethdev.h>
 
 #include "counters.h"
 #include "dir.h"
 #include "log.h"
+#include "metrics.h"
+#include "pull.h"
 
 RTE_LOG_REGISTER(xc_logtype_stats, xcable.stats, INFO);
 
 #define XC_LINE_MAX	1024
 
 /**
- * trunks_of() - the trunks the cables' ends are on, each once
+ * xc_hubs_of() - the hubs the shown cables' ends are on, each once, in
+ *		  the order of the cables
  * @cables:	cables
  * @n_cables:	how many
  * @only:	only this cable's, or NULL for all
- * @out:	filled, room for 2 * XC_MAX_CABLES
+ * @out:	filled, room for @max
+ * @max:	room in @out
  *
  * Return: how many
  */
-static unsigned int trunks_of(struct xc_cable *cables, unsigned int n_cables,
-			      const struct xc_cable *only,
-			      const struct xc_trunk **out)
+unsigned int xc_hubs_of(const struct xc_cable *cables, unsigned int n_cables,
+			const struct xc_cable *only, const struct xc_hub **out,
+			unsigned int max)
 {
 	unsigned int i, j, k, n = 0;
 
 	for (i = 0; i < n_cables; i++)
 		for (j = 0; j < 2; j++) {
-			const struct xc_trunk *t = cables[i].end[j].trunk;
+			const struct xc_hub *h = cables[i].end[j].hub;
 
-			if (t == NULL || (only && only != &cables[i]) ||
+			if (h == NULL || (only && only != &cables[i]) ||
 			    !xc_cable_shown(&cables[i]))
 				continue;
-			for (k = 0; k < n && out[k] != t; k++)
+			for (k = 0; k < n && out[k] != h; k++)
 				;
-			if (k == n && n < 2 * XC_MAX_CABLES)
-				out[n++] = t;
+			if (k == n && n < max)
+				out[n++] = h;
 		}
 	return n;
 }
 
 /**
- * xc_counters_vxlan() - the tunnel socket of the cables, if one has a
- *			 tunnel end
- * @cables:	cables
- * @n_cables:	how many
- * @only:	only if this cable has one, or NULL for all
- *
- * Return: the socket, or NULL
+ * xc_hub_line() - a hub's counters on one line, after its title
+ * @h:		hub
+ * @buf:	filled, always terminated
+ * @len:	size of @buf
  */
-const struct xc_vxlan *xc_counters_vxlan(const struct xc_cable *cables,
-					 unsigned int n_cables,
-					 const struct xc_cable *only)
+void xc_hub_line(const struct xc_hub *h, char *buf, size_t len)
 {
-	unsigned int i, j;
+	uint64_t st[XC_HUB_STATS_MAX];
+	char title[128];
+	int n;
 
-	for (i = 0; i < n_cables; i++)
-		for (j = 0; j < 2; j++)
-			if ((only == NULL || only == &cables[i]) &&
-			    xc_cable_shown(&cables[i]) &&
-			    xc_vxlan_of(&cables[i].end[j]))
-				return xc_vxlan_of(&cables[i].end[j]);
-	return NULL;
-}
-
-/**
- * xc_counters_trunk_stats() - read a trunk's counters and its driver's
- * @t:		trunk
- * @s:		filled
- */
-void xc_counters_trunk_stats(const struct xc_trunk *t, struct xc_trunk_stats *s)
-{
-	struct rte_eth_stats st;
-
-	if (rte_eth_stats_get(t->port->id, &st))
-		memset(&st, 0, sizeof(st));
-	s->rx_pkts = __atomic_load_n(&t->rx_pkts, __ATOMIC_RELAXED);
-	s->unknown_tag = __atomic_load_n(&t->unknown_tag, __ATOMIC_RELAXED);
-	s->backlog = __atomic_load_n(&t->backlog, __ATOMIC_RELAXED);
-	s->oerrors = st.oerrors;
-	s->imissed = st.imissed;
-	s->ierrors = st.ierrors;
+	h->ops->snapshot(h, st);
+	h->ops->title(h, title, sizeof(title));
+	n = snprintf(buf, len, "%s: ", title);
+	if (n >= 0 && (size_t)n < len)
+		xc_stats_line(h->ops->counters, st, buf + n, len - (size_t)n);
 }
 
 /**
@@ -144,7 +135,7 @@ static void print_dir(const struct xc_cable *c, unsigned int j)
 }
 
 /**
- * xc_counters_print() - print the counters of every cable and trunk, and
+ * xc_counters_print() - print the counters of every cable and hub, and
  *			 write them as JSON if asked
  * @cables:	cables
  * @n_cables:	how many
@@ -156,10 +147,7 @@ void xc_counters_print(struct xc_cable *cables, unsigned int n_cables,
 		       bool final, const char *json_path,
 		       const struct xc_gone_list *gone)
 {
-	const struct xc_vxlan *vx = xc_counters_vxlan(cables, n_cables, NULL);
-	const struct xc_trunk *tr[2 * XC_MAX_CABLES];
-	struct xc_vxlan_stats vs;
-	struct xc_trunk_stats ts;
+	const struct xc_hub *hub[2 * XC_MAX_CABLES];
 	char line[XC_LINE_MAX];
 	unsigned int i, n;
 
@@ -170,17 +158,10 @@ void xc_counters_print(struct xc_cable *cables, unsigned int n_cables,
 		print_dir(&cables[i], 0);
 		print_dir(&cables[i], 1);
 	}
-	n = trunks_of(cables, n_cables, NULL, tr);
+	n = xc_hubs_of(cables, n_cables, NULL, hub, RTE_DIM(hub));
 	for (i = 0; i < n; i++) {
-		xc_counters_trunk_stats(tr[i], &ts);
-		xc_stats_line(&xc_trunk_counters, &ts, line, sizeof(line));
-		printf("trunk %s (%s): %s\n", tr[i]->port->label,
-		       tr[i]->port->name, line);
-	}
-	if (vx) {
-		xc_vxlan_stats(vx, &vs);
-		xc_stats_line(&xc_vxlan_counters, &vs, line, sizeof(line));
-		printf("vxlan %s: %s\n", vx->local, line);
+		xc_hub_line(hub[i], line, sizeof(line));
+		printf("%s\n", line);
 	}
 	fflush(stdout);
 	if (json_path && xc_counters_write(cables, n_cables, json_path, gone))
@@ -189,7 +170,72 @@ void xc_counters_print(struct xc_cable *cables, unsigned int n_cables,
 }
 
 /**
- * json_kv() - one fact of an end (xc_kv_fn) as a JSON member
+ * write_metrics() - write the metrics' file (--metrics-file), atomically
+ * @co:		where
+ * @cables:	cables
+ * @n_cables:	how many
+ * @gone:	the cables removed at runtime, or NULL
+ */
+static void write_metrics(const struct xc_counters_out *co,
+			  struct xc_cable *cables, unsigned int n_cables,
+			  const struct xc_gone_list *gone)
+{
+	struct xc_sbuf sb = { 0 };
+
+	xc_metrics_text(cables, n_cables, gone, &sb);
+	if (sb.failed || xc_file_replace(co->metrics_path, sb.b, sb.len))
+		XC_LOG(stats, WARNING, "metrics not written to %s: %s",
+		       co->metrics_path, sb.failed ? "out of memory" :
+		       strerror(errno));
+	xc_sbuf_free(&sb);
+}
+
+/**
+ * xc_counters_tick() - print the counters, write the JSON document and
+ *			the metrics' file when they are due (main thread's
+ *			housekeeping), or now, the final ones
+ * @co:		where and when; its times start at 0 (due at once)
+ * @cables:	cables
+ * @n_cables:	how many
+ * @gone:	the cables removed at runtime, or NULL
+ * @final:	at exit: everything, whatever is due
+ *
+ * The counters print (and the JSON document) every @co->interval_s
+ * seconds, or at exit only; the metrics' file at the same moments, or
+ * every XC_METRICS_FILE_S seconds without an interval.
+ *
+ * Return: milliseconds until something is due again (UINT_MAX: nothing)
+ */
+unsigned int xc_counters_tick(struct xc_counters_out *co,
+			      struct xc_cable *cables, unsigned int n_cables,
+			      const struct xc_gone_list *gone, bool final)
+{
+	uint64_t now = rte_rdtsc(), hz = rte_get_tsc_hz(), next = UINT64_MAX;
+	unsigned int every = co->interval_s ? co->interval_s :
+			     XC_METRICS_FILE_S;
+
+	if (final || (co->interval_s && now >= co->next_print)) {
+		xc_counters_print(cables, n_cables, final, co->json_path,
+				  gone);
+		co->next_print = now + hz * co->interval_s;
+	}
+	if (co->metrics_path && (final || now >= co->next_metrics)) {
+		write_metrics(co, cables, n_cables, gone);
+		co->next_metrics = now + hz * every;
+	}
+	if (co->interval_s)
+		next = co->next_print;
+	if (co->metrics_path)
+		next = RTE_MIN(next, co->next_metrics);
+	if (next == UINT64_MAX)
+		return UINT_MAX;
+	return next > now ? (unsigned int)RTE_MIN((next - now) * 1000 / hz + 1,
+						  (uint64_t)UINT_MAX) : 0;
+}
+
+/**
+ * json_kv() - one fact of an end or a hub (xc_kv_fn) as a JSON member,
+ *	       its key with '-' for '_' as the document's other keys
  * @arg:	struct xc_json being written
  * @key:	name
  * @str:	text value, or NULL
@@ -197,43 +243,39 @@ void xc_counters_print(struct xc_cable *cables, unsigned int n_cables,
  */
 static void json_kv(void *arg, const char *key, const char *str, uint64_t num)
 {
+	char k[64];
+	size_t i;
+
+	for (i = 0; key[i] && i < sizeof(k) - 1; i++)
+		k[i] = key[i] == '_' ? '-' : key[i];
+	k[i] = '\0';
 	if (str)
-		xc_json_str(arg, key, str);
+		xc_json_str(arg, k, str);
 	else
-		xc_json_u64(arg, key, num);
+		xc_json_u64(arg, k, num);
 }
 
 /**
- * end_json() - one end of a cable
+ * end_json() - one end of a cable: its facts, and in detail what it takes
  * @e:		the end
  * @j:		JSON being written (inside an array)
- * @detail:	with features, offloads, frame size and queues (show)
+ * @detail:	with offloads, frame size and queues (show)
  */
 static void end_json(const struct xc_end *e, struct xc_json *j, bool detail)
 {
-	const char *sock = e->port ? xc_port_vhost_socket(e->port) : NULL;
 	uint64_t caps = xc_end_caps(e);
 	char takes[64];
+	uint8_t why;
 
 	xc_json_open(j, NULL, '{');
 	xc_json_str(j, "name", e->label);
-	if (e->port) {
-		xc_json_str(j, "port", e->port->name);
-		xc_json_str(j, "link", xc_end_is_up(e) ? "up" : "down");
-	} else {
-		xc_end_describe(e, json_kv, j);	/* a tunnel's facts */
-	}
-	if (e->trunk) {
-		xc_json_str(j, "trunk", e->trunk->port->label);
-		xc_json_u64(j, "tag", e->tag);
-	}
+	xc_end_describe(e, json_kv, j);
+	why = __atomic_load_n(&e->cable->pull_why[e->idx], __ATOMIC_ACQUIRE);
+	if (why)
+		xc_json_str(j, "unplugged",
+			    xc_pull_why_name((enum xc_pull_why)why));
 	if (detail) {
 		xc_caps_describe(caps, takes, sizeof(takes));
-		if (sock)
-			xc_json_str(j, "socket", sock);
-		if (e->port)
-			xc_json_u64(j, "virtio-features",
-				    xc_port_features(e->port));
 		xc_json_str(j, "takes", takes);
 		xc_json_u64(j, "max-frame", xc_caps_max_frame(caps));
 		xc_json_u64(j, "queues", xc_end_queues(e));
@@ -243,7 +285,8 @@ static void end_json(const struct xc_end *e, struct xc_json *j, bool detail)
 
 /**
  * dir_json() - one direction: its impairment and counters, and each
- *		queue's when the cable has several
+ *		queue's when the cable has several; for an impaired
+ *		direction what its impairment did, measured
  * @c:		cable
  * @k:		0 for end[0] -> end[1], 1 for the reverse
  * @j:		JSON being written
@@ -252,6 +295,7 @@ static void dir_json(const struct xc_cable *c, unsigned int k,
 		     struct xc_json *j)
 {
 	const struct xc_dir *d = &c->dir[k];
+	struct xc_impair_report ir;
 	struct xc_impair_cfg ic;
 	struct xc_dir_stats s;
 	char imp[256];
@@ -264,6 +308,9 @@ static void dir_json(const struct xc_cable *c, unsigned int k,
 	xc_json_str(j, "from", d->rx->label);
 	xc_json_str(j, "to", d->tx->label);
 	xc_json_str(j, "impair", imp);
+	xc_impair_dir_report(c, k, &ir);
+	if (xc_impair_report_shown(&ir))
+		xc_impair_report_json(&ir, j, "measured");
 	xc_stats_json(&xc_dir_counters, &s, j, "counters");
 	if (c->n_queues > 1) {
 		xc_json_open(j, "queues", '[');
@@ -331,7 +378,42 @@ void xc_counters_gone(const struct xc_gone *g, const char *how,
 }
 
 /**
- * xc_counters_doc() - the JSON document of the cables and trunks (see the
+ * hubs_json() - the hubs, by group (in the order a group first comes) and
+ *		 within a group by name: their facts and counters
+ * @hub:	the hubs, each once
+ * @n:		how many
+ * @j:		JSON being written
+ */
+static void hubs_json(const struct xc_hub *const *hub, unsigned int n,
+		      struct xc_json *j)
+{
+	uint64_t st[XC_HUB_STATS_MAX];
+	unsigned int i, k;
+
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < i && hub[k]->ops->group != hub[i]->ops->group;
+		     k++)
+			;
+		if (k < i)
+			continue;	/* its group was written */
+		xc_json_open(j, hub[i]->ops->group, '{');
+		for (k = i; k < n; k++) {
+			const struct xc_hub *h = hub[k];
+
+			if (h->ops->group != hub[i]->ops->group)
+				continue;
+			h->ops->snapshot(h, st);
+			xc_json_open(j, h->ops->name(h), '{');
+			h->ops->describe(h, json_kv, j);
+			xc_stats_json(h->ops->counters, st, j, "counters");
+			xc_json_close(j, '}');
+		}
+		xc_json_close(j, '}');
+	}
+}
+
+/**
+ * xc_counters_doc() - the JSON document of the cables and hubs (see the
  *		       top of this file)
  * @cables:	cables
  * @n_cables:	how many
@@ -344,10 +426,7 @@ void xc_counters_doc(struct xc_cable *cables, unsigned int n_cables,
 		     const struct xc_cable *only,
 		     const struct xc_gone_list *gone, struct xc_json *j)
 {
-	const struct xc_vxlan *vx = xc_counters_vxlan(cables, n_cables, only);
-	const struct xc_trunk *tr[2 * XC_MAX_CABLES];
-	struct xc_vxlan_stats vs;
-	struct xc_trunk_stats ts;
+	const struct xc_hub *hub[2 * XC_MAX_CABLES];
 	unsigned int i, k, n;
 
 	xc_json_open(j, NULL, '{');
@@ -359,6 +438,7 @@ void xc_counters_doc(struct xc_cable *cables, unsigned int n_cables,
 			continue;
 		xc_json_open(j, c->name, '{');
 		xc_json_u64(j, "queues", c->n_queues);
+		xc_flap_json(c, j);
 		xc_json_open(j, "ends", '[');
 		for (k = 0; k < 2; k++)
 			end_json(&c->end[k], j, only != NULL);
@@ -370,23 +450,8 @@ void xc_counters_doc(struct xc_cable *cables, unsigned int n_cables,
 		xc_json_close(j, '}');
 	}
 	xc_json_close(j, '}');
-	xc_json_open(j, "trunks", '{');
-	n = trunks_of(cables, n_cables, only, tr);
-	for (i = 0; i < n; i++) {
-		xc_counters_trunk_stats(tr[i], &ts);
-		xc_json_open(j, tr[i]->port->label, '{');
-		xc_json_str(j, "port", tr[i]->port->name);
-		xc_stats_json(&xc_trunk_counters, &ts, j, "counters");
-		xc_json_close(j, '}');
-	}
-	xc_json_close(j, '}');
-	if (vx) {
-		xc_vxlan_stats(vx, &vs);
-		xc_json_open(j, "vxlan", '{');
-		xc_json_str(j, "local", vx->local);
-		xc_stats_json(&xc_vxlan_counters, &vs, j, "counters");
-		xc_json_close(j, '}');
-	}
+	n = xc_hubs_of(cables, n_cables, only, hub, RTE_DIM(hub));
+	hubs_json(hub, n, j);
 	if (gone && only == NULL)
 		gone_json(gone, j);
 	xc_json_close(j, '}');
@@ -429,8 +494,43 @@ static FILE *open_tmp(const char *tmp, int *rc)
 }
 
 /**
- * xc_counters_write() - write the JSON document to a file, atomically:
- *			 PATH.tmp first, then renamed to PATH
+ * xc_file_replace() - replace a file's content atomically: PATH.tmp is
+ *		       written, then renamed to PATH (a reader sees the old
+ *		       content or the new, never half of one)
+ * @path:	the file
+ * @text:	its new content
+ * @len:	its length
+ *
+ * Return: 0, or -errno (errno set too)
+ */
+int xc_file_replace(const char *path, const char *text, size_t len)
+{
+	char tmp[PATH_MAX];
+	FILE *f;
+	int rc;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp)) {
+		errno = ENAMETOOLONG;
+		return -errno;
+	}
+	f = open_tmp(tmp, &rc);
+	if (f == NULL) {
+		/* rc says why */
+	} else {
+		rc = fwrite(text, 1, len, f) == len ? 0 : -EIO;
+		if (fclose(f) && rc == 0)
+			rc = -errno;
+		if (rc == 0 && rename(tmp, path))
+			rc = -errno;
+		if (rc)
+			unlink(tmp);	/* ours: a regular file it made */
+	}
+	errno = -rc;
+	return rc;
+}
+
+/**
+ * xc_counters_write() - write the JSON document to a file, atomically
  * @cables:	cables
  * @n_cables:	how many
  * @path:	the file
@@ -441,35 +541,14 @@ static FILE *open_tmp(const char *tmp, int *rc)
 int xc_counters_write(struct xc_cable *cables, unsigned int n_cables,
 		      const char *path, const struct xc_gone_list *gone)
 {
-	char tmp[PATH_MAX];
 	struct xc_json j;
-	FILE *f;
 	int rc;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp)) {
-		errno = ENAMETOOLONG;
-		return -errno;
-	}
 	xc_json_init(&j);
 	xc_counters_doc(cables, n_cables, NULL, gone, &j);
 	rc = xc_json_finish(&j);
-	if (rc) {
-		xc_json_free(&j);
-		errno = -rc;
-		return rc;
-	}
-	f = open_tmp(tmp, &rc);
-	if (f == NULL) {
-		/* rc says why */
-	} else {
-		rc = fwrite(j.text.b, 1, j.text.len, f) == j.text.len ? 0 : -EIO;
-		if (fclose(f) && rc == 0)
-			rc = -errno;
-		if (rc == 0 && rename(tmp, path))
-			rc = -errno;
-		if (rc)
-			unlink(tmp);	/* ours: a regular file it made */
-	}
+	if (rc == 0)
+		rc = xc_file_replace(path, j.text.b, j.text.len);
 	xc_json_free(&j);
 	errno = -rc;
 	return rc;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * counters.h - the counters of every cable and trunk: the exit/interval
+ * counters.h - the counters of every cable and hub: the exit/interval
  *		lines, and the JSON document of xcablectl and --stats-json
  */
 #ifndef XC_COUNTERS_H
@@ -12,8 +12,6 @@
 #include "json.h"
 #include "sbuf.h"
 #include "stats.h"
-#include "trunk.h"
-#include "vxlan.h"
 
 #define XC_GONE_KEEP		64	/* removed cables remembered */
 #define XC_GONE_LABEL		(2 * RTE_ETH_NAME_MAX_LEN + 8)	/* a direction's */
@@ -47,20 +45,41 @@ struct xc_gone_list {
 	uint64_t n;
 };
 
+/**
+ * struct xc_counters_out - where and when the counters go (main thread)
+ * @interval_s:	seconds between counter prints, 0 for exit only
+ * @json_path:	--stats-json: the JSON document's file, or NULL
+ * @metrics_path: --metrics-file: the metrics' file, or NULL
+ * @next_print:	TSC of the next print
+ * @next_metrics: TSC of the next write of the metrics' file
+ */
+struct xc_counters_out {
+	unsigned int interval_s;
+	const char *json_path;
+	const char *metrics_path;
+	uint64_t next_print;
+	uint64_t next_metrics;
+};
+
+#define XC_METRICS_FILE_S	10	/* the metrics file, without an interval */
+
 void xc_counters_print(struct xc_cable *cables, unsigned int n_cables,
 		       bool final, const char *json_path,
 		       const struct xc_gone_list *gone);
+unsigned int xc_counters_tick(struct xc_counters_out *co,
+			      struct xc_cable *cables, unsigned int n_cables,
+			      const struct xc_gone_list *gone, bool final);
 void xc_counters_doc(struct xc_cable *cables, unsigned int n_cables,
 		     const struct xc_cable *only,
 		     const struct xc_gone_list *gone, struct xc_json *j);
 void xc_counters_gone(const struct xc_gone *g, const char *how,
 		      struct xc_sbuf *out);
-void xc_counters_trunk_stats(const struct xc_trunk *t,
-			     struct xc_trunk_stats *s);
-const struct xc_vxlan *xc_counters_vxlan(const struct xc_cable *cables,
-					 unsigned int n_cables,
-					 const struct xc_cable *only);
+unsigned int xc_hubs_of(const struct xc_cable *cables, unsigned int n_cables,
+			const struct xc_cable *only, const struct xc_hub **out,
+			unsigned int max);
+void xc_hub_line(const struct xc_hub *h, char *buf, size_t len);
 int xc_counters_write(struct xc_cable *cables, unsigned int n_cables,
 		      const char *path, const struct xc_gone_list *gone);
+int xc_file_replace(const char *path, const char *text, size_t len);
 
 #endif /* XC_COUNTERS_H */

@@ -22,8 +22,9 @@ static const struct xc_ctl_cmd xc_ctl_cmds[] = {
 	{ "show",    XC_CTL_SHOW,    2, 2, true,  true,  false },
 	{ "impair",  XC_CTL_IMPAIR,  3, 4, true,  false, true },
 	{ "clear",   XC_CTL_CLEAR,   2, 2, true,  false, true },
-	{ "down",    XC_CTL_DOWN,    2, 2, true,  false, true },
-	{ "up",      XC_CTL_UP,      2, 2, true,  false, true },
+	{ "down",    XC_CTL_DOWN,    2, 3, true,  false, true },
+	{ "up",      XC_CTL_UP,      2, 3, true,  false, true },
+	{ "flap",    XC_CTL_FLAP,    3, 10, true, false, true },
 	{ "add",     XC_CTL_ADD,     2, XC_CTL_WORDS, false, false, true },
 	{ "del",     XC_CTL_DEL,     2, 2, false, false, true },
 	{ "reload",  XC_CTL_RELOAD,  1, 1, false, false, true },
@@ -58,7 +59,7 @@ const struct xc_ctl_cmd *xc_ctl_lookup(const char *name)
 static int usage(const char *word, char *why, size_t whylen)
 {
 	snprintf(why, whylen,
-		 "bad request '%.40s' (list [--json], show CABLE [--json], impair CABLE [to-right|to-left] SPEC, clear CABLE, down CABLE, up CABLE, add NAME left=SOCKET right=SOCKET [KEY=VALUE]..., del NAME, reload, workers)",
+		 "bad request '%.40s' (list [--json], show CABLE [--json], impair CABLE [to-right|to-left] SPEC, clear CABLE, down CABLE [END], up CABLE [END], flap CABLE [END] --down TIME --up TIME --count N|forever, flap CABLE stop, add NAME left=SOCKET right=SOCKET [KEY=VALUE]..., del NAME, reload, workers)",
 		 word);
 	return -EINVAL;
 }

@@ -19,8 +19,10 @@
  * @XC_CTL_SHOW:	show CABLE [--json]
  * @XC_CTL_IMPAIR:	impair CABLE [to-right|to-left] SPEC
  * @XC_CTL_CLEAR:	clear CABLE
- * @XC_CTL_DOWN:	down CABLE
- * @XC_CTL_UP:		up CABLE
+ * @XC_CTL_DOWN:	down CABLE [END]
+ * @XC_CTL_UP:		up CABLE [END]
+ * @XC_CTL_FLAP:	flap CABLE [END] --down T --up T --count N, or
+ *			flap CABLE stop
  * @XC_CTL_ADD:		add NAME KEY=VALUE...
  * @XC_CTL_DEL:		del NAME
  * @XC_CTL_RELOAD:	reload
@@ -34,6 +36,7 @@ enum xc_ctl_op {
 	XC_CTL_CLEAR,
 	XC_CTL_DOWN,
 	XC_CTL_UP,
+	XC_CTL_FLAP,
 	XC_CTL_ADD,
 	XC_CTL_DEL,
 	XC_CTL_RELOAD,

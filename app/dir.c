@@ -26,7 +26,9 @@
  *		   queue for that flow, and the queue the sending guest used
  *		   for it; its sender, xc_steer_send(), then sends each
  *		   queue's frames
- *   push_tags	   the receiving end is on a trunk: its outer tag
+ *   tx_stage	   the receiving end's kind has a stage of its own for
+ *		   the frames it is sent (xc_end_ops; a trunk member's
+ *		   pushes its outer tag)
  *   impair	   the direction is impaired, or frames still wait in its
  *		   impairment queue: through that queue
  *   make_whole	   the receiving port's driver sends no chained mbufs:
@@ -56,7 +58,6 @@
 
 #include "dir.h"
 #include "offload.h"
-#include "trunk.h"
 
 /* mbufs one received frame may take at most from a pool of default
  * mbufs: a 64 KB GSO frame with its Ethernet header and two tags, in
@@ -66,14 +67,15 @@
 	((65535 + 22 + RTE_MBUF_DEFAULT_DATAROOM - 1) / RTE_MBUF_DEFAULT_DATAROOM)
 
 /**
- * drop_burst() - free frames and count them under a reason
+ * xc_dir_drop() - free frames of a direction and count them under a
+ *		   reason (its lcore: a stage's)
  * @d:		direction
  * @pkts:	frames
  * @n:		how many
  * @why:	reason
  */
-static void drop_burst(struct xc_dir *d, struct rte_mbuf **pkts,
-		       unsigned int n, enum xc_drop why)
+void xc_dir_drop(struct xc_dir *d, struct rte_mbuf **pkts, unsigned int n,
+		 enum xc_drop why)
 {
 	rte_pktmbuf_free_bulk(pkts, n);
 	xc_stat_add(&d->st.drop[why], n);
@@ -180,31 +182,6 @@ static void fix_offloads(struct xc_dir *d, struct xc_burst *b)
 }
 
 /**
- * push_tags() - stage for a receiver on a trunk: give the frames the
- *		 receiver's outer tag (frames that cannot take one are
- *		 dropped as no-mbuf; those from guests always have the
- *		 headroom)
- * @d:		direction whose receiver is a trunk member
- * @b:		burst
- */
-static void push_tags(struct xc_dir *d, struct xc_burst *b)
-{
-	uint16_t tpid = d->tx->trunk->tpid, tag = d->tx->tag;
-	uint16_t i, k = 0;
-
-	for (i = 0; i < b->n; i++) {
-		struct rte_mbuf *m = b->pkts[i];
-
-		if (unlikely(xc_trunk_push(m, tpid, tag))) {
-			drop_burst(d, &m, 1, XC_DROP_NO_MBUF);
-			continue;
-		}
-		b->pkts[k++] = m;
-	}
-	b->n = k;
-}
-
-/**
  * impair() - stage for an impaired direction: the burst goes into the
  *	      impairment queue, behind what waits there, and the frames
  *	      whose time has come take its place
@@ -266,12 +243,12 @@ static void make_whole(struct xc_dir *d, struct xc_burst *b)
 		/* into one mbuf if it fits, else into a chain again */
 		c = rte_pktmbuf_copy(m, pool, 0, UINT32_MAX);
 		if (unlikely(c == NULL)) {
-			drop_burst(d, &m, 1, XC_DROP_NO_MBUF);
+			xc_dir_drop(d, &m, 1, XC_DROP_NO_MBUF);
 			continue;
 		}
 		if (unlikely(c->nb_segs > 1)) {
 			rte_pktmbuf_free(c);
-			drop_burst(d, &m, 1, XC_DROP_TOO_BIG);
+			xc_dir_drop(d, &m, 1, XC_DROP_TOO_BIG);
 			continue;
 		}
 		rte_pktmbuf_free(m);
@@ -301,8 +278,8 @@ void xc_dir_build(struct xc_dir *d)
 	d->stage[n++] = fix_offloads;
 	if (d->rx->steer != NULL || d->tx->steer != NULL)
 		d->stage[n++] = xc_steer_stage;
-	if (d->tx->trunk != NULL)
-		d->stage[n++] = push_tags;
+	if (d->tx->ops->tx_stage != NULL)
+		d->stage[n++] = d->tx->ops->tx_stage;
 	if (d->im.active || xc_impair_pending(&d->im))
 		d->stage[n++] = impair;
 	if (whole_pool(d->tx) != NULL)
@@ -396,13 +373,17 @@ static void rx_short(struct xc_dir *d, uint16_t n)
  */
 unsigned int xc_dir_poll(struct xc_dir *d)
 {
+	uint32_t paused = d->paused ? __atomic_load_n(d->paused,
+						      __ATOMIC_ACQUIRE) : 0;
 	uint64_t bytes = 0;
 	unsigned int sent, work = 0;
 	uint16_t n, i;
 
-	if (unlikely(d->paused &&
-		     __atomic_load_n(d->paused, __ATOMIC_ACQUIRE))) {
-		/* the cable is being pulled: drop what waits, touch nothing */
+	if (unlikely(paused) &&
+	    (paused & (XC_PAUSED_ALL | XC_PAUSED_RX(d->rx->idx)))) {
+		/* the cable is being pulled, or the end this direction
+		 * receives from is out: drop what waits, touch nothing (a
+		 * direction towards an end that is out sees its link down) */
 		if (d->hold_n || d->raw_n || xc_impair_pending(&d->im))
 			xc_dir_flush(d, XC_DROP_CABLE_DOWN);
 		return 0;
@@ -482,7 +463,7 @@ void xc_dir_drain(struct xc_dir *d, unsigned int max)
 			bytes += pkts[i]->pkt_len;
 		xc_stat_add(&d->st.rx_pkts, n);
 		xc_stat_add(&d->st.rx_bytes, bytes);
-		drop_burst(d, pkts, n, XC_DROP_SHUTDOWN);
+		xc_dir_drop(d, pkts, n, XC_DROP_SHUTDOWN);
 		total += n;
 	}
 }
@@ -495,9 +476,9 @@ void xc_dir_drain(struct xc_dir *d, unsigned int max)
 void xc_dir_flush(struct xc_dir *d, enum xc_drop why)
 {
 	if (d->hold_n)
-		drop_burst(d, d->hold + d->hold_head, d->hold_n, why);
+		xc_dir_drop(d, d->hold + d->hold_head, d->hold_n, why);
 	if (d->raw_n)
-		drop_burst(d, d->raw + d->raw_head, d->raw_n, why);
+		xc_dir_drop(d, d->raw + d->raw_head, d->raw_n, why);
 	xc_impair_flush(&d->im, &d->st, why);
 	d->hold_head = d->hold_n = 0;
 	d->raw_head = d->raw_n = 0;

@@ -21,10 +21,6 @@
 struct xc_burst;
 struct xc_dir;
 
-/* one stage of a direction: works on the frames of a burst, between
- * receive and transmit (dir.c) */
-typedef void xc_stage_fn(struct xc_dir *d, struct xc_burst *b);
-
 /**
  * struct xc_dir - one direction of a cable: receive on @rx, send on @tx;
  *		   set up by the main thread, then owned by one lcore, which
@@ -49,7 +45,8 @@ typedef void xc_stage_fn(struct xc_dir *d, struct xc_burst *b);
  * @off:	software offload state
  * @im:		impairments (delay, loss, rate, ...); the control thread
  *		publishes new settings through its seqlock
- * @paused:	the cable's pause flag: set, the direction touches no port
+ * @paused:	the cable's pause flags: XC_PAUSED_ALL, or XC_PAUSED_RX of
+ *		@rx's end, and the direction touches no port
  * @stage:	what a received burst goes through before it is sent, in
  *		order (see dir.c): only the stages this direction needs,
  *		chosen by xc_dir_build(); written by the main thread at
@@ -177,6 +174,8 @@ void xc_dir_build(struct xc_dir *d);
 unsigned int xc_dir_poll(struct xc_dir *d);
 void xc_dir_flush(struct xc_dir *d, enum xc_drop why);
 void xc_dir_drain(struct xc_dir *d, unsigned int max);
+void xc_dir_drop(struct xc_dir *d, struct rte_mbuf **pkts, unsigned int n,
+		 enum xc_drop why);
 unsigned int xc_dir_send_queue(struct xc_dir *d, uint16_t q,
 			       struct rte_mbuf **pkts, unsigned int n,
 			       uint64_t *bytes, unsigned int *refused);

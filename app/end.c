@@ -151,7 +151,7 @@ int xc_kind_start_port(struct xc_topo *t, struct xc_end *e, char *err,
 }
 
 /**
- * xc_kind_def_port() - the port a [port NAME] end definition names
+ * xc_kind_named_port() - the port a [port NAME] end definition names
  * @t:		topology, its ports created
  * @e:		end definition with a port
  * @err:	one-line message on error: why there is no such port
@@ -159,7 +159,7 @@ int xc_kind_start_port(struct xc_topo *t, struct xc_end *e, char *err,
  *
  * Return: the port, or NULL
  */
-struct xc_port *xc_kind_def_port(struct xc_topo *t, const struct xc_end_def *e,
+struct xc_port *xc_kind_named_port(struct xc_topo *t, const struct xc_end_def *e,
 				 char *err, size_t errlen)
 {
 	const struct xc_port_def *pd = &t->opts->port_defs[e->port];
@@ -170,14 +170,14 @@ struct xc_port *xc_kind_def_port(struct xc_topo *t, const struct xc_end_def *e,
 		 pd->devargs);
 	if (rte_eth_dev_get_port_by_name(name, &id) == 0 && id < t->n_ports &&
 	    t->ports[id].ops) {
-		if (xc_port_vhost_socket(&t->ports[id]) == NULL)
+		if (t->ports[id].ops->declared == NULL)
 			return &t->ports[id];
-		snprintf(err, errlen,
-			 "port %s: a vhost port is declared by its socket",
-			 pd->name);
+		snprintf(err, errlen, "port %s: a %s port is declared %s",
+			 pd->name, t->ports[id].ops->kind,
+			 t->ports[id].ops->declared);
 		return NULL;
 	}
-	if (xc_port_kernel_absent(pd->devargs, why, sizeof(why)))
+	if (xc_port_explain_absent(pd->devargs, why, sizeof(why)))
 		snprintf(err, errlen, "port %s: %s", pd->name, why);
 	else if (strncmp(name, "net_", 4) == 0)
 		snprintf(err, errlen, "port %s: no device %s: it was not created (the reason, its driver's or the EAL's, is logged above)",

@@ -40,8 +40,10 @@
  * namespaces are refused by make() with a message naming them (-EINVAL:
  * exit 2 at start-up, an error answer at runtime).
  */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,11 +51,13 @@
 #include <unistd.h>
 
 #include <arpa/inet.h>
+#include <linux/capability.h>
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
 #include <net/if.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 
 #include <rte_branch_prediction.h>
 #include <rte_byteorder.h>
@@ -62,10 +66,12 @@
 #include <rte_mbuf.h>
 
 #include "caps.h"
+#include "end_netdev_def.h"
 #include "endkind.h"
 #include "fwd.h"
 #include "log.h"
 #include "logrl.h"
+#include "stats.h"
 #include "topology.h"
 
 extern int xc_logtype_netdev;
@@ -76,6 +82,17 @@ RTE_LOG_REGISTER(xc_logtype_netdev, xcable.netdev, INFO);
 #define ND_TX_SEGS	16		/* mbuf segments of a frame sent */
 #define ND_RCVBUF	(4 << 20)	/* socket buffers asked for */
 #define ND_WHERE_MAX	(IFNAMSIZ + XC_SOCK_PATH_MAX + 4)
+
+/**
+ * struct nd_stats - counters of an end's packet socket, from the kernel
+ *		     (names and meanings: nd_counters)
+ * @kernel_packets:	frames the kernel queued on the socket
+ * @kernel_drops:	frames it dropped, the socket's buffer full
+ */
+struct nd_stats {
+	uint64_t kernel_packets;
+	uint64_t kernel_drops;
+};
 
 /**
  * struct nd_end - one netdev end (the end's @priv)
@@ -99,8 +116,12 @@ RTE_LOG_REGISTER(xc_logtype_netdev, xcable.netdev, INFO);
  * @aux:	the control data of each receive (PACKET_AUXDATA)
  * @tmsg:	send messages, @tiov their parts
  * @tiov:	the segments of each frame sent
+ * @hub:	what the views show of the socket: its counters
+ * @st:		the socket's counters (main thread writes; atomic)
  */
 struct nd_end {
+	struct xc_hub hub;
+	struct nd_stats st;
 	int fd;
 	char ifname[IFNAMSIZ];
 	char netns[XC_SOCK_PATH_MAX];
@@ -123,12 +144,6 @@ struct nd_end {
 	struct mmsghdr tmsg[XC_BURST];
 	struct iovec tiov[XC_BURST][ND_TX_SEGS];
 };
-
-/* netdev_is() - does a definition declare an end on a Linux interface? */
-static bool netdev_is(const struct xc_end_def *e)
-{
-	return e->netdev[0] != '\0';
-}
 
 /**
  * rx_drop() - count a frame the end received but cannot pass on, in the
@@ -488,6 +503,24 @@ static int look(const struct nd_end *nd, short *flags, unsigned int *mtu)
 }
 
 /**
+ * kernel_stats() - add what the kernel counted on the socket since the
+ *		    last look (PACKET_STATISTICS, which it then clears; main
+ *		    thread)
+ * @nd:		the end
+ */
+static void kernel_stats(struct nd_end *nd)
+{
+	struct tpacket_stats ts;
+	socklen_t len = sizeof(ts);
+
+	if (nd->fd < 0 ||
+	    getsockopt(nd->fd, SOL_PACKET, PACKET_STATISTICS, &ts, &len) < 0)
+		return;
+	xc_stat_add(&nd->st.kernel_packets, ts.tp_packets);
+	xc_stat_add(&nd->st.kernel_drops, ts.tp_drops);
+}
+
+/**
  * netdev_poll() - end op (main thread): follow the interface: carrier,
  *		   MTU, gone (the end down), back (bound again)
  * @e:		the end
@@ -501,6 +534,8 @@ static bool netdev_poll(struct xc_end *e)
 	short flags = 0;
 	bool up;
 	int idx, rc;
+
+	kernel_stats(nd);
 
 	idx = look(nd, &flags, &mtu);
 	if (idx < 0 && nd->ifindex) {
@@ -539,6 +574,68 @@ static bool netdev_poll(struct xc_end *e)
 	return !up;
 }
 
+#define ND_CTR(name, field, meaning) \
+	{ name, meaning, offsetof(struct nd_stats, field), 1 }
+
+/* every counter of an end's socket, in the order shown */
+static const struct xc_counter nd_counters[] = {
+	ND_CTR("kernel-packets", kernel_packets,
+	       "frames the kernel queued on the end's socket"),
+	ND_CTR("kernel-drops", kernel_drops,
+	       "dropped by the kernel before xcable read them: the socket's buffer was full"),
+};
+
+static const struct xc_counter_table nd_table = {
+	nd_counters, RTE_DIM(nd_counters)
+};
+
+static_assert(sizeof(struct nd_stats) <= XC_HUB_STATS_MAX * sizeof(uint64_t),
+	      "the socket's counters fit a hub's");
+
+/* hub_snapshot() - hub op: the socket's counters (any thread) */
+static void hub_snapshot(const struct xc_hub *h, void *s)
+{
+	const struct nd_end *nd = (const struct nd_end *)h;
+	struct nd_stats *st = s;
+
+	st->kernel_packets = __atomic_load_n(&nd->st.kernel_packets,
+					     __ATOMIC_RELAXED);
+	st->kernel_drops = __atomic_load_n(&nd->st.kernel_drops,
+					   __ATOMIC_RELAXED);
+}
+
+/* hub_name() - hub op: the interface, and its namespace */
+static const char *hub_name(const struct xc_hub *h)
+{
+	return ((const struct nd_end *)h)->where;
+}
+
+/* hub_title() - hub op: "interface NAME [in NETNS]" */
+static void hub_title(const struct xc_hub *h, char *buf, size_t len)
+{
+	snprintf(buf, len, "interface %s", ((const struct nd_end *)h)->where);
+}
+
+/* hub_describe() - hub op: the interface and its namespace */
+static void hub_describe(const struct xc_hub *h, xc_kv_fn fn, void *arg)
+{
+	const struct nd_end *nd = (const struct nd_end *)h;
+
+	fn(arg, "interface", nd->ifname, 0);
+	fn(arg, "netns", nd->netns[0] ? nd->netns : "-", 0);
+}
+
+/* an end's socket, counted by the kernel */
+static const struct xc_hub_ops nd_hub_ops = {
+	.group = "interfaces",
+	.tel = "socket",
+	.counters = &nd_table,
+	.snapshot = hub_snapshot,
+	.name = hub_name,
+	.title = hub_title,
+	.describe = hub_describe,
+};
+
 const struct xc_end_ops xc_end_netdev_ops = {
 	.kind = "netdev",
 	.rx = netdev_rx,
@@ -552,6 +649,23 @@ const struct xc_end_ops xc_end_netdev_ops = {
 };
 
 /**
+ * has_cap() - is a capability in this thread's effective set?
+ * @cap:	the capability (CAP_*)
+ *
+ * Return: true if so (false if it cannot be told)
+ */
+static bool has_cap(int cap)
+{
+	struct __user_cap_header_struct h = {
+		.version = _LINUX_CAPABILITY_VERSION_3, .pid = 0 };
+	struct __user_cap_data_struct d[2] = { { 0 } };
+
+	if (syscall(SYS_capget, &h, d) < 0)
+		return false;
+	return d[cap / 32].effective >> (cap % 32) & 1;
+}
+
+/**
  * enter() - enter the network namespace @netns (a path, or a process's
  *	     ID), in this thread only
  * @netns:	the namespace
@@ -563,26 +677,40 @@ const struct xc_end_ops xc_end_netdev_ops = {
  */
 static int enter(const char *netns, int *self, char *err, size_t errlen)
 {
+	bool pid = strspn(netns, "0123456789") == strlen(netns);
 	char path[XC_SOCK_PATH_MAX + 16];
 	int fd, e;
 
-	if (strspn(netns, "0123456789") == strlen(netns))
+	if (pid)
 		snprintf(path, sizeof(path), "/proc/%s/ns/net", netns);
 	else
 		snprintf(path, sizeof(path), "%s", netns);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		snprintf(err, errlen, "no network namespace %s (%s)",
-			 netns, strerror(errno));
+		e = errno;
+		if (e == ENOENT)
+			snprintf(err, errlen, "no network namespace %s (%s)",
+				 netns, strerror(e));
+		else if (pid && (e == EACCES || e == EPERM))
+			snprintf(err, errlen, "cannot open the network namespace of process %s (%s): another user's process needs CAP_SYS_PTRACE",
+				 netns, strerror(e));
+		else
+			snprintf(err, errlen, "cannot open network namespace %s (%s)",
+				 netns, strerror(e));
 		return -EINVAL;
 	}
 	*self = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
 	if (*self < 0 || setns(fd, CLONE_NEWNET) < 0) {
 		e = errno;
-		snprintf(err, errlen, e == EPERM ?
-			 "cannot enter network namespace %s: it needs CAP_SYS_ADMIN (%s)" :
-			 "cannot enter network namespace %s (%s)", netns,
-			 strerror(e));
+		if (e == EPERM && has_cap(CAP_SYS_ADMIN))
+			snprintf(err, errlen, "cannot enter network namespace %s (%s), although xcable has CAP_SYS_ADMIN: a seccomp filter forbids it (under systemd, RestrictNamespaces= must allow net)",
+				 netns, strerror(e));
+		else if (e == EPERM)
+			snprintf(err, errlen, "cannot enter network namespace %s: it needs CAP_SYS_ADMIN (%s)",
+				 netns, strerror(e));
+		else
+			snprintf(err, errlen, "cannot enter network namespace %s (%s)",
+				 netns, strerror(e));
 		if (*self >= 0)
 			close(*self);
 		close(fd);
@@ -637,30 +765,6 @@ static int open_socket(struct nd_end *nd, char *err, size_t errlen)
 }
 
 /**
- * netdev_check() - can an end on an interface be made now? (the rest is
- *		    found out by make(), which leaves nothing behind)
- * @t:		topology
- * @e:		the end
- * @freed:	unused
- * @why:	the reason it cannot
- * @whylen:	size of @why
- *
- * Return: 0 or -EINVAL
- */
-static int netdev_check(struct xc_topo *t, const struct xc_end_def *e,
-			bool freed, char *why, size_t whylen)
-{
-	(void)t;
-	(void)freed;
-	if (e->queues > 1) {
-		snprintf(why, whylen, "interface %s: netdev ends use one queue pair",
-			 e->netdev);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/**
  * init() - the end's state, its messages pointing at its buffers
  * @nd:		zeroed
  * @e:		the definition
@@ -670,8 +774,9 @@ static void init(struct nd_end *nd, const struct xc_end_def *e)
 	unsigned int i;
 
 	nd->fd = -1;
-	snprintf(nd->ifname, sizeof(nd->ifname), "%s", e->netdev);
-	snprintf(nd->netns, sizeof(nd->netns), "%s", e->netns);
+	nd->hub.ops = &nd_hub_ops;
+	snprintf(nd->ifname, sizeof(nd->ifname), "%s", xc_netdev_def(e)->ifname);
+	snprintf(nd->netns, sizeof(nd->netns), "%s", xc_netdev_def(e)->netns);
 	snprintf(nd->where, sizeof(nd->where), "%s%s%s", nd->ifname,
 		 nd->netns[0] ? " in " : "", nd->netns);
 	for (i = 0; i < XC_BURST; i++) {
@@ -695,6 +800,11 @@ static void netdev_free(struct xc_topo *t, struct xc_end *e)
 	(void)t;
 	if (nd == NULL)
 		return;
+	kernel_stats(nd);
+	if (nd->st.kernel_drops)
+		XC_LOG(netdev, INFO, "%s: %s: interface %s: the kernel dropped %" PRIu64 " of %" PRIu64 " frames before xcable read them",
+		       e->cable->name, e->label, nd->where, nd->st.kernel_drops,
+		       nd->st.kernel_packets);
 	if (nd->n_rxm)
 		rte_pktmbuf_free_bulk(nd->rxm, nd->n_rxm);
 	if (nd->fd >= 0)
@@ -702,6 +812,7 @@ static void netdev_free(struct xc_topo *t, struct xc_end *e)
 	rte_free(nd->big);
 	rte_free(nd);
 	e->priv = NULL;
+	e->hub = NULL;
 }
 
 /**
@@ -725,11 +836,6 @@ static int netdev_make(struct xc_topo *t, struct xc_cable *c, unsigned int j,
 	char why[XC_ERR_LEN];
 	int rc;
 
-	if (netdev_check(t, e, false, why, sizeof(why))) {
-		snprintf(err, errlen, "cable %s: %s: %s", c->name, end->label,
-			 why);
-		return -EINVAL;
-	}
 	nd = rte_zmalloc("xc_netdev", sizeof(*nd), RTE_CACHE_LINE_SIZE);
 	if (nd)
 		nd->big = rte_malloc("xc_netdev", XC_BURST * ND_FRAME_MAX, 0);
@@ -742,6 +848,7 @@ static int netdev_make(struct xc_topo *t, struct xc_cable *c, unsigned int j,
 	init(nd, e);
 	end->priv = nd;
 	end->ops = &xc_end_netdev_ops;
+	end->hub = &nd->hub;
 	rc = open_socket(nd, why, sizeof(why));
 	if (rc == 0) {
 		netdev_poll(end);
@@ -773,10 +880,7 @@ static int netdev_start(struct xc_topo *t, struct xc_end *e, char *err,
 }
 
 const struct xc_end_kind xc_kind_netdev = {
-	.name = "netdev",
-	.declared = "left-netdev = IFNAME, left-netns = PATH|PID (any Linux interface, frame for frame; netns: optional)",
-	.is = netdev_is,
-	.check = netdev_check,
+	.def = &xc_kind_def_netdev,
 	.make = netdev_make,
 	.start = netdev_start,
 	.free = netdev_free,

@@ -15,12 +15,6 @@
 #include "endkind.h"
 #include "topology.h"
 
-/* port_is() - does a definition declare an untagged port end? */
-static bool port_is(const struct xc_end_def *e)
-{
-	return e->port >= 0 && e->tag == 0;
-}
-
 /**
  * port_check() - can a port end be made now: the port exists and is no
  *		  trunk (the config checks see that no other cable has it)
@@ -35,14 +29,15 @@ static bool port_is(const struct xc_end_def *e)
 static int port_check(struct xc_topo *t, const struct xc_end_def *e,
 		      bool freed, char *why, size_t whylen)
 {
-	struct xc_port *p = xc_kind_def_port(t, e, why, whylen);
+	struct xc_port *p = xc_kind_named_port(t, e, why, whylen);
 
 	(void)freed;
 	if (p == NULL)
 		return -EINVAL;
-	if (t->trunk_of[p->id]) {
-		snprintf(why, whylen, "port %s is a trunk (its cables have tags): an end on it needs a tag too",
-			 t->opts->port_defs[e->port].name);
+	if (p->user && p->user != &xc_kind_port) {
+		snprintf(why, whylen, "port %s carries %s ends: an end on it is one too (%s)",
+			 t->opts->port_defs[e->port].name, p->user->def->name,
+			 p->user->def->declared);
 		return -EINVAL;
 	}
 	return 0;
@@ -63,11 +58,12 @@ static int port_check(struct xc_topo *t, const struct xc_end_def *e,
 static int port_make(struct xc_topo *t, struct xc_cable *c, unsigned int j,
 		     const struct xc_end_def *e, char *err, size_t errlen)
 {
-	struct xc_port *p = xc_kind_def_port(t, e, err, errlen);
+	struct xc_port *p = xc_kind_named_port(t, e, err, errlen);
 
 	if (p == NULL)
 		return -EINVAL;
 	p->conf.mtu = t->opts->port_defs[e->port].mtu;
+	p->user = &xc_kind_port;
 	xc_kind_set_port(c, j, p, j ? "right" : "left");
 	return 0;
 }
@@ -81,15 +77,15 @@ static int port_make(struct xc_topo *t, struct xc_cable *c, unsigned int j,
 static void port_free(struct xc_topo *t, struct xc_end *e)
 {
 	(void)t;
-	if (e->port)
+	if (e->port) {
 		xc_port_stop(e->port);
+		e->port->user = NULL;
+	}
 	e->port = NULL;
 }
 
 const struct xc_end_kind xc_kind_port = {
-	.name = "port",
-	.declared = "left-port = NAME (a [port NAME] of its own: a NIC, af_xdp...)",
-	.is = port_is,
+	.def = &xc_kind_def_port,
 	.check = port_check,
 	.make = port_make,
 	.start = xc_kind_start_port,

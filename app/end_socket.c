@@ -18,15 +18,8 @@
 
 #include "endkind.h"
 #include "log.h"
-#include "simple.h"
 #include "sockpath.h"
 #include "topology.h"
-
-/* socket_is() - does a definition declare a socket end? */
-static bool socket_is(const struct xc_end_def *e)
-{
-	return e->path[0] != '\0';
-}
 
 /**
  * socket_check() - can a socket end be made now: its owner and group
@@ -65,7 +58,7 @@ static struct xc_port *serving(struct xc_topo *t, const char *path)
 
 	for (k = 0; k < t->n_ports; k++) {
 		const char *s = t->ports[k].ops ?
-				xc_port_vhost_socket(&t->ports[k]) : NULL;
+				xc_port_socket(&t->ports[k]) : NULL;
 
 		if (s != NULL && strcmp(s, path) == 0)
 			return &t->ports[k];
@@ -92,7 +85,8 @@ static struct xc_port *probe(struct xc_topo *t, const struct xc_end_def *e,
 
 	/* a name no device has: those of the start are net_vhost0... */
 	do {
-		xc_simple_vdev(devargs, sizeof(devargs), t->next_vdev++, e);
+		xc_kind_def_socket.vdev(e, t->next_vdev++, devargs,
+					sizeof(devargs));
 		snprintf(name, sizeof(name), "%.*s",
 			 (int)strcspn(devargs, ","), devargs);
 	} while (rte_eth_dev_get_port_by_name(name, &id) == 0);
@@ -163,10 +157,7 @@ static void socket_free(struct xc_topo *t, struct xc_end *e)
 }
 
 const struct xc_end_kind xc_kind_socket = {
-	.name = "socket",
-	.declared = "left = PATH (a vhost-user socket; left-client = yes: QEMU's)",
-	.ports = 1,
-	.is = socket_is,
+	.def = &xc_kind_def_socket,
 	.check = socket_check,
 	.make = socket_make,
 	.start = xc_kind_start_port,

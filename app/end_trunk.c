@@ -19,10 +19,29 @@
 #include "topology.h"
 #include "trunk.h"
 
-/* trunk_is() - does a definition declare a trunk member? */
-static bool trunk_is(const struct xc_end_def *e)
+/**
+ * struct trunks - the kind's state in the topology: the trunk each port
+ *		   carries (main thread)
+ * @of:		by port id, NULL where a port is no trunk
+ */
+struct trunks {
+	struct xc_trunk *of[RTE_MAX_ETHPORTS];
+};
+
+/**
+ * trunk_on() - where the trunk a port carries is kept
+ * @t:		topology
+ * @p:		the port
+ *
+ * Return: the slot, or NULL if there is no room for the kind's state
+ */
+static struct xc_trunk **trunk_on(struct xc_topo *t, const struct xc_port *p)
 {
-	return e->port >= 0 && e->tag != 0;
+	struct trunks **st = (struct trunks **)xc_kind_state(t, &xc_kind_trunk);
+
+	if (*st == NULL)
+		*st = calloc(1, sizeof(**st));
+	return *st ? &(*st)->of[p->id] : NULL;
 }
 
 /**
@@ -40,12 +59,16 @@ static int trunk_check(struct xc_topo *t, const struct xc_end_def *e,
 		       bool freed, char *why, size_t whylen)
 {
 	const char *name = t->opts->port_defs[e->port].name;
-	struct xc_port *p = xc_kind_def_port(t, e, why, whylen);
+	struct xc_port *p = xc_kind_named_port(t, e, why, whylen);
 	struct xc_trunk *tr;
 
 	if (p == NULL)
 		return -EINVAL;
-	tr = t->trunk_of[p->id];
+	if (trunk_on(t, p) == NULL) {
+		snprintf(why, whylen, "out of memory");
+		return -ENOMEM;
+	}
+	tr = *trunk_on(t, p);
 	if (tr == NULL && p->configured) {
 		snprintf(why, whylen, "port %s was set up for an untagged end: a tagged end on it needs a restart of xcable",
 			 name);
@@ -75,25 +98,26 @@ static int trunk_make(struct xc_topo *t, struct xc_cable *c, unsigned int j,
 		      const struct xc_end_def *e, char *err, size_t errlen)
 {
 	const struct xc_port_def *pd = &t->opts->port_defs[e->port];
-	struct xc_port *p = xc_kind_def_port(t, e, err, errlen);
-	struct xc_trunk *tr;
+	struct xc_port *p = xc_kind_named_port(t, e, err, errlen);
+	struct xc_trunk *tr, **slot;
 	bool made = false;
 	int rc;
 
 	if (p == NULL)
 		return -EINVAL;
-	tr = t->trunk_of[p->id];
+	slot = trunk_on(t, p);
+	tr = slot ? *slot : NULL;
 	if (tr == NULL) {
-		tr = calloc(1, sizeof(*tr));
+		tr = slot ? calloc(1, sizeof(*tr)) : NULL;
 		if (tr == NULL) {
 			snprintf(err, errlen, "out of memory");
 			return -ENOMEM;
 		}
-		tr->port = p;
-		tr->tpid = pd->tpid;
+		xc_trunk_init(tr, p, pd->tpid);
 		p->conf.strip_vlan = true;
 		p->conf.mtu = pd->mtu;
-		t->trunk_of[p->id] = tr;
+		p->user = &xc_kind_trunk;
+		*slot = tr;
 		made = true;
 	}
 	snprintf(p->label, sizeof(p->label), "%s", pd->name);
@@ -104,7 +128,8 @@ static int trunk_make(struct xc_topo *t, struct xc_cable *c, unsigned int j,
 		 pd->name, e->tag, rc == -ENOSPC ?
 		 "too many cables on one trunk (64)" : "tag used twice");
 	if (made) {
-		t->trunk_of[p->id] = NULL;
+		*slot = NULL;
+		p->user = NULL;
 		free(tr);
 	}
 	return -EINVAL;
@@ -113,9 +138,11 @@ static int trunk_make(struct xc_topo *t, struct xc_cable *c, unsigned int j,
 /* trunk_stop() - frames with the member's tag are unknown from now on */
 static void trunk_stop(struct xc_topo *t, struct xc_end *e)
 {
+	const struct xc_trunk_member *m = xc_trunk_member_of(e);
+
 	(void)t;
-	if (e->trunk)
-		xc_trunk_stop(e->trunk, e);
+	if (m)
+		xc_trunk_stop(m->trunk, e);
 }
 
 /**
@@ -128,11 +155,13 @@ static void trunk_stop(struct xc_topo *t, struct xc_end *e)
  */
 static void trunk_free(struct xc_topo *t, struct xc_end *e)
 {
-	struct xc_trunk *tr = e->trunk;
+	const struct xc_trunk_member *m = xc_trunk_member_of(e);
+	struct xc_trunk *tr;
 	struct xc_port *p;
 
-	if (tr == NULL)
+	if (m == NULL)
 		return;
+	tr = m->trunk;
 	p = tr->port;
 	xc_trunk_del(tr, e);
 	e->port = NULL;
@@ -143,17 +172,41 @@ static void trunk_free(struct xc_topo *t, struct xc_end *e)
 		return;
 	}
 	p->conf.strip_vlan = false;
-	t->trunk_of[p->id] = NULL;
+	p->user = NULL;
+	*trunk_on(t, p) = NULL;
 	free(tr);
 }
 
+/* trunks_flush() - kind op: drop what the trunks sorted for members */
+static void trunks_flush(struct xc_topo *t)
+{
+	struct trunks *st = *xc_kind_state(t, &xc_kind_trunk);
+	unsigned int i;
+
+	for (i = 0; st && i < RTE_MAX_ETHPORTS; i++)
+		if (st->of[i])
+			xc_trunk_flush(st->of[i]);
+}
+
+/* trunks_fini() - kind op: free the trunks */
+static void trunks_fini(struct xc_topo *t)
+{
+	struct trunks **st = (struct trunks **)xc_kind_state(t, &xc_kind_trunk);
+	unsigned int i;
+
+	for (i = 0; *st && i < RTE_MAX_ETHPORTS; i++)
+		free((*st)->of[i]);
+	free(*st);
+	*st = NULL;
+}
+
 const struct xc_end_kind xc_kind_trunk = {
-	.name = "trunk",
-	.declared = "left-port = NAME, left-tag = N (a member of a trunk, under its outer VLAN tag)",
-	.is = trunk_is,
+	.def = &xc_kind_def_trunk,
 	.check = trunk_check,
 	.make = trunk_make,
 	.start = xc_kind_start_port,
 	.stop = trunk_stop,
 	.free = trunk_free,
+	.flush = trunks_flush,
+	.fini = trunks_fini,
 };

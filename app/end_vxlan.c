@@ -17,12 +17,13 @@
 
 #include "endkind.h"
 #include "topology.h"
+#include "end_vxlan_def.h"
 #include "vxlan.h"
 
-/* vxlan_is() - does a definition declare a tunnel end? */
-static bool vxlan_is(const struct xc_end_def *e)
+/* sock() - the kind's state: the socket of every tunnel, NULL if none */
+static struct xc_vxlan **sock(struct xc_topo *t)
 {
-	return e->vxlan[0] != '\0';
+	return (struct xc_vxlan **)xc_kind_state(t, &xc_kind_vxlan);
 }
 
 /**
@@ -32,17 +33,17 @@ static bool vxlan_is(const struct xc_end_def *e)
  *
  * Return: AF_INET or AF_INET6 (dual stack)
  */
-static int family(const struct xc_topo *t)
+static int family(struct xc_topo *t)
 {
 	struct sockaddr_storage ss;
 	socklen_t len = sizeof(ss);
 	char why[128];
 
-	if (t->vxlan)
-		return getsockname(t->vxlan->fd, (struct sockaddr *)&ss,
+	if (*sock(t))
+		return getsockname((*sock(t))->fd, (struct sockaddr *)&ss,
 				   &len) == 0 ? ss.ss_family : AF_INET;
-	if (t->opts->vxlan_local &&
-	    xc_addr_parse(t->opts->vxlan_local, false, 0, &ss, why,
+	if (xc_vxlan_opts(t->opts)->local &&
+	    xc_addr_parse(xc_vxlan_opts(t->opts)->local, false, 0, &ss, why,
 			  sizeof(why)) == 0)
 		return ss.ss_family;
 	return AF_INET6;
@@ -64,20 +65,23 @@ static int family(const struct xc_topo *t)
 static int vxlan_check(struct xc_topo *t, const struct xc_end_def *e,
 		       bool freed, char *why, size_t whylen)
 {
-	struct xc_vxlan *vx = t->vxlan;
+	const struct xc_vxlan_def *vd = xc_vxlan_def(e);
+	struct xc_vxlan *vx = *sock(t);
 	struct sockaddr_storage ss;
 	char err[128];
 	unsigned int i;
 
-	if (xc_addr_parse(e->vxlan, true, (uint16_t)t->opts->vxlan_port, &ss,
-			  err, sizeof(err)) || e->vni > XC_VXLAN_VNI_MAX) {
-		snprintf(why, whylen, "tunnel %s vni %u: %s", e->vxlan, e->vni,
-			 e->vni > XC_VXLAN_VNI_MAX ? "VNI above 16777215" : err);
+	if (xc_addr_parse(vd->remote, true,
+			  (uint16_t)xc_vxlan_opts(t->opts)->port, &ss, err,
+			  sizeof(err)) || vd->vni > XC_VXLAN_VNI_MAX) {
+		snprintf(why, whylen, "tunnel %s vni %u: %s", vd->remote,
+			 vd->vni, vd->vni > XC_VXLAN_VNI_MAX ?
+			 "VNI above 16777215" : err);
 		return -EINVAL;
 	}
 	if (ss.ss_family == AF_INET6 && family(t) == AF_INET) {
 		snprintf(why, whylen, "tunnel %s: an IPv6 remote needs an IPv6 (or no) vxlan-local",
-			 e->vxlan);
+			 vd->remote);
 		return -EINVAL;
 	}
 	if (vx == NULL || freed)
@@ -90,10 +94,10 @@ static int vxlan_check(struct xc_topo *t, const struct xc_end_def *e,
 	if (family(t) == AF_INET6)
 		xc_addr_to_v6(&ss);
 	for (i = 0; i < vx->hi; i++)
-		if (vx->tun[i].end && vx->tun[i].vni == e->vni &&
+		if (vx->tun[i].end && vx->tun[i].vni == vd->vni &&
 		    xc_addr_same_host(&vx->tun[i].remote, &ss)) {
 			snprintf(why, whylen, "tunnel %s vni %u: used by another cable",
-				 e->vxlan, e->vni);
+				 vd->remote, vd->vni);
 			return -EINVAL;
 		}
 	return 0;
@@ -114,27 +118,27 @@ static int vxlan_check(struct xc_topo *t, const struct xc_end_def *e,
 static int vxlan_make(struct xc_topo *t, struct xc_cable *c, unsigned int j,
 		      const struct xc_end_def *e, char *err, size_t errlen)
 {
-	const struct xc_opts *o = t->opts;
+	const struct xc_vxlan_opts *o = xc_vxlan_opts(t->opts);
+	const struct xc_vxlan_def *vd = xc_vxlan_def(e);
 	char why[XC_ERR_LEN];
 	int rc;
 
-	if (t->vxlan == NULL) {
-		rc = xc_vxlan_open(&t->vxlan, o->vxlan_local,
-				   (uint16_t)o->vxlan_port, o->vxlan_df, why,
-				   sizeof(why));
+	if (*sock(t) == NULL) {
+		rc = xc_vxlan_open(sock(t), o->local, (uint16_t)o->port, o->df,
+				   why, sizeof(why));
 		if (rc) {
 			snprintf(err, errlen, "%s", why);
 			return rc == -ENOMEM ? rc : -EINVAL;
 		}
 	}
-	rc = xc_vxlan_add(t->vxlan, &c->end[j], e->vxlan,
-			  (uint16_t)o->vxlan_port, e->vni, why, sizeof(why));
+	rc = xc_vxlan_add(*sock(t), &c->end[j], vd->remote, (uint16_t)o->port,
+			  vd->vni, why, sizeof(why));
 	if (rc == 0)
 		return 0;
 	snprintf(err, errlen, "cable %s: %s", c->name, why);
-	if (t->vxlan->n_tuns == 0 && xc_vxlan_idle(t->vxlan)) {
-		xc_vxlan_close(t->vxlan);
-		t->vxlan = NULL;
+	if ((*sock(t))->n_tuns == 0 && xc_vxlan_idle(*sock(t))) {
+		xc_vxlan_close(*sock(t));
+		*sock(t) = NULL;
 	}
 	return rc;
 }
@@ -156,23 +160,37 @@ static void vxlan_stop(struct xc_topo *t, struct xc_end *e)
  */
 static void vxlan_free(struct xc_topo *t, struct xc_end *e)
 {
-	struct xc_vxlan *vx = t->vxlan;
+	struct xc_vxlan *vx = *sock(t);
 
 	if (e->priv == NULL || vx == NULL)
 		return;
 	xc_vxlan_del(e);
 	if (vx->n_tuns == 0 && xc_vxlan_idle(vx)) {
 		xc_vxlan_close(vx);
-		t->vxlan = NULL;
+		*sock(t) = NULL;
 	}
 }
 
+/* socket_flush() - kind op: drop what the socket sorted for tunnels */
+static void socket_flush(struct xc_topo *t)
+{
+	if (*sock(t))
+		xc_vxlan_flush(*sock(t));
+}
+
+/* socket_fini() - kind op: close the socket */
+static void socket_fini(struct xc_topo *t)
+{
+	xc_vxlan_close(*sock(t));
+	*sock(t) = NULL;
+}
+
 const struct xc_end_kind xc_kind_vxlan = {
-	.name = "vxlan",
-	.declared = "left-vxlan = ADDR[:PORT], left-vni = N (a VXLAN tunnel)",
-	.is = vxlan_is,
+	.def = &xc_kind_def_vxlan,
 	.check = vxlan_check,
 	.make = vxlan_make,
 	.stop = vxlan_stop,
 	.free = vxlan_free,
+	.flush = socket_flush,
+	.fini = socket_fini,
 };

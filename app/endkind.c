@@ -1,20 +1,19 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * endkind.c - the table of end kinds (see endkind.h): a new kind of cable
- *	       end is its own file and one line here
+ * endkind.c - the table of end kinds (see endkind.h), made from
+ *	       endkinds.def, and what runs every kind's op at once
  */
 #include <stddef.h>
 
 #include <rte_common.h>
 
 #include "endkind.h"
+#include "topology.h"
 
 const struct xc_end_kind *const xc_end_kinds[] = {
-	&xc_kind_socket,
-	&xc_kind_trunk,		/* a [port] with a tag, before one without */
-	&xc_kind_port,
-	&xc_kind_vxlan,
-	&xc_kind_netdev,
+#define XC_END_KIND(name) &xc_kind_##name,
+#include "endkinds.def"
+#undef XC_END_KIND
 };
 
 const unsigned int xc_n_end_kinds = RTE_DIM(xc_end_kinds);
@@ -28,10 +27,52 @@ const unsigned int xc_n_end_kinds = RTE_DIM(xc_end_kinds);
  */
 const struct xc_end_kind *xc_end_kind_of(const struct xc_end_def *e)
 {
-	unsigned int k;
+	const struct xc_kind_def *kd = xc_kind_def_of(e);
 
-	for (k = 0; k < xc_n_end_kinds; k++)
-		if (xc_end_kinds[k]->is(e))
-			return xc_end_kinds[k];
-	return NULL;
+	return kd ? xc_end_kinds[kd->id] : NULL;
+}
+
+/**
+ * xc_kind_state() - a kind's slot in the topology, for what its ends
+ *		     share (main thread)
+ * @t:		topology
+ * @k:		the kind
+ *
+ * Return: the slot (NULL until the kind puts something there)
+ */
+void **xc_kind_state(struct xc_topo *t, const struct xc_end_kind *k)
+{
+	unsigned int i;
+
+	for (i = 0; i < xc_n_end_kinds && xc_end_kinds[i] != k; i++)
+		;
+	RTE_VERIFY(i < xc_n_end_kinds);
+	return &t->kind_state[i];
+}
+
+/**
+ * xc_kinds_flush() - at shutdown, the lcores stopped: every kind drops
+ *		      what it holds for its ends (counted)
+ * @t:		topology
+ */
+void xc_kinds_flush(struct xc_topo *t)
+{
+	unsigned int i;
+
+	for (i = 0; i < xc_n_end_kinds; i++)
+		if (xc_end_kinds[i]->flush)
+			xc_end_kinds[i]->flush(t);
+}
+
+/**
+ * xc_kinds_fini() - every kind frees its state in the topology
+ * @t:		topology, everything stopped
+ */
+void xc_kinds_fini(struct xc_topo *t)
+{
+	unsigned int i;
+
+	for (i = 0; i < xc_n_end_kinds; i++)
+		if (xc_end_kinds[i]->fini)
+			xc_end_kinds[i]->fini(t);
 }

@@ -9,7 +9,7 @@
  * tag, a VXLAN tunnel. Each kind says through struct xc_end_kind how an
  * end of it is checked, made, started, stopped and freed; topology.c and
  * reconf.c run that life cycle and name no kind, so a new kind is a file
- * of its own and a line in xc_end_kinds[] (endkind.c).
+ * of its own and a line in endkinds.def.
  *
  *   check()  can the end be made now, beside what runs? (runtime changes;
  *            at start-up the checks before the EAL did it)
@@ -33,6 +33,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "kinddef.h"
+
 struct xc_cable;
 struct xc_end;
 struct xc_end_def;
@@ -40,24 +42,26 @@ struct xc_topo;
 
 /**
  * struct xc_end_kind - one kind of cable end, as definitions declare it
- * @name:	what people call it ("socket", "port", "trunk", "vxlan")
- * @declared:	how a [cable NAME] section declares one, for people
- * @ports:	DPDK ports an end of this kind adds to the process (of its
- *		RTE_MAX_ETHPORTS): 1 for an end that probes its own
- * @is:		does a definition declare an end of this kind?
- * @check:	can the end be made now, beside the running cables?
+ * @def:	how an end of the kind is declared and checked (kinddef.h)
+ * @check:	can the end be made now, beside the running cables? (NULL:
+ *		make() finds out, and leaves nothing behind if it cannot)
  *		@freed: a cable being removed holds what the end takes (its
  *		socket, tag or tunnel), which is free once that one is gone
  * @make:	make end @j of cable @c from @e; on error nothing is left
  * @start:	configure and start what the end needs (NULL: nothing)
  * @stop:	nothing more is sorted to the end (NULL: nothing to do)
  * @free:	free what make() and start() made
+ * @flush:	at shutdown, the lcores stopped: drop what the kind holds
+ *		for its ends (queues of a shared port or socket), counted
+ *		(NULL: nothing)
+ * @fini:	free the kind's own state in the topology, everything
+ *		stopped (NULL: none)
+ *
+ * A kind keeps what its ends share (a port's trunk, the tunnel socket) in
+ * its slot of the topology, xc_kind_state().
  */
 struct xc_end_kind {
-	const char *name;
-	const char *declared;
-	unsigned int ports;
-	bool (*is)(const struct xc_end_def *e);
+	const struct xc_kind_def *def;
 	int (*check)(struct xc_topo *t, const struct xc_end_def *e,
 		     bool freed, char *why, size_t whylen);
 	int (*make)(struct xc_topo *t, struct xc_cable *c, unsigned int j,
@@ -66,20 +70,23 @@ struct xc_end_kind {
 		     size_t errlen);
 	void (*stop)(struct xc_topo *t, struct xc_end *e);
 	void (*free)(struct xc_topo *t, struct xc_end *e);
+	void (*flush)(struct xc_topo *t);
+	void (*fini)(struct xc_topo *t);
 };
 
-/* the kinds, one file each (end_*.c), in the order definitions are
- * matched */
-extern const struct xc_end_kind xc_kind_socket;
-extern const struct xc_end_kind xc_kind_port;
-extern const struct xc_end_kind xc_kind_trunk;
-extern const struct xc_end_kind xc_kind_vxlan;
-extern const struct xc_end_kind xc_kind_netdev;
+/* the kinds: xc_kind_NAME, one file each, listed in endkinds.def */
+#define XC_END_KIND(name) extern const struct xc_end_kind xc_kind_##name;
+#include "endkinds.def"
+#undef XC_END_KIND
+
 
 extern const struct xc_end_kind *const xc_end_kinds[];
 extern const unsigned int xc_n_end_kinds;
 
 const struct xc_end_kind *xc_end_kind_of(const struct xc_end_def *e);
+void **xc_kind_state(struct xc_topo *t, const struct xc_end_kind *k);
+void xc_kinds_flush(struct xc_topo *t);
+void xc_kinds_fini(struct xc_topo *t);
 
 /* what the kinds whose ends are on a port share (end.c) */
 struct xc_port;
@@ -87,7 +94,7 @@ void xc_kind_set_port(struct xc_cable *c, unsigned int j, struct xc_port *p,
 		      const char *label);
 int xc_kind_start_port(struct xc_topo *t, struct xc_end *e, char *err,
 		       size_t errlen);
-struct xc_port *xc_kind_def_port(struct xc_topo *t, const struct xc_end_def *e,
+struct xc_port *xc_kind_named_port(struct xc_topo *t, const struct xc_end_def *e,
 				 char *err, size_t errlen);
 
 #endif /* XC_ENDKIND_H */

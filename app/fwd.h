@@ -18,9 +18,9 @@
  * @quit:	set by the main thread to stop the loop
  * @dirs:	directions this lcore owns
  * @n_dirs:	number of @dirs
- * @hk:		housekeeping to run every @hk_period TSC cycles, or NULL
- *		(what it returns, the time until it wants to run again, is
- *		for a main lcore that does not forward: lcores.c)
+ * @hk:		housekeeping to run every @hk_period TSC cycles, or sooner
+ *		when what it returns (the milliseconds until it wants to
+ *		run again) says so, or NULL
  * @hk_arg:	argument of @hk
  * @hk_period:	cycles between two housekeeping runs
  * @hk_want:	for a worker lcore: set when its traffic may need the main

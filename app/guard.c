@@ -45,6 +45,16 @@
 
 RTE_LOG_REGISTER(xc_logtype_guard, xcable.guard, INFO);
 
+static void turn_away(struct xc_guard *g, const char *label);
+
+/* turn_away_now() - xc_wake fn: turn away who connected to the decoy */
+static void turn_away_now(void *arg)
+{
+	struct xc_guard *g = arg;
+
+	turn_away(g, g->label);
+}
+
 /**
  * xc_guard_init() - prepare the guard of a vhost server socket
  * @g:		guard
@@ -68,6 +78,7 @@ int xc_guard_init(struct xc_guard *g, const char *path, unsigned int mode,
 	g->uid = uid;
 	g->gid = gid;
 	g->set = set;
+	g->wake = (struct xc_wake){ .fn = turn_away_now, .arg = g };
 	snprintf(g->label, sizeof(g->label), "%s", label);
 	g->enabled = false;
 	memset(&g->sock, 0, sizeof(g->sock));
@@ -190,7 +201,7 @@ void xc_guard_attach(struct xc_guard *g, const char *label)
 	}
 	g->decoy = fd;
 	if (__atomic_load_n(&g->set, __ATOMIC_RELAXED) >= 0) {
-		struct epoll_event ev = { .events = EPOLLIN, .data.ptr = g };
+		struct epoll_event ev = { .events = EPOLLIN, .data.ptr = &g->wake };
 
 		/* closing the decoy takes it out of the set again */
 		if (epoll_ctl(g->set, EPOLL_CTL_ADD, fd, &ev) < 0) {
@@ -319,28 +330,6 @@ void xc_guard_poll(struct xc_guard *g, const char *label)
 		return;
 	g->next_poll = now + rte_get_tsc_hz() / 1000 * XC_GUARD_POLL_MS;
 	turn_away(g, label);
-}
-
-/**
- * xc_guard_set_poll() - turn away whoever connected to a decoy of the set:
- *			 one system call when nobody did (main thread, which
- *			 can also sleep on @set); one pass, so that a decoy
- *			 that stays readable cannot hold the main thread
- * @set:	the epoll set, or -1
- */
-void xc_guard_set_poll(int set)
-{
-	struct epoll_event ev[64];
-	int n, i;
-
-	if (set < 0)
-		return;
-	n = epoll_wait(set, ev, RTE_DIM(ev), 0);
-	for (i = 0; i < n; i++) {
-		struct xc_guard *g = ev[i].data.ptr;
-
-		turn_away(g, g->label);
-	}
 }
 
 /**

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "bounds.h"
+#include "port.h"
 #include "sockpath.h"
 
 /**
@@ -28,6 +29,8 @@
  *		once (xc_guard_set_poll()); -1: the guard is polled (set at
  *		init; the event thread or the main thread, under @lock, may
  *		set it to -1 for good; atomic)
+ * @wake:	what the main thread does when the decoy is readable: turn
+ *		away who connected (the decoy's data in @set)
  * @label:	the port's label, for messages
  * @refused:	frontends turned away (atomic)
  * @next_poll:	without @set: TSC before which xc_guard_poll() does not
@@ -46,6 +49,7 @@ struct xc_guard {
 	int gid;
 	int decoy;
 	int set;
+	struct xc_wake wake;
 	char label[32];
 	uint64_t refused;
 	uint64_t next_poll;	/* main thread */
@@ -65,7 +69,6 @@ void xc_guard_own(struct xc_guard *g, const struct xc_sock_id *sock);
 void xc_guard_attach(struct xc_guard *g, const char *label);
 void xc_guard_detach(struct xc_guard *g, const char *label);
 void xc_guard_poll(struct xc_guard *g, const char *label);
-void xc_guard_set_poll(int set);
 void xc_guard_close(struct xc_guard *g, const char *label);
 
 #endif /* XC_GUARD_H */

@@ -114,10 +114,10 @@ int xc_idle_watch(struct xc_idle *s, struct xc_dir *d)
 	w = &s->dirs[s->n_dirs++];
 	w->d = d;
 	w->rx = (struct xc_idle_q){ .p = d->rx->port,
-		.vring = (uint16_t)(d->rxq * 2 + 1),	/* guest's Tx */
+		.q = d->rxq, .room = false,	/* a frame from the peer */
 		.vid = -1, .kickfd = -1 };
 	w->tx = (struct xc_idle_q){ .p = d->tx->port,
-		.vring = (uint16_t)(d->txq * 2),	/* guest's Rx */
+		.q = d->txq, .room = true,	/* room at the peer */
 		.vid = -1, .kickfd = -1 };
 	if (d->rx->port == NULL || !xc_port_kicks(d->rx->port))
 		w->rx.p = NULL;
@@ -153,7 +153,7 @@ void xc_idle_unwatch(struct xc_idle *s, const struct xc_dir *d)
 }
 
 /**
- * follow() - watch a vring's current kick fd in the epoll set
+ * follow() - watch a queue's current kick fd in the epoll set
  * @s:		sleeping state
  * @q:		vring
  * @fd:		its kick fd now, -1 if none
@@ -182,7 +182,7 @@ static void follow(struct xc_idle *s, struct xc_idle_q *q, int fd, int gen)
 }
 
 /**
- * arm() - turn on a guest's kicks for one vring
+ * arm() - turn on a guest's kicks for one queue
  * @s:		sleeping state
  * @q:		vring
  */
@@ -192,10 +192,11 @@ static void arm(struct xc_idle *s, struct xc_idle_q *q)
 
 	if (q->p == NULL)
 		return;
-	rc = q->p->ops->kick_fd(q->p, q->vring, true, &fd, &gen);
+	rc = q->p->ops->kick_fd(q->p, q->q, q->room, true, &fd, &gen);
 	if (rc >= 0)
 		q->armed = true;
 	s->brief |= rc > 0;
+	s->stalled |= rc == 2;
 	follow(s, q, fd, gen);
 }
 
@@ -209,7 +210,7 @@ static void disarm(struct xc_idle_q *q)
 
 	/* a guest that went away took its vrings with it */
 	if (q->armed)
-		q->p->ops->kick_fd(q->p, q->vring, false, &fd, &gen);
+		q->p->ops->kick_fd(q->p, q->q, q->room, false, &fd, &gen);
 	q->armed = false;
 }
 
@@ -219,13 +220,15 @@ static void disarm(struct xc_idle_q *q)
  * @s:		sleeping state
  *
  * The caller must poll its queues once more after this, before sleeping,
- * and sleep briefly if @s->brief is set after it.
+ * and sleep briefly if @s->brief is set after it, or not at all, for a
+ * while, if @s->stalled is.
  */
 void xc_idle_arm(struct xc_idle *s)
 {
 	unsigned int i;
 
 	s->brief = false;
+	s->stalled = false;
 	for (i = 0; i < s->n_dirs; i++) {
 		struct xc_idle_dir *w = &s->dirs[i];
 

@@ -15,16 +15,19 @@ struct xc_dir;
 #define XC_IDLE_MAX_DIRS		(2 * XC_MAX_CABLES * XC_MAX_QUEUES)
 
 /**
- * struct xc_idle_q - a guest vring whose kicks can end a sleep
+ * struct xc_idle_q - a queue of a port whose peer's kicks can end a sleep
  * @p:		port with kicks, NULL if the port has none
- * @vring:	vring index
+ * @q:		queue
+ * @room:	waits for room to send to the queue (the peer's buffers),
+ *		else for frames to receive from it
  * @vid:	the port's generation of @kickfd (the vhost device id), -1
  * @kickfd:	the guest's kick eventfd being watched, -1 if none
  * @armed:	notifications were turned on for this sleep
  */
 struct xc_idle_q {
 	struct xc_port *p;
-	uint16_t vring;
+	uint16_t q;
+	bool room;
 	int vid;
 	int kickfd;
 	bool armed;
@@ -52,6 +55,8 @@ struct xc_idle_dir {
  * @dirs:	watched directions
  * @brief:	a guest armed last may leave work without a kick: the
  *		next sleep must be short
+ * @stalled:	such work waits now (a vIOMMU guest's ring on an IOTLB
+ *		answer): better not to sleep at all for a while
  * @sleeps:	times the lcore went to sleep
  */
 struct xc_idle {
@@ -61,6 +66,7 @@ struct xc_idle {
 	unsigned int n_dirs;
 	struct xc_idle_dir dirs[XC_IDLE_MAX_DIRS];
 	bool brief;
+	bool stalled;
 	uint64_t sleeps;
 };
 

@@ -189,7 +189,7 @@ static int xc_lcores_pause(void *arg, struct xc_cable *c)
 	uint64_t e0[RTE_MAX_LCORE], end;
 	bool owns;
 
-	__atomic_store_n(&c->paused, 1, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&c->paused, XC_PAUSED_ALL, __ATOMIC_SEQ_CST);
 	RTE_LCORE_FOREACH(lcore) {
 		struct xc_fwd_lcore *lc = &l->lc[lcore];
 
@@ -401,8 +401,9 @@ int xc_lcores_add_cable(struct xc_lcores *l, struct xc_cable *c, int want,
 	if (on_shared(c))
 		best = shared_lcore(l);
 	if (best != RTE_MAX_LCORE && want >= 0 && (unsigned int)want != best) {
-		snprintf(err, errlen, "%s: lcore %u serves every cable on a trunk or tunnel, not lcore %d",
-			 c->name, best, want);
+		snprintf(err, errlen, "%s: lcore %u serves every cable with an end shared with other cables (%s), not lcore %d",
+			 c->name, best, c->end[c->end[0].ops->shared ? 0 : 1].ops->kind,
+			 want);
 		return -EINVAL;
 	}
 	RTE_LCORE_FOREACH(lcore) {

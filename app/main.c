@@ -59,7 +59,7 @@ RTE_LOG_REGISTER(xc_logtype_main, xcable.main, INFO);
  * @cl:		what the command line (and config file) said
  * @topo:	ports and cables
  * @lcores:	the forwarding lcores, and the quit flag
- * @next_stats:	TSC value at which the counters are printed next
+ * @out:	where and when the counters go (counters.c)
  * @rf:		files the EAL leaves behind, removed at exit
  * @ctl:	the control socket
  * @pull:	cable pulling and link propagation
@@ -73,7 +73,7 @@ struct xc_ctx {
 	struct xc_cmdline cl;
 	struct xc_topo topo;
 	struct xc_lcores lcores;
-	uint64_t next_stats;
+	struct xc_counters_out out;
 	struct xc_runfiles rf;
 	struct xc_control ctl;
 	struct xc_pull_env pull;
@@ -136,42 +136,37 @@ static void on_hup(int sig)
  * @arg:	struct xc_ctx
  *
  * Return: milliseconds until it wants to run again: XC_HK_MS while a
- *	   port's link is polled, a pool has mbufs in use (it may need to
- *	   grow) or an end that went down is waited for (propagation), else
- *	   XC_HK_IDLE_MS, or less if counters are due sooner
+ *	   port's link is polled or a pool has mbufs in use (it may need to
+ *	   grow), else XC_HK_IDLE_MS; less if pulling wants it sooner (an
+ *	   end that went down is waited for, a flap's next change is due)
+ *	   or counters or metrics are due sooner
  */
 static unsigned int housekeeping(void *arg)
 {
 	struct xc_ctx *ctx = arg;
-	uint64_t now, hz = rte_get_tsc_hz();
-	unsigned int i, ms;
+	uint64_t hz = rte_get_tsc_hz();
+	unsigned int i, ms, pull_ms;
 	bool soon = false;
 
 	for (i = 0; i < ctx->topo.n_ports; i++) {
 		xc_port_poll(&ctx->topo.ports[i]);
 		soon |= ctx->topo.ports[i].started && !ctx->topo.ports[i].lsc;
 	}
-	xc_guard_set_poll(ctx->topo.guard_set);
+	xc_port_wake_poll(ctx->topo.wake_set);
 	soon |= xc_ends_poll(ctx->topo.cables, ctx->topo.n_cables);
-	soon |= xc_pull_housekeeping(&ctx->pull);
 	xc_reconf_housekeeping(&ctx->reconf);
+	pull_ms = xc_pull_housekeeping(&ctx->pull);	/* after new cables */
 	soon |= xc_topo_pools(&ctx->topo);
 	xc_logrl_tick();
 	if (rte_rdtsc() >= ctx->next_mg) {
 		xc_memguard_scan(&ctx->mg);
 		ctx->next_mg = rte_rdtsc() + hz;
 	}
-	ms = soon ? XC_HK_MS : XC_HK_IDLE_MS;
-	if (ctx->cl.opts.stats_interval == 0)
-		return ms;
-	now = rte_rdtsc();
-	if (now >= ctx->next_stats) {
-		xc_counters_print(ctx->topo.cables, ctx->topo.n_cables, false,
-				  ctx->cl.opts.stats_json, &ctx->topo.gone);
-		ctx->next_stats = now + hz * ctx->cl.opts.stats_interval;
-	}
-	return (unsigned int)RTE_MIN((uint64_t)ms,
-				     (ctx->next_stats - now) * 1000 / hz + 1);
+	ms = RTE_MIN(soon ? (unsigned int)XC_HK_MS : (unsigned int)XC_HK_IDLE_MS,
+		     pull_ms);
+	return RTE_MIN(ms, xc_counters_tick(&ctx->out, ctx->topo.cables,
+					    ctx->topo.n_cables,
+					    &ctx->topo.gone, false));
 }
 
 /**
@@ -235,8 +230,8 @@ static void stop_all(struct xc_ctx *ctx, bool counters)
 		/* faults caught since the last housekeeping are said too */
 		xc_memguard_scan(&ctx->mg);
 		xc_topo_drain(&ctx->topo);
-		xc_counters_print(ctx->topo.cables, ctx->topo.n_cables, true,
-				  ctx->cl.opts.stats_json, &ctx->topo.gone);
+		xc_counters_tick(&ctx->out, ctx->topo.cables,
+				 ctx->topo.n_cables, &ctx->topo.gone, true);
 		for (i = 0; i < RTE_MAX_LCORE; i++)
 			if (ctx->lcores.lc[i].n_dirs)
 				printf("xcable: lcore %u slept %" PRIu64 " times\n",
@@ -351,7 +346,7 @@ static void start(struct xc_ctx *ctx, struct xc_eal_argv *ea)
 	ctx->lcores.hk = housekeeping;
 	ctx->lcores.hk_arg = ctx;
 	ctx->lcores.hk_ms = XC_HK_MS;
-	ctx->lcores.hk_fd = t->guard_set;
+	ctx->lcores.hk_fd = t->wake_set;
 	rc = xc_lcores_assign(&ctx->lcores, t, ctx->cl.opts.poll,
 			      ctx->cl.opts.idle_us, err, sizeof(err));
 	if (rc)
@@ -381,7 +376,7 @@ int main(int argc, char **argv)
 		return EXIT_FAILURE;
 	}
 	ctx->ctl.fd = -1;
-	ctx->topo.guard_set = -1;
+	ctx->topo.wake_set = -1;
 	xc_cmdline_parse(&ctx->cl, argc, argv, &ea);
 
 	/* a peer that hangs up (a vhost-user frontend, an xcablectl or
@@ -397,8 +392,12 @@ int main(int argc, char **argv)
 	start(ctx, &ea);
 	XC_LOG(main, INFO, "running; stop with Ctrl-C or SIGTERM");
 	xc_notify("READY=1\nSTATUS=forwarding");
-	ctx->next_stats = rte_rdtsc() +
-		rte_get_tsc_hz() * ctx->cl.opts.stats_interval;
+	ctx->out = (struct xc_counters_out){
+		.interval_s = ctx->cl.opts.stats_interval,
+		.json_path = ctx->cl.opts.stats_json,
+		.metrics_path = ctx->cl.opts.metrics_file,
+		.next_print = rte_rdtsc() +
+			      rte_get_tsc_hz() * ctx->cl.opts.stats_interval };
 	xc_lcores_run(&ctx->lcores);
 	XC_LOG(main, INFO, "stopping");
 	xc_notify("STOPPING=1");

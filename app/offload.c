@@ -33,7 +33,6 @@
 #include <rte_net.h>
 #include <rte_tcp.h>
 #include <rte_udp.h>
-#include <rte_vhost.h>
 
 #include "offload.h"
 

@@ -12,10 +12,12 @@
 
 #include <stdint.h>
 
+#include "addr.h"
 #include "bounds.h"
 #include "impair.h"
+#include "kinddef.h"
+#include "pullspec.h"
 #include "parse.h"
-#include "vxlan_wire.h"
 
 #define XC_MAX_LOG_LEVELS	8
 #define XC_IDLE_US_DEFAULT	20
@@ -30,6 +32,7 @@ struct xc_cable_spec {
 };
 
 #define XC_OPT_TEXT_SLOTS	6	/* [global] keys with a string value */
+#define XC_OPT_MAX		128	/* rows of the option table, kinds' too */
 #define XC_OPT_TEXT_MAX		256	/* rte_cfgfile's longest value */
 #define XC_GROUP_MAX		64
 
@@ -55,10 +58,11 @@ struct xc_port_def {
 
 /**
  * struct xc_end_def - one cable end, as the simple mode or a config file
- *		       declares it: a vhost-user socket, or a DPDK port
- *		       (with a tag if the port is a trunk)
- * @path:	socket path (empty for a port end)
- * @port:	index into xc_opts.port_defs, -1 for a socket end
+ *		       declares it: a vhost-user socket, a DPDK port (with a
+ *		       tag if the port is a trunk), or an end of a kind with
+ *		       keys of its own (kinddef.h)
+ * @path:	socket path (empty for other ends)
+ * @port:	index into xc_opts.port_defs, -1 for an end on no [port]
  * @tag:	outer VLAN id on that port, 1..4094; 0: the port is this
  *		end's alone, untagged
  * @client:	connect to a socket QEMU listens on, instead of listening
@@ -68,13 +72,9 @@ struct xc_port_def {
  * @offloads:	offer checksum and segmentation offloads to the guest
  * @iommu:	offer VIRTIO_F_IOMMU_PLATFORM (a guest behind a vIOMMU)
  * @queues:	queue pairs (the guest's mq=on,queues=N)
- * @vxlan:	a VXLAN tunnel end: the remote "ADDR[:PORT]" (empty for a
- *		socket or port end)
- * @vni:	the tunnel's VNI
- * @netdev:	a Linux interface end: the interface's name (empty for
- *		other ends)
- * @netns:	its network namespace: a path or a process ID, empty for
- *		xcable's own
+ * @keys:	bit i: the definition itself gave option row i (a [cable]
+ *		section's key, not a default)
+ * @kind:	each kind's own part (kinddef.h: xc_kind_def_area())
  */
 struct xc_end_def {
 	char path[XC_SOCK_PATH_MAX];
@@ -87,22 +87,9 @@ struct xc_end_def {
 	bool offloads;
 	bool iommu;
 	unsigned int queues;
-	char vxlan[XC_ADDR_TEXT_MAX];
-	unsigned int vni;
-	char netdev[16];
-	char netns[XC_SOCK_PATH_MAX];
+	uint8_t keys[XC_OPT_MAX / 8];
+	uint64_t kind[XC_N_END_KINDS][XC_KIND_DEF_MAX / 8];
 };
-
-/**
- * xc_end_def_vxlan() - is an end definition a VXLAN tunnel end?
- * @e:		the end
- *
- * Return: true if so (neither a socket nor a port)
- */
-static inline bool xc_end_def_vxlan(const struct xc_end_def *e)
-{
-	return e->vxlan[0] != '\0';
-}
 
 /**
  * xc_end_def_socket() - is an end definition a vhost-user socket end?
@@ -121,12 +108,15 @@ static inline bool xc_end_def_socket(const struct xc_end_def *e)
  * @end:	left and right ends
  * @lcore:	lcore that forwards both directions, -1 to choose
  * @impair:	impairments of left->right ([0]) and right->left ([1])
+ * @carrier:	ends taken down from the start, a flap schedule (down =,
+ *		flap =)
  */
 struct xc_cable_def {
 	char name[XC_NAME_MAX];
 	struct xc_end_def end[2];
 	int lcore;
 	struct xc_impair_cfg impair[2];
+	struct xc_carrier_cfg carrier;
 };
 
 /**
@@ -138,6 +128,8 @@ struct xc_cable_def {
  * @stats_interval:	seconds between counter prints, 0 for exit only
  * @stats_json:		--stats-json: file for every counters print as JSON,
  *			or NULL
+ * @metrics_file:	--metrics-file: file kept current with the metrics
+ *			(metrics.c), or NULL
  * @sock_mode:		permission bits of the sockets xcable creates
  * @sock_group:		group to give them, or NULL
  * @sock_owner:		owner to give them, or NULL
@@ -150,24 +142,22 @@ struct xc_cable_def {
  * @no_propagate:	--no-link-propagation
  * @impair:		--impair-to-right ([0]) and --impair-to-left ([1]);
  *			--impair sets both
+ * @carrier:		--down, --flap: every cable's carrier from the start
  * @n_cables:		number of --cable options
  * @cables:		the --cable pairs, in order
  * @log_levels:	--log-level values, passed on to the EAL
  * @n_log_levels:	number of @log_levels
  * @port_defs:		[port NAME] sections of the config file
  * @n_port_defs:	how many
- * @given:		bit i: the command line set xc_opt_table[i], which a
- *			config file's [global] section does not override
+ * @given:		bit i: the command line set option row i
+ *			(xc_opt_row()), which a config file's [global]
+ *			section does not override
  * @text:		copies of the [global] string values @sock_group,
  *			@sock_owner and @stats_json may point to
- * @left_vxlan:		simple mode: the left end is a tunnel to this remote
- * @right_vxlan:	simple mode: the same for the right end
- * @vni:		simple mode: the tunnels' VNI
- * @vxlan_port:		UDP port of the tunnels, here and by default there
- * @vxlan_local:	local address of the tunnel socket, or NULL: any
- * @vxlan_df:		outer packets may not be fragmented
  * @help:		--help was given
  * @version:		--version was given
+ * @kind:		each kind's own options (kinddef.h:
+ *			xc_kind_opts_area())
  */
 struct xc_opts {
 	const char *config;
@@ -176,6 +166,7 @@ struct xc_opts {
 	bool client;
 	unsigned int stats_interval;
 	const char *stats_json;
+	const char *metrics_file;
 	unsigned int sock_mode;
 	const char *sock_group;
 	const char *sock_owner;
@@ -187,22 +178,18 @@ struct xc_opts {
 	const char *control;
 	bool no_propagate;
 	struct xc_impair_cfg impair[2];
+	struct xc_carrier_cfg carrier;
 	unsigned int n_cables;
 	struct xc_cable_spec cables[XC_MAX_CABLES];
 	const char *log_levels[XC_MAX_LOG_LEVELS];
 	unsigned int n_log_levels;
 	struct xc_port_def port_defs[XC_MAX_PORT_DEFS];
 	unsigned int n_port_defs;
-	unsigned int given;
+	uint8_t given[XC_OPT_MAX / 8];
 	char text[XC_OPT_TEXT_SLOTS][XC_OPT_TEXT_MAX];
-	const char *left_vxlan;
-	const char *right_vxlan;
-	unsigned int vni;
-	unsigned int vxlan_port;
-	const char *vxlan_local;
-	bool vxlan_df;
 	bool help;
 	bool version;
+	uint64_t kind[XC_N_END_KINDS][XC_KIND_OPTS_MAX / 8];
 };
 
 /* where an option may appear (xc_opt_desc.where) */
@@ -210,6 +197,7 @@ struct xc_opts {
 #define XC_OPT_GLOBAL	(1u << 1)	/* a config file's [global], as KEY */
 #define XC_OPT_CABLE	(1u << 2)	/* [cable NAME], as KEY */
 #define XC_OPT_END	(1u << 3)	/* [cable NAME], as left-KEY, right-KEY */
+#define XC_OPT_PORT	(1u << 4)	/* [port NAME], as KEY */
 
 /**
  * enum xc_opt_type - what an option's value is, and how it is stored
@@ -228,6 +216,13 @@ struct xc_opts {
  * @XC_OPT_ADDR:	a numeric IPv4 or IPv6 address, with a :PORT if max is
  *			1 (a const char *; a char array of XC_ADDR_TEXT_MAX
  *			bytes in an end)
+ * @XC_OPT_PORTREF:	the name of a [port NAME] section (an int: its index
+ *			in xc_opts.port_defs)
+ * @XC_OPT_DEVARGS:	a device and its arguments, no space or control
+ *			character, 1 to max bytes (a char array of max + 1)
+ * @XC_OPT_TPID:	an outer tag type, 802.1ad or 802.1q (a uint16_t)
+ * @XC_OPT_FLAP:	a flap schedule (struct xc_flap_cfg)
+ * @XC_OPT_SIDE:	ends: left, right, both or none (a uint32_t mask)
  */
 enum xc_opt_type {
 	XC_OPT_ON,
@@ -241,13 +236,19 @@ enum xc_opt_type {
 	XC_OPT_CABLES,
 	XC_OPT_LIST,
 	XC_OPT_ADDR,
+	XC_OPT_PORTREF,
+	XC_OPT_DEVARGS,
+	XC_OPT_TPID,
+	XC_OPT_FLAP,
+	XC_OPT_SIDE,
 };
 
 /**
  * struct xc_opt_desc - one option, everywhere it appears
  * @name:	command line name, without "--"
  * @short_name:	one-letter command line name, or 0
- * @key:	config key, or NULL if it is @name
+ * @key:	config key, or NULL if it is @name ("" for an end's
+ *		key that is the side alone: left = PATH)
  * @where:	XC_OPT_* bits: the command line, [global], [cable NAME] and
  *		its ends
  * @type:	value type
@@ -256,10 +257,14 @@ enum xc_opt_type {
  * @def:	default of a number or yes/no (1: yes)
  * @once:	the command line may give it once only
  * @negate:	the bool field holds the opposite of the key's yes/no
- * @declares:	an end's key (text) that declares the end's kind, as
- *		left-vxlan does: an end has exactly one such key, a socket
- *		path (left = PATH) or a port (left-port = NAME); the kind's
- *		is() (endkind.h) tests the same field
+ * @absolute:	a path that must be absolute (a config file's socket)
+ * @declares:	an end's key that declares the end's kind: an end has
+ *		exactly one such key, a socket path (left = PATH), a port
+ *		(left-port = NAME) or a kind's own (left-vxlan...); the
+ *		kind's is() tests the same field
+ * @side:	a command line option that declares end @side - 1 in the
+ *		simple mode (1: --left..., 2: --right...), its value stored
+ *		as the end's @end_off field; 0 for others
  * @arg:	name of the value in --help, or NULL for a flag
  * @what:	what a value is, for the messages ("seconds")
  * @group:	heading of its part of --help
@@ -267,6 +272,10 @@ enum xc_opt_type {
  * @opts_off:	field in struct xc_opts (not for XC_OPT_CABLES, XC_OPT_LIST)
  * @cable_off:	field in struct xc_cable_def, if @where has XC_OPT_CABLE
  * @end_off:	field in struct xc_end_def, if @where has XC_OPT_END
+ * @port_off:	field in struct xc_port_def, if @where has XC_OPT_PORT
+ *
+ * A kind's own rows (kinddef.h) have their @opts_off and @end_off in the
+ * kind's parts of struct xc_opts and struct xc_end_def instead.
  */
 struct xc_opt_desc {
 	const char *name;
@@ -277,7 +286,9 @@ struct xc_opt_desc {
 	unsigned long min, max, def;
 	bool once;
 	bool negate;
+	bool absolute;
 	bool declares;
+	uint8_t side;
 	const char *arg;
 	const char *what;
 	const char *group;
@@ -285,10 +296,26 @@ struct xc_opt_desc {
 	int opts_off;
 	int cable_off;
 	int end_off;
+	int port_off;
+};
+
+/**
+ * struct xc_opt_row - one row of the option table: the common ones
+ *		       (xc_opt_table), then each kind's own
+ * @d:		the option
+ * @kind:	the kind whose row it is, XC_N_END_KINDS for a common one
+ * @i:		its number among all rows (bit i of xc_opts.given)
+ */
+struct xc_opt_row {
+	const struct xc_opt_desc *d;
+	enum xc_kind_id kind;
+	unsigned int i;
 };
 
 extern const struct xc_opt_desc xc_opt_table[];
 extern const unsigned int xc_opt_count;
+
+bool xc_opt_row(unsigned int i, struct xc_opt_row *r);
 
 /**
  * struct xc_argsplit - argv cut into the EAL's arguments and xcable's
@@ -312,17 +339,25 @@ int xc_args_split(int argc, char **argv, struct xc_argsplit *s,
 bool xc_args_eal_option(const char *arg);
 const struct xc_opt_desc *xc_opt_find(const char *arg);
 bool xc_opt_takes_value(const struct xc_opt_desc *d);
+bool xc_opt_given(const struct xc_opts *o, const char *name);
+bool xc_end_def_given(const struct xc_end_def *e, const char *key);
 void xc_opts_defaults(struct xc_opts *o);
 int xc_opts_parse(struct xc_opts *o, int argc, char **argv,
 		  char *err, size_t errlen);
 int xc_opts_set_global(struct xc_opts *o, const char *key, const char *val,
 		       char *why, size_t whylen);
 unsigned int xc_end_def_kinds(const struct xc_end_def *e);
+void xc_end_def_key(const struct xc_end_def *e, const char *side, char *buf,
+		    size_t len);
 void xc_end_def_keys(const char *side, char *buf, size_t len);
+void xc_port_def_defaults(struct xc_port_def *pd, const char *name);
 struct xc_end_def *xc_cable_def_end(struct xc_cable_def *d, const char *key,
 				    const char **rest);
-int xc_opts_set_cable(struct xc_cable_def *d, const char *key,
-		      const char *val, char *why, size_t whylen);
+int xc_opts_set_cable(const struct xc_opts *o, struct xc_cable_def *d,
+		      const char *key, const char *val, char *why,
+		      size_t whylen);
+int xc_opts_set_port(struct xc_port_def *pd, const char *key,
+		     const char *val, char *why, size_t whylen);
 void xc_opts_inherit(const struct xc_opts *o, struct xc_cable_def *d);
 bool xc_opts_simple(const struct xc_opts *o);
 void xc_opts_simple_defs(const struct xc_opts *o, struct xc_cable_def *def);

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * parse.c - the values every parser of xcable reads: whole numbers in a
- *	     range, permission bits, yes and no (options, config, tunnel
- *	     addresses); plain C, below every parser
+ *	     range, permission bits, yes and no, times (options, config,
+ *	     tunnel addresses, impairments, flaps); plain C, below every
+ *	     parser
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <strings.h>
 
 #include "parse.h"
@@ -81,6 +83,38 @@ int xc_parse_bool(const char *s, bool *out)
 			*out = false;
 			return 0;
 		}
+	}
+	return -EINVAL;
+}
+
+/**
+ * xc_parse_time_us() - parse a time with its unit: "10ms", "500us", "1.5s"
+ * @s:		text
+ * @max_us:	largest accepted value, in microseconds
+ * @out:	parsed value, in microseconds (rounded)
+ *
+ * Return: 0, or -EINVAL if @s is no time with a unit, or above @max_us
+ */
+int xc_parse_time_us(const char *s, uint64_t max_us, uint64_t *out)
+{
+	static const struct { const char *unit; double scale; } u[] = {
+		{ "us", 1 }, { "ms", 1e3 }, { "s", 1e6 },
+	};
+	double v, us;
+	char *end;
+	unsigned int i;
+
+	if ((s[0] < '0' || s[0] > '9') && s[0] != '.')
+		return -EINVAL;
+	v = strtod(s, &end);
+	for (i = 0; end != s && i < sizeof(u) / sizeof(u[0]); i++) {
+		if (strcmp(end, u[i].unit) != 0)
+			continue;
+		us = v * u[i].scale;
+		if (!(us >= 0) || us > (double)max_us)
+			return -EINVAL;
+		*out = (uint64_t)(us + 0.5);
+		return 0;
 	}
 	return -EINVAL;
 }

@@ -14,6 +14,7 @@
  */
 #include <errno.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/stat.h>
 
 #include <rte_bus.h>
@@ -29,10 +30,89 @@ RTE_LOG_REGISTER(xc_logtype_port, xcable.port, INFO);
 
 /* the kinds, most particular first: the last one takes any ethdev */
 static const struct xc_port_ops *const xc_port_kinds[] = {
-	&xc_port_vhost_ops,
-	&xc_port_kernel_ops,
-	&xc_port_eth_ops,
+#define XC_PORT_KIND(name) &xc_port_##name##_ops,
+#include "portkinds.def"
+#undef XC_PORT_KIND
 };
+
+/**
+ * xc_port_explain_absent() - say why the EAL made no device of a port's
+ *			      devargs, if a port kind knows (a kernel
+ *			      interface that is missing)
+ * @devargs:	the port's device arguments
+ * @why:	the reason, if one is known
+ * @len:	size of @why
+ *
+ * Return: true if @why is set
+ */
+bool xc_port_explain_absent(const char *devargs, char *why, size_t len)
+{
+	unsigned int k;
+
+	for (k = 0; k < RTE_DIM(xc_port_kinds); k++)
+		if (xc_port_kinds[k]->absent &&
+		    xc_port_kinds[k]->absent(devargs, why, len))
+			return true;
+	return false;
+}
+
+/**
+ * xc_port_wake_poll() - handle the fds of a wake set that are ready: one
+ *			 system call when none is (main thread, which can
+ *			 also sleep on @set); one pass, so that an fd that
+ *			 stays ready cannot hold the main thread
+ * @set:	the epoll set, or -1
+ */
+void xc_port_wake_poll(int set)
+{
+	struct epoll_event ev[64];
+	int n, i;
+
+	if (set < 0)
+		return;
+	n = epoll_wait(set, ev, RTE_DIM(ev), 0);
+	for (i = 0; i < n; i++) {
+		struct xc_wake *w = ev[i].data.ptr;
+
+		w->fn(w->arg);
+	}
+}
+
+/**
+ * xc_port_probe() - make a device at runtime (a socket end's vhost port)
+ *		     and describe it in a free port slot
+ * @p:		the slot, free
+ * @devargs:	the device and its arguments
+ * @name:	the device's name (the part of @devargs before a comma)
+ * @err:	one-line message on error
+ * @errlen:	size of @err
+ *
+ * Return: 0, or -errno with @err set and the device gone again (@p free)
+ */
+int xc_port_probe(struct xc_port *p, const char *devargs, const char *name,
+		  char *err, size_t errlen)
+{
+	struct rte_eth_dev_info info;
+	uint16_t id;
+	int rc;
+
+	rc = rte_dev_probe(devargs);
+	if (rc == 0)
+		rc = rte_eth_dev_get_port_by_name(name, &id);
+	if (rc) {
+		snprintf(err, errlen, "cannot create port %s: %s", name,
+			 rte_strerror(-rc));
+		return rc;
+	}
+	rc = xc_port_create(p, id, err, errlen);
+	if (rc == 0)
+		return 0;
+	xc_port_free(p);
+	if (rte_eth_dev_info_get(id, &info) == 0)
+		rte_dev_remove(info.device);
+	memset(p, 0, sizeof(*p));	/* a free slot */
+	return rc;
+}
 
 /**
  * xc_port_create() - describe an ethdev port and pick its kind, without
@@ -53,7 +133,7 @@ int xc_port_create(struct xc_port *p, uint16_t id, char *err, size_t errlen)
 
 	memset(p, 0, sizeof(*p));
 	p->id = id;
-	p->guard_set = -1;
+	p->wake_set = -1;
 	rc = rte_eth_dev_info_get(id, &info);
 	if (rc) {
 		snprintf(err, errlen, "port %u: cannot get device info: %s",

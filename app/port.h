@@ -14,6 +14,7 @@
  * propagation, shutdown and every error path:
  *
  *   xc_port_create()     describe ethdev @id, pick its kind
+ *   xc_port_probe()      make a device at runtime, then as create
  *   xc_port_configure()  kind's prepare (pool, socket checks), configure
  *                        the ethdev (a vhost server's socket appears),
  *                        kind's secure (socket permissions), queues
@@ -45,6 +46,7 @@
 #define XC_RING_SIZE		1024	/* descriptors per queue */
 #define XC_DEVARGS_LEN		512
 
+struct xc_end_kind;
 struct xc_port;
 
 /**
@@ -56,6 +58,17 @@ struct xc_port;
  */
 typedef void (*xc_kv_fn)(void *arg, const char *key, const char *str,
 			 uint64_t num);
+
+/**
+ * struct xc_wake - what the main thread does when an fd of a wake set is
+ *		    ready (xc_port_wake_poll())
+ * @fn:		called with @arg, in the main thread
+ * @arg:	its argument
+ */
+struct xc_wake {
+	void (*fn)(void *arg);
+	void *arg;
+};
 
 /**
  * struct xc_port_ops - what one kind of port does its own way
@@ -79,11 +92,15 @@ typedef void (*xc_kv_fn)(void *arg, const char *key, const char *str,
  * @fini:	free @priv and what the kind allocated
  * @describe:	report the kind's own facts (socket, features...), may be NULL
  * @kick_fd:	for a port whose peer can wake a sleeping lcore (a guest's
- *		kick): turn kicks for ring @vring on or off and give the fd
+ *		kick): turn kicks for queue @q on or off (@room: kicks
+ *		that say the peer has room for frames sent to @q, else
+ *		that it sent a frame to receive from @q) and give the fd
  *		to wait on and a generation that changes when the fd does;
  *		returns 1 instead of 0 if the peer may leave work without a
  *		kick (a guest behind a vIOMMU: a ring stalled on an IOTLB
- *		miss moves again when the IOTLB update comes, unkicked);
+ *		miss moves again when the IOTLB update comes, unkicked),
+ *		2 if such work waits now (the ring has entries the port
+ *		could not take: its IOTLB answer is on its way);
  *		a kernel-backed port gives its driver's socket instead;
  *		NULL for ports without kicks (polled every millisecond)
  * @features:	virtio features the peer negotiated, NULL if none
@@ -96,6 +113,13 @@ typedef void (*xc_kv_fn)(void *arg, const char *key, const char *str,
  *		its peer sees the carrier go)
  * @mt_txq:	several lcores may send on one Tx queue at once (the driver
  *		locks it): frames can be steered to any queue (steer.h)
+ * @absent:	say why the EAL made no device of devargs that are this
+ *		kind's (a kernel interface missing), false if they are not
+ *		(may be NULL)
+ * @socket:	the unix socket the port serves or connects to, NULL if it
+ *		has none (may be NULL)
+ * @declared:	how a cable end on such a port is declared, if not as a
+ *		[port NAME] (a guest's socket), else NULL
  * @rx_chains:	the driver builds a frame that does not fit one mbuf as a
  *		chain from the pool and drops the frame, uncounted, if the
  *		pool runs dry in the middle (the vhost library does): its
@@ -118,10 +142,13 @@ struct xc_port_ops {
 	void (*closed)(struct xc_port *p);
 	void (*fini)(struct xc_port *p);
 	void (*describe)(struct xc_port *p, xc_kv_fn fn, void *arg);
-	int (*kick_fd)(struct xc_port *p, uint16_t vring, bool on, int *fd,
-		       int *gen);
+	int (*kick_fd)(struct xc_port *p, uint16_t q, bool room, bool on,
+		       int *fd, int *gen);
 	uint64_t (*features)(struct xc_port *p);
 	void (*queue_events)(struct xc_port *p);
+	bool (*absent)(const char *devargs, char *why, size_t len);
+	const char *(*socket)(const struct xc_port *p);
+	const char *declared;
 	bool event_link;
 	bool pluggable;
 	bool mt_txq;
@@ -175,9 +202,14 @@ struct xc_port_conf {
  *		frames (kind's prepare), freed by xc_port_free()
  * @whole_only:	its driver sends single-segment frames only: chains are
  *		copied into one mbuf of @own_pool before they go to it
- * @guard_set:	epoll set in which a vhost server port's guard puts its decoy
- *		socket (guard.c), so that the main thread waits on them all
- *		at once; -1 for none (the topology's, set after creation)
+ * @user:	the kind of end that has the port (endkind.h), while one
+ *		has it: a [port NAME] may be a trunk or an untagged end's,
+ *		not both (main thread)
+ * @wake_set:	epoll set in which the port's kind puts fds whose events
+ *		the main thread must handle at once (a guard's decoy socket,
+ *		guard.c), each with a struct xc_wake as its data, so that
+ *		the main thread waits on them all at once; -1 for none (the
+ *		topology's, set after creation)
  * @notify:	called from the event thread after a link or queue change
  *		(set once by the lcore wiring, before start)
  * @notify_arg:	argument of @notify
@@ -200,13 +232,16 @@ struct xc_port {
 	uint64_t caps;
 	struct rte_mempool *own_pool;
 	bool whole_only;
-	int guard_set;
+	const struct xc_end_kind *user;
+	int wake_set;
 	void (*notify)(void *arg);
 	void *notify_arg;
 };
 
 int xc_port_create(struct xc_port *p, uint16_t id, char *err,
 		   size_t errlen);
+int xc_port_probe(struct xc_port *p, const char *devargs, const char *name,
+		  char *err, size_t errlen);
 int xc_port_configure(struct xc_port *p, struct rte_mempool *pool,
 		      char *err, size_t errlen);
 int xc_port_start(struct xc_port *p, char *err, size_t errlen);
@@ -231,6 +266,17 @@ static inline bool xc_port_kicks(const struct xc_port *p)
 }
 
 /**
+ * xc_port_socket() - the unix socket a port serves or connects to
+ * @p:		port
+ *
+ * Return: the path, or NULL if its kind has none
+ */
+static inline const char *xc_port_socket(const struct xc_port *p)
+{
+	return p->ops->socket ? p->ops->socket(p) : NULL;
+}
+
+/**
  * xc_port_is_up() - may frames be sent to the port now? (any thread)
  * @p:		port
  *
@@ -241,19 +287,13 @@ static inline bool xc_port_is_up(const struct xc_port *p)
 	return __atomic_load_n(&p->link_up, __ATOMIC_ACQUIRE) != 0;
 }
 
-/* the port kinds, in the order they are tried (port.c) */
-extern const struct xc_port_ops xc_port_vhost_ops;
-extern const struct xc_port_ops xc_port_kernel_ops;
-extern const struct xc_port_ops xc_port_eth_ops;
+/* the port kinds: xc_port_NAME_ops, one file each, listed in
+ * portkinds.def */
+#define XC_PORT_KIND(name) extern const struct xc_port_ops xc_port_##name##_ops;
+#include "portkinds.def"
+#undef XC_PORT_KIND
 
-const char *xc_port_vhost_socket(const struct xc_port *p);
-/* what kernel-backed ports share with other ethdevs (port_eth.c) */
-int xc_port_take_pool(struct xc_port *p, struct rte_mempool *mp, char *err,
-		      size_t errlen);
-int xc_port_eth_pool(struct xc_port *p, unsigned int framesz, char *err,
-		     size_t errlen);
-uint64_t xc_port_eth_caps(struct xc_port *p);
-/* why a kernel-backed port's device is missing (port_kernel.c) */
-bool xc_port_kernel_absent(const char *devargs, char *why, size_t len);
+bool xc_port_explain_absent(const char *devargs, char *why, size_t len);
+void xc_port_wake_poll(int set);
 
 #endif /* XC_PORT_H */

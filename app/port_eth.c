@@ -21,6 +21,7 @@
 #include <rte_mbuf.h>
 
 #include "port.h"
+#include "port_eth.h"
 
 #define XC_PPOOL_MBUFS		8191	/* frames of up to 4 KB */
 #define XC_PPOOL_MBUFS_BIG	2047	/* larger ones */

@@ -60,6 +60,7 @@
 
 #include "log.h"
 #include "port.h"
+#include "port_eth.h"
 
 #define XC_XDP_MBUFS		8191
 #define XC_XDP_CACHE		256
@@ -482,7 +483,8 @@ static int rx_socket(struct xc_port *p, unsigned int q)
  *		      driver's socket, readable when a frame waits in its
  *		      ring (forwarding lcore)
  * @p:		port
- * @vring:	2q + 1: frames to receive on queue q; 2q: room to send on it
+ * @q:		queue
+ * @room:	room to send on @q (nothing tells), else frames to receive
  * @on:		the lcore is about to sleep (true) or woke (false)
  * @fd:		the socket, -1 if none (only set when @on)
  * @gen:	0: a driver's socket stays the same (only set when @on)
@@ -490,17 +492,16 @@ static int rx_socket(struct xc_port *p, unsigned int q)
  * Return: 0, or 1 if nothing tells when the queue can move (room to
  *	   send, or its socket was not found): the sleep must be brief
  */
-static int kernel_kick_fd(struct xc_port *p, uint16_t vring, bool on,
+static int kernel_kick_fd(struct xc_port *p, uint16_t q, bool room, bool on,
 			  int *fd, int *gen)
 {
 	struct xc_kport *k = kp(p);
-	unsigned int q = vring / 2;
 
 	if (!on)
 		return 0;
 	*gen = 0;
 	*fd = -1;
-	if (!(vring & 1) || q >= XC_MAX_QUEUES)
+	if (room || q >= XC_MAX_QUEUES)
 		return 1;
 	if (k->rxfd[q] == XC_RXFD_UNSEEN)
 		k->rxfd[q] = rx_socket(p, q);
@@ -509,15 +510,15 @@ static int kernel_kick_fd(struct xc_port *p, uint16_t vring, bool on,
 }
 
 /**
- * xc_port_kernel_absent() - say why a kernel-backed port's device is not
- *			     there after the EAL probed its devargs
+ * kernel_absent() - port op: say why a kernel-backed port's device is not
+ *		     there after the EAL probed its devargs
  * @devargs:	the port's device arguments
  * @why:	what is missing, or what refused
  * @len:	size of @why
  *
  * Return: true if @devargs are af_packet's or af_xdp's (@why is set)
  */
-bool xc_port_kernel_absent(const char *devargs, char *why, size_t len)
+static bool kernel_absent(const char *devargs, char *why, size_t len)
 {
 	const char *v = strstr(devargs, ",iface=");
 	char iface[64];
@@ -546,6 +547,7 @@ bool xc_port_kernel_absent(const char *devargs, char *why, size_t len)
 
 const struct xc_port_ops xc_port_kernel_ops = {
 	.kind = "kernel",
+	.absent = kernel_absent,
 	.match = kernel_match,
 	.init = kernel_init,
 	.prepare = kernel_prepare,

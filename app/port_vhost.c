@@ -189,7 +189,7 @@ static int vhost_prepare(struct xc_port *p, bool again, char *err,
 	/* without its hidden name the guard would be off: refused (the
 	 * simple and config modes refuse such a path before the EAL) */
 	if (xc_guard_init(&v->guard, v->iface, p->conf.sock_mode,
-			  p->conf.sock_uid, p->conf.sock_gid, p->guard_set,
+			  p->conf.sock_uid, p->conf.sock_gid, p->wake_set,
 			  p->label)) {
 		xc_sock_path_fits(v->iface, false, why, sizeof(why));
 		snprintf(err, errlen, "%s: %s", p->label, why);
@@ -437,24 +437,28 @@ static void vhost_describe(struct xc_port *p, xc_kv_fn fn, void *arg)
 }
 
 /**
- * vhost_kick_fd() - turn a guest's kicks on a vring on or off, and give the
- *		     kick eventfd to sleep on (forwarding lcore)
+ * vhost_kick_fd() - turn a guest's kicks on a queue's vring on or off, and
+ *		     give the kick eventfd to sleep on (forwarding lcore)
  * @p:		port
- * @vring:	vring index (2q: guest's Rx, 2q + 1: guest's Tx)
+ * @q:		queue pair
+ * @room:	the guest's Rx vring (2q: buffers to send to), else its Tx
+ *		vring (2q + 1: frames it sent)
  * @on:		turn kicks on (true) or off
  * @fd:		the current kick fd, -1 if none (only set when @on)
  * @gen:	the current vhost device id, -1 if none (only set when @on)
  *
  * A guest behind a vIOMMU (VIRTIO_F_IOMMU_PLATFORM) may leave a ring
  * stalled on an IOTLB miss: the update that resolves it comes without a
- * kick, so such a guest asks for a brief sleep.
+ * kick, so such a guest asks for a brief sleep, and for none while its
+ * ring holds entries the last burst could not take.
  *
- * Return: 0 if done, 1 if done and the sleep must be brief, -ENODEV if the
- *	   guest is gone
+ * Return: 0 if done, 1 if done and the sleep must be brief, 2 if entries
+ *	   wait (a stall), -ENODEV if the guest is gone
  */
-static int vhost_kick_fd(struct xc_port *p, uint16_t vring, bool on, int *fd,
-			 int *gen)
+static int vhost_kick_fd(struct xc_port *p, uint16_t q, bool room, bool on,
+			 int *fd, int *gen)
 {
+	uint16_t vring = (uint16_t)(2 * q + (room ? 0 : 1));
 	struct rte_vhost_vring vr;
 	uint64_t features = 0;
 	int vid, rc = -ENODEV;
@@ -472,8 +476,23 @@ static int vhost_kick_fd(struct xc_port *p, uint16_t vring, bool on, int *fd,
 	    rte_vhost_enable_guest_notification(vid, vring, on) == 0)
 		rc = on && rte_vhost_get_negotiated_features(vid, &features) == 0 &&
 		     (features & 1ULL << XC_VIRTIO_F_IOMMU_PLATFORM) ? 1 : 0;
+	/* entries the guest made available that the last burst did not
+	 * take: behind a vIOMMU, an IOTLB miss whose answer is coming */
+	if (rc == 1 && rte_vhost_avail_entries(vid, vring) != 0)
+		rc = 2;
 	vhost_exit(p);
 	return rc;
+}
+
+/**
+ * vhost_socket() - port op: the socket the port serves or connects to
+ * @p:		port
+ *
+ * Return: the path
+ */
+static const char *vhost_socket(const struct xc_port *p)
+{
+	return vh(p)->iface;
 }
 
 const struct xc_port_ops xc_port_vhost_ops = {
@@ -493,19 +512,11 @@ const struct xc_port_ops xc_port_vhost_ops = {
 	.kick_fd = vhost_kick_fd,
 	.features = vhost_features,
 	.queue_events = vhost_queue_events,
+	.socket = vhost_socket,
+	.declared = "by its socket (left = PATH)",
 	.event_link = true,
 	.pluggable = true,
 	.mt_txq = true,		/* the vhost library locks each ring */
 	.rx_chains = true,	/* a guest's large frame: a chain, or lost */
 };
 
-/**
- * xc_port_vhost_socket() - the socket a vhost port serves or connects to
- * @p:		port
- *
- * Return: the path, or NULL if @p is not a vhost port
- */
-const char *xc_port_vhost_socket(const struct xc_port *p)
-{
-	return p->ops == &xc_port_vhost_ops ? vh(p)->iface : NULL;
-}

@@ -23,7 +23,7 @@
  *   plan     which running cables go, which cables come, which change
  *            in their slot keeping their unchanged ends (a cable whose
  *            every end changed goes and comes whole), whose impairments
- *            alone change (struct xc_plan)
+ *            or carrier alone change (struct xc_plan)
  *   check    everything that can be checked before anything changes: the
  *            definitions, with the code that reads a config file (names,
  *            sockets, ports under their tags, tunnels: each once); room
@@ -82,6 +82,7 @@
 #include "log.h"
 #include "logrl.h"
 #include "notify.h"
+#include "pull.h"
 #include "reconf.h"
 #include "sockpath.h"
 
@@ -196,7 +197,7 @@ static unsigned int ends_ports(const struct xc_cable_def *d,
 	unsigned int j, n = 0;
 
 	for (j = 0; j < 2; j++) {
-		const struct xc_end_kind *k = xc_end_kind_of(&d->end[j]);
+		const struct xc_kind_def *k = xc_kind_def_of(&d->end[j]);
 
 		if (mask & (1u << j))
 			n += k ? k->ports : 0;
@@ -233,8 +234,7 @@ static bool holds(const struct xc_reconf *r, unsigned int s,
 
 	for (j = 0; j < 2; j++)
 		if ((mask & (1u << j)) &&
-		    xc_end_def_clash(&r->defs[s].end[j], e,
-				     (uint16_t)r->opts->vxlan_port))
+		    xc_end_def_clash(&r->defs[s].end[j], e, r->opts))
 			return true;
 	return false;
 }
@@ -318,7 +318,8 @@ static int check_ends(struct xc_reconf *r, struct xc_plan *p, char *why,
 					 p->add[i].name, j ? "right" : "left");
 				return -EINVAL;
 			}
-			rc = k->check(r->t, e, freed(r, p, e), err, sizeof(err));
+			rc = k->check ? k->check(r->t, e, freed(r, p, e), err,
+						 sizeof(err)) : 0;
 			if (rc) {
 				snprintf(why, whylen, "cable %s: %s end: %.200s",
 					 p->add[i].name, j ? "right" : "left",
@@ -869,12 +870,26 @@ static int apply(struct xc_reconf *r, struct xc_plan *p, char *why,
 
 		if (!p->tune[s])
 			continue;
-		for (q = 0; q < 2 * c->n_queues; q++)
-			xc_impair_set(&c->dir[q].im, &p->tune_to[s][q % 2]);
-		memcpy(r->defs[s].impair, p->tune_to[s],
-		       sizeof(r->defs[s].impair));
-		XC_LOG_FROM(r->src, main, INFO,
-			    "%s: impairments changed in place", c->name);
+		if (memcmp(r->defs[s].impair, p->tune_to[s],
+			   sizeof(r->defs[s].impair))) {
+			for (q = 0; q < 2 * c->n_queues; q++)
+				xc_impair_set(&c->dir[q].im,
+					      &p->tune_to[s][q % 2]);
+			memcpy(r->defs[s].impair, p->tune_to[s],
+			       sizeof(r->defs[s].impair));
+			XC_LOG_FROM(r->src, main, INFO,
+				    "%s: impairments changed in place",
+				    c->name);
+		}
+		if (memcmp(&r->defs[s].carrier, &p->tune_carrier[s],
+			   sizeof(r->defs[s].carrier))) {
+			/* checked (check_tune()); carried out by pull.c */
+			xc_pull_set_carrier(c, &p->tune_carrier[s]);
+			r->defs[s].carrier = p->tune_carrier[s];
+			XC_LOG_FROM(r->src, main, INFO,
+				    "%s: carrier (down, flap) changed in place",
+				    c->name);
+		}
 	}
 	return rc;
 }
@@ -951,29 +966,56 @@ static int cmd_del(struct xc_reconf *r, const char *name, char *why,
 }
 
 /**
- * same_but_impair() - do two definitions of a cable differ in their
- *		       impairments alone?
+ * same_but_tunable() - do two definitions of a cable differ in what a
+ *			running cable takes in place alone: impairments,
+ *			carrier (down =, flap =)?
  * @a:		one
  * @b:		the other
  *
  * Return: true if so
  */
-static bool same_but_impair(const struct xc_cable_def *a,
-			    const struct xc_cable_def *b)
+static bool same_but_tunable(const struct xc_cable_def *a,
+			     const struct xc_cable_def *b)
 {
 	struct xc_cable_def x = *a, y = *b;
 
 	memset(x.impair, 0, sizeof(x.impair));
 	memset(y.impair, 0, sizeof(y.impair));
+	memset(&x.carrier, 0, sizeof(x.carrier));
+	memset(&y.carrier, 0, sizeof(y.carrier));
 	return memcmp(&x, &y, sizeof(x)) == 0;
+}
+
+/**
+ * check_tune() - can the cables changed in place take their new carrier
+ *		  (only a vhost port's end can be pulled)?
+ * @r:		state
+ * @p:		the change
+ * @why:	the reason it cannot
+ * @whylen:	size of @why
+ *
+ * Return: 0, or -EINVAL with @why set
+ */
+static int check_tune(struct xc_reconf *r, const struct xc_plan *p,
+		      char *why, size_t whylen)
+{
+	unsigned int s;
+
+	for (s = 0; s < XC_MAX_CABLES; s++)
+		if (p->tune[s] &&
+		    xc_pull_check(&r->t->cables[s], &p->tune_carrier[s], why,
+				  whylen))
+			return -EINVAL;
+	return 0;
 }
 
 /**
  * kept_ends() - the ends of a running cable that can stay as they run
  *		 when it takes a new definition: those defined alike, on a
  *		 cable with as many queues (its pools stay, which their
- *		 ports' queues use); none for a cable an operator took down
- *		 (it is made anew, plugged in)
+ *		 ports' queues use); none for a cable whose carrier is
+ *		 managed (an end taken down, by an operator, a flap or its
+ *		 definition's down or flap: it is made anew, as defined)
  * @r:		state
  * @s:		the running cable's slot
  * @d:		its new definition
@@ -984,12 +1026,18 @@ static unsigned int kept_ends(const struct xc_reconf *r, unsigned int s,
 			      const struct xc_cable_def *d)
 {
 	const struct xc_cable_def *o = &r->defs[s];
+	const struct xc_cable *c = &r->t->cables[s];
 	unsigned int j, keep = 0;
 
-	if (o->name[0] == '\0' || r->t->cables[s].admin_down ||
-	    o->end[0].queues != d->end[0].queues ||
-	    o->end[1].queues != d->end[1].queues)
+	if (o->name[0] == '\0' || o->end[0].queues != d->end[0].queues ||
+	    o->end[1].queues != d->end[1].queues ||
+	    o->carrier.down || o->carrier.flap.down_ms ||
+	    d->carrier.down || d->carrier.flap.down_ms || c->flap.on)
 		return 0;
+	for (j = 0; j < 2; j++)
+		if (c->pull_why[j] == XC_PULL_ADMIN ||
+		    c->pull_why[j] == XC_PULL_FLAP)
+			return 0;
 	for (j = 0; j < 2; j++)
 		if (memcmp(&o->end[j], &d->end[j], sizeof(d->end[j])) == 0)
 			keep |= 1u << j;
@@ -1000,8 +1048,8 @@ static unsigned int kept_ends(const struct xc_reconf *r, unsigned int s,
  * diff() - what a config read again changes: running cables it lacks go,
  *	    its new cables come, a changed cable takes its new form (in its
  *	    slot, its unchanged ends staying as they run, or made whole
- *	    anew if every end changed), those whose impairments alone
- *	    changed take them in place
+ *	    anew if every end changed), those whose impairments or carrier
+ *	    alone changed take them in place
  * @r:		state; r->tmp holds the file's cables
  * @n:		how many
  * @p:		the change, filled
@@ -1017,10 +1065,11 @@ static void diff(struct xc_reconf *r, unsigned int n, struct xc_plan *p)
 				     sizeof(r->tmp[k])) == 0)
 			continue;	/* unchanged: not touched */
 		if (s >= 0 && r->defs[s].name[0] &&
-		    same_but_impair(&r->defs[s], &r->tmp[k])) {
+		    same_but_tunable(&r->defs[s], &r->tmp[k])) {
 			p->tune[s] = true;
 			memcpy(p->tune_to[s], r->tmp[k].impair,
 			       sizeof(p->tune_to[s]));
+			p->tune_carrier[s] = r->tmp[k].carrier;
 			continue;
 		}
 		keep = s >= 0 ? kept_ends(r, (unsigned int)s, &r->tmp[k]) : 0;
@@ -1081,7 +1130,9 @@ static int cmd_reload(struct xc_reconf *r, char *why, size_t whylen)
 		n_tune += p->tune[i];
 		n_kept += p->kept_by[i] >= 0;
 	}
-	rc = check(r, p, why, whylen);
+	rc = check_tune(r, p, why, whylen);
+	if (rc == 0)
+		rc = check(r, p, why, whylen);
 	if (rc == 0)
 		rc = apply(r, p, why, whylen);
 	if (rc == 0)

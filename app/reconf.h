@@ -34,9 +34,11 @@
  * @gone:	for each slot, it went already (@was keeps it, to be made
  *		again if the change fails)
  * @was:	the definitions of the cables that went
- * @tune:	for each slot, only the impairments of its cable change:
- *		they are set in place (@tune_to), nothing is made again
+ * @tune:	for each slot, only the impairments or the carrier (down =,
+ *		flap =) of its cable change: they are set in place
+ *		(@tune_to, @tune_carrier), nothing is made again
  * @tune_to:	the new impairments
+ * @tune_carrier: the new carrier
  * @keep_slot:	add[k] is the new form of the running cable in this slot
  *		whose ends in @keep stay as they run; -1: add[k] is made
  *		whole in a free slot (and a cable it replaces is in @del)
@@ -57,6 +59,7 @@ struct xc_plan {
 	struct xc_cable_def was[XC_MAX_CABLES];
 	bool tune[XC_MAX_CABLES];
 	struct xc_impair_cfg tune_to[XC_MAX_CABLES][2];
+	struct xc_carrier_cfg tune_carrier[XC_MAX_CABLES];
 	int keep_slot[XC_MAX_CABLES];
 	uint8_t keep[XC_MAX_CABLES];
 	int kept_by[XC_MAX_CABLES];

@@ -295,29 +295,12 @@ int xc_simple_over_ports(const struct xc_opts *o,
 	*need = o->n_port_defs;
 	for (i = 0; i < n_defs; i++) {
 		for (j = 0; j < 2; j++)
-			*need += defs[i].end[j].port < 0;
+			*need += xc_kind_def_of(&defs[i].end[j]) ?
+				 xc_kind_def_of(&defs[i].end[j])->ports : 0;
 		if (first < 0 && *need > RTE_MAX_ETHPORTS)
 			first = (int)i;
 	}
 	return first;
-}
-
-/**
- * xc_simple_vdev() - the device arguments of a socket end's vhost port, as
- *		      the EAL is given them at start, or rte_dev_probe() for a
- *		      cable added at runtime
- * @buf:	filled
- * @len:	size of @buf
- * @idx:	device number: net_vhostIDX, unique in the process
- * @e:		the end
- */
-void xc_simple_vdev(char *buf, size_t len, unsigned int idx,
-		    const struct xc_end_def *e)
-{
-	snprintf(buf, len, "net_vhost%u,iface=%s%s%s%s,queues=%u", idx,
-		 e->path, e->client ? ",client=1" : "",
-		 e->offloads ? ",tso=1" : "",
-		 e->iommu ? ",iommu-support=1" : "", e->queues);
 }
 
 /**
@@ -389,20 +372,26 @@ int xc_simple_eal_args(struct xc_eal_argv *ea, const char *prog,
 		rc |= add(ea, "--file-prefix=xcable-%d", h->pid);
 	if (!user_has(user_argc, user_argv, mem))
 		rc |= add_mem(ea, h, user_has(user_argc, user_argv, hdir));
-	/* the vhost library logs ten lines per guest message at info: a
-	 * guest that connects in a loop would fill the operator's disk */
-	if (!user_has(user_argc, user_argv, logl))
-		rc |= add(ea, "--log-level=lib.vhost.config:warning");
+	/* what the kinds add once (a library's log level) */
+	for (j = 0; j < XC_N_END_KINDS; j++)
+		if (xc_kind_defs[j]->eal_once &&
+		    (strncmp(xc_kind_defs[j]->eal_once, "--log-level", 11) ||
+		     !user_has(user_argc, user_argv, logl)))
+			rc |= add(ea, "%s", xc_kind_defs[j]->eal_once);
 	for (i = 0; i < o->n_log_levels; i++)
 		rc |= add(ea, "--log-level=%s", o->log_levels[i]);
+	/* the ends served by a virtual device of their own (sockets) */
 	for (i = 0; i < n_defs; i++)
-		for (j = 0; j < 2; j++)
-			if (xc_end_def_socket(&defs[i].end[j])) {
-				xc_simple_vdev(vdev, sizeof(vdev),
-					       2 * i + (unsigned int)j,
-					       &defs[i].end[j]);
-				rc |= add(ea, "--vdev=%s", vdev);
-			}
+		for (j = 0; j < 2; j++) {
+			const struct xc_kind_def *kd =
+				xc_kind_def_of(&defs[i].end[j]);
+
+			if (kd == NULL || kd->vdev == NULL)
+				continue;
+			kd->vdev(&defs[i].end[j], 2 * i + (unsigned int)j,
+				 vdev, sizeof(vdev));
+			rc |= add(ea, "--vdev=%s", vdev);
+		}
 	for (i = 0; i < o->n_port_defs; i++)
 		rc |= add(ea, "%s%s",
 			  strncmp(o->port_defs[i].devargs, "net_", 4) ?

@@ -59,8 +59,6 @@ void xc_host_probe(struct xc_host *h);
 int xc_simple_over_ports(const struct xc_opts *o,
 			 const struct xc_cable_def *defs, unsigned int n_defs,
 			 unsigned int *need);
-void xc_simple_vdev(char *buf, size_t len, unsigned int idx,
-		    const struct xc_end_def *e);
 int xc_simple_eal_args(struct xc_eal_argv *ea, const char *prog,
 		       int user_argc, char **user_argv,
 		       const struct xc_opts *o, const struct xc_cable_def *defs,

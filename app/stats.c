@@ -38,7 +38,13 @@ static const struct xc_counter dir_counters[] = {
 	DROP_CTR("no-mbuf", XC_DROP_NO_MBUF,
 		 "no buffers left to segment a frame into"),
 	DROP_CTR("impair-loss", XC_DROP_IMPAIR_LOSS,
-		 "lost on purpose (impairment loss, ge)"),
+		 "lost on purpose (impairment loss: random)"),
+	DROP_CTR("impair-ge-loss", XC_DROP_IMPAIR_GE,
+		 "lost on purpose (impairment ge: bursty, Gilbert-Elliott)"),
+	DROP_CTR("impair-blackhole", XC_DROP_IMPAIR_BLACKHOLE,
+		 "swallowed on purpose, the carrier up (impairment blackhole)"),
+	DROP_CTR("impair-mtu", XC_DROP_IMPAIR_MTU,
+		 "larger than the impairment mtu lets through (a mismatched MTU)"),
 	DROP_CTR("impair-queue-full", XC_DROP_IMPAIR_FULL,
 		 "the impairment queue (delay, rate) was full"),
 	DROP_CTR("cable-down", XC_DROP_CABLE_DOWN,
@@ -54,59 +60,12 @@ static const struct xc_counter dir_counters[] = {
 		"extra copies sent on purpose (impairment dup)"),
 	DIR_CTR("corrupted", corrupted,
 		"frames with a bit flipped on purpose (impairment corrupt)"),
+	DIR_CTR("reordered", reordered,
+		"frames sent on purpose ahead of frames received before them (impairment reorder)"),
 };
 
-#define TRUNK_CTR(name, field, meaning) \
-	{ name, meaning, offsetof(struct xc_trunk_stats, field), 1 }
-
-/* every counter of a trunk port, in the order shown */
-static const struct xc_counter trunk_counters[] = {
-	TRUNK_CTR("rx-pkts", rx_pkts, "frames received from the trunk's port"),
-	TRUNK_CTR("unknown-tag", unknown_tag,
-		  "dropped: no cable has their tag, or they had none"),
-	TRUNK_CTR("backlog", backlog,
-		  "dropped: their cable's queue from the trunk was full"),
-	TRUNK_CTR("oerrors", oerrors, "the driver's: frames it could not send"),
-	TRUNK_CTR("imissed", imissed,
-		  "the driver's: frames it had no room to receive"),
-	TRUNK_CTR("ierrors", ierrors,
-		  "the driver's: erroneous frames it received"),
-};
-
-#define VXLAN_CTR(name, field, meaning) \
-	{ name, meaning, offsetof(struct xc_vxlan_stats, field), 1 }
-
-/* every counter of the tunnel socket, in the order shown */
-static const struct xc_counter vxlan_counters[] = {
-	VXLAN_CTR("rx-datagrams", rx_datagrams, "datagrams received"),
-	VXLAN_CTR("rx-short", rx_short,
-		  "dropped: shorter than a VXLAN and an Ethernet header"),
-	VXLAN_CTR("rx-bad-flags", rx_bad_flags,
-		  "dropped: VXLAN I flag (valid VNI) not set"),
-	VXLAN_CTR("rx-too-big", rx_too_big,
-		  "dropped: a frame larger than a tunnel carries"),
-	VXLAN_CTR("unknown-vni", unknown_vni, "dropped: no tunnel has the VNI"),
-	VXLAN_CTR("unknown-remote", unknown_remote,
-		  "dropped: the VNI's tunnel has another remote address"),
-	VXLAN_CTR("backlog", backlog,
-		  "dropped: their tunnel's queue held its share of the socket's buffers"),
-	VXLAN_CTR("no-mbuf", no_mbuf,
-		  "dropped: every buffer of the socket was in use"),
-	VXLAN_CTR("tx-datagrams", tx_datagrams, "datagrams sent"),
-	VXLAN_CTR("tx-too-big", tx_too_big,
-		  "frames the kernel refused as too big (vxlan-df); each cable counts them as too-big"),
-	VXLAN_CTR("tx-error", tx_error,
-		  "frames the kernel refused otherwise (no route...); each cable counts them as refused"),
-};
-
-const struct xc_counter_table xc_vxlan_counters = {
-	vxlan_counters, RTE_DIM(vxlan_counters)
-};
 const struct xc_counter_table xc_dir_counters = {
 	dir_counters, RTE_DIM(dir_counters)
-};
-const struct xc_counter_table xc_trunk_counters = {
-	trunk_counters, RTE_DIM(trunk_counters)
 };
 
 /**
@@ -260,6 +219,7 @@ void xc_stats_snapshot(const struct xc_dir_stats *src,
 					   __ATOMIC_RELAXED);
 	dst->duplicated = __atomic_load_n(&src->duplicated, __ATOMIC_RELAXED);
 	dst->corrupted = __atomic_load_n(&src->corrupted, __ATOMIC_RELAXED);
+	dst->reordered = __atomic_load_n(&src->reordered, __ATOMIC_RELAXED);
 }
 
 /**
@@ -299,4 +259,5 @@ void xc_stats_accumulate(struct xc_dir_stats *sum,
 	sum->csum_filled += s->csum_filled;
 	sum->duplicated += s->duplicated;
 	sum->corrupted += s->corrupted;
+	sum->reordered += s->reordered;
 }

@@ -31,6 +31,9 @@ enum xc_drop {
 	XC_DROP_UNSUPPORTED,
 	XC_DROP_NO_MBUF,
 	XC_DROP_IMPAIR_LOSS,
+	XC_DROP_IMPAIR_GE,
+	XC_DROP_IMPAIR_BLACKHOLE,
+	XC_DROP_IMPAIR_MTU,
 	XC_DROP_IMPAIR_FULL,
 	XC_DROP_CABLE_DOWN,
 	XC_DROP_REFUSED,
@@ -56,6 +59,7 @@ struct xc_dir_stats {
 	uint64_t csum_filled;
 	uint64_t duplicated;
 	uint64_t corrupted;
+	uint64_t reordered;
 };
 
 /**
@@ -70,37 +74,6 @@ static inline void xc_stat_add(uint64_t *c, uint64_t n)
 {
 	__atomic_store_n(c, *c + n, __ATOMIC_RELAXED);
 }
-
-/**
- * struct xc_trunk_stats - counters of a trunk port, as read for showing
- * (names and meanings: trunk_counters in stats.c)
- */
-struct xc_trunk_stats {
-	uint64_t rx_pkts;
-	uint64_t unknown_tag;
-	uint64_t backlog;
-	uint64_t oerrors;
-	uint64_t imissed;
-	uint64_t ierrors;
-};
-
-/**
- * struct xc_vxlan_stats - counters of the tunnel socket (vxlan.c)
- * (names and meanings: vxlan_counters in stats.c)
- */
-struct xc_vxlan_stats {
-	uint64_t rx_datagrams;
-	uint64_t rx_short;
-	uint64_t rx_bad_flags;
-	uint64_t rx_too_big;
-	uint64_t unknown_vni;
-	uint64_t unknown_remote;
-	uint64_t backlog;
-	uint64_t no_mbuf;
-	uint64_t tx_datagrams;
-	uint64_t tx_too_big;
-	uint64_t tx_error;
-};
 
 /**
  * struct xc_counter - one counter of a table
@@ -129,8 +102,6 @@ struct xc_counter_table {
 };
 
 extern const struct xc_counter_table xc_dir_counters;
-extern const struct xc_counter_table xc_trunk_counters;
-extern const struct xc_counter_table xc_vxlan_counters;
 
 const char *xc_drop_name(enum xc_drop r);
 uint64_t xc_counter_value(const struct xc_counter *c, const void *s);

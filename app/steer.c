@@ -157,7 +157,7 @@ void xc_steer_forget(struct xc_dir *d)
  */
 static bool steered(const struct xc_end *e, unsigned int n_queues)
 {
-	return n_queues > 1 && e->trunk == NULL && e->port != NULL &&
+	return n_queues > 1 && !e->ops->shared && e->port != NULL &&
 	       e->port->ops->mt_txq;
 }
 

@@ -32,16 +32,21 @@
 #include "supervise.h"
 
 /**
- * xc_sup_def_ports() - the ethdevs a cable's own ends take (socket and
- *			tunnel ends; a [port NAME] is counted once per
- *			worker, not here)
+ * xc_sup_def_ports() - the ethdevs a cable's own ends take (a socket
+ *			end's; a [port NAME] is counted once per worker, not
+ *			here)
  * @d:		the cable
  *
  * Return: 0, 1 or 2
  */
 unsigned int xc_sup_def_ports(const struct xc_cable_def *d)
 {
-	return (d->end[0].port < 0) + (d->end[1].port < 0);
+	unsigned int j, n = 0;
+
+	for (j = 0; j < 2; j++)
+		if (xc_kind_def_of(&d->end[j]))
+			n += xc_kind_def_of(&d->end[j])->ports;
+	return n;
 }
 
 /**
@@ -61,10 +66,25 @@ uint32_t xc_sup_def_portmask(const struct xc_cable_def *d)
 	return m;
 }
 
-/* is_vxlan() - has a cable a tunnel end? */
-static bool is_vxlan(const struct xc_cable_def *d)
+/**
+ * one_process() - the kinds of a cable's ends whose ends a lab must keep
+ *		   in one process (a tunnel's, on the one UDP socket)
+ * @d:		the cable
+ *
+ * Return: bit k set for such a kind k
+ */
+static uint32_t one_process(const struct xc_cable_def *d)
 {
-	return xc_end_def_vxlan(&d->end[0]) || xc_end_def_vxlan(&d->end[1]);
+	uint32_t m = 0;
+	unsigned int j;
+
+	for (j = 0; j < 2; j++) {
+		const struct xc_kind_def *kd = xc_kind_def_of(&d->end[j]);
+
+		if (kd && kd->one_process)
+			m |= 1u << kd->id;
+	}
+	return m;
 }
 
 /**
@@ -103,7 +123,8 @@ static struct load worker_load(const struct xc_sup_cable *c, unsigned int n,
 
 /**
  * group_of() - the unplaced cables that must go with cable @i (sharing a
- *		port with it or with each other, or all tunnel cables)
+ *		port with it or with each other, or the ends of a kind that
+ *		keeps one process: all tunnel cables)
  * @c:		cables
  * @n:		how many
  * @i:		the first of the group
@@ -117,7 +138,8 @@ static uint32_t group_of(const struct xc_sup_cable *c, unsigned int n,
 			 unsigned int i, bool *in, struct load *need)
 {
 	uint32_t mask = xc_sup_def_portmask(&c[i].def);
-	bool vx = is_vxlan(&c[i].def), grew = true;
+	uint32_t shared = one_process(&c[i].def);
+	bool grew = true;
 	unsigned int j;
 
 	memset(in, 0, n * sizeof(*in));
@@ -128,10 +150,10 @@ static uint32_t group_of(const struct xc_sup_cable *c, unsigned int n,
 			if (in[j] || c[j].worker >= 0)
 				continue;
 			if ((xc_sup_def_portmask(&c[j].def) & mask) ||
-			    (vx && is_vxlan(&c[j].def))) {
+			    (one_process(&c[j].def) & shared)) {
 				in[j] = true;
 				mask |= xc_sup_def_portmask(&c[j].def);
-				vx |= is_vxlan(&c[j].def);
+				shared |= one_process(&c[j].def);
 				grew = true;
 			}
 		}
@@ -162,7 +184,8 @@ static bool fits(struct load l, struct load more)
 
 /**
  * affinity() - the worker a cable must go to: the one holding its
- *		[port NAME], or the one with the tunnel cables
+ *		[port NAME], or the one with the cables whose ends share
+ *		its kind's one process (the tunnel cables)
  * @c:		cables
  * @n:		how many
  * @i:		the cable
@@ -186,10 +209,11 @@ static int affinity(const struct xc_sup_cable *c, unsigned int n,
 			return -2;
 		t = (int)k;
 	}
-	if (t >= 0 || !is_vxlan(&c[i].def))
+	if (t >= 0 || !one_process(&c[i].def))
 		return t;
 	for (j = 0; j < n; j++)
-		if (j != i && c[j].worker >= 0 && is_vxlan(&c[j].def))
+		if (j != i && c[j].worker >= 0 &&
+		    (one_process(&c[j].def) & one_process(&c[i].def)))
 			return c[j].worker;
 	return -1;
 }

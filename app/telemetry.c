@@ -23,7 +23,6 @@
 #include "dir.h"
 #include "log.h"
 #include "telemetry.h"
-#include "trunk.h"
 
 /**
  * struct xc_tel - what the telemetry callbacks may look at
@@ -119,7 +118,6 @@ static void add_end(struct rte_tel_data *d, const char *prefix,
 {
 	struct xc_tel_kv kv = { .d = d, .prefix = prefix };
 	char k[RTE_TEL_MAX_STRING_LEN], offl[32];
-	struct xc_trunk_stats ts;
 	uint64_t caps;
 	uint32_t f;
 
@@ -135,26 +133,13 @@ static void add_end(struct rte_tel_data *d, const char *prefix,
 				  xc_caps_max_frame(caps));
 	rte_tel_data_add_dict_u64(d, key(k, prefix, "queues"),
 				  xc_end_queues(e));
-	if (xc_vxlan_of(e)) {
-		/* a tunnel end: the socket's counters */
-		struct xc_vxlan_stats vs;
+	if (e->hub) {
+		/* an end on a hub: the hub's counters */
+		uint64_t st[XC_HUB_STATS_MAX];
 
-		xc_vxlan_stats(xc_vxlan_of(e), &vs);
-		xc_stats_tel(&xc_vxlan_counters, &vs, d,
-				key(k, prefix, "vxlan"));
-	}
-	if (e->trunk) {
-		/* an end on a trunk: its tag, and the trunk's counters */
-		const struct xc_trunk *t = e->trunk;
-
-		rte_tel_data_add_dict_string(d, key(k, prefix, "trunk"),
-					     t->port->label);
-		rte_tel_data_add_dict_u64(d, key(k, prefix, "tag"), e->tag);
-		rte_tel_data_add_dict_u64(d, key(k, prefix, "tag_type"),
-					  t->tpid);
-		xc_counters_trunk_stats(t, &ts);
-		xc_stats_tel(&xc_trunk_counters, &ts, d,
-				key(k, prefix, "trunk"));
+		e->hub->ops->snapshot(e->hub, st);
+		xc_stats_tel(e->hub->ops->counters, st, d,
+			     key(k, prefix, e->hub->ops->tel));
 	}
 }
 

@@ -36,6 +36,7 @@
 #include "dir.h"
 #include "fault.h"
 #include "log.h"
+#include "pull.h"
 #include "simple.h"
 #include "topology.h"
 
@@ -59,7 +60,7 @@ static int create_ports(struct xc_topo *t, char *err, size_t errlen)
 
 	t->n_ports = rte_eth_dev_count_avail();
 	if (t->n_ports == 0 && t->n_defs == 0) {
-		snprintf(err, errlen, "no ports: add them with --vdev net_vhost0,iface=PATH (or use --left/--right)");
+		snprintf(err, errlen, "no ports: give the EAL the devices to join (--vdev, see --help), or use --left/--right or --config");
 		return -EINVAL;
 	}
 	/* every slot a port can take, with room for cables added later */
@@ -68,7 +69,7 @@ static int create_ports(struct xc_topo *t, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	t->guard_set = epoll_create1(EPOLL_CLOEXEC);	/* -1: polled */
+	t->wake_set = epoll_create1(EPOLL_CLOEXEC);	/* -1: polled */
 	RTE_ETH_FOREACH_DEV(id) {
 		struct xc_port *p;
 
@@ -80,7 +81,7 @@ static int create_ports(struct xc_topo *t, char *err, size_t errlen)
 		rc = xc_port_create(p, id, err, errlen);
 		if (rc)
 			return rc;
-		p->guard_set = t->guard_set;
+		p->wake_set = t->wake_set;
 		p->conf.sock_mode = t->opts->sock_mode;
 		p->conf.sock_gid = t->sock_gid;
 		p->conf.sock_uid = t->sock_uid;
@@ -111,6 +112,7 @@ static void drop_ends(struct xc_topo *t, unsigned int i, unsigned int mask)
 		c->end[j].kind->free(t, &c->end[j]);
 		memset(&c->end[j], 0, sizeof(c->end[j]));
 		c->pulled[j] = false;
+		c->pull_why[j] = XC_PULL_NONE;
 	}
 }
 
@@ -342,6 +344,8 @@ static int cable_pools(struct xc_topo *t, unsigned int i, char *err,
  * @t:		topology
  * @i:		cable index
  * @ic:		impairments to start with
+ * @cc:		its carrier to start with: ends down, a flap schedule
+ *		(pull.c carries it out once the cable is shown)
  * @keep:	ends that run already (bit j: end j), a cable whose other
  *		ends were made again: its pools, which their ports' queues
  *		use, stay; 0 for a new cable
@@ -352,7 +356,8 @@ static int cable_pools(struct xc_topo *t, unsigned int i, char *err,
  * Return: 0, -EINVAL for an error in what the user wrote, other -errno
  */
 static int ready_cable(struct xc_topo *t, unsigned int i,
-		       const struct xc_impair_cfg ic[2], unsigned int keep,
+		       const struct xc_impair_cfg ic[2],
+		       const struct xc_carrier_cfg *cc, unsigned int keep,
 		       bool runtime, char *err, size_t errlen)
 {
 	struct xc_cable *c = &t->cables[i];
@@ -360,6 +365,11 @@ static int ready_cable(struct xc_topo *t, unsigned int i,
 	unsigned int j;
 	int rc = 0;
 
+	rc = xc_pull_check(c, cc, err, errlen);
+	if (rc)
+		return rc;
+	if (cc->down || cc->flap.down_ms)
+		xc_pull_set_carrier(c, cc);
 	if (keep == 0)
 		rc = cable_pools(t, i, err, errlen);
 	if (rc == 0 && xc_cable_dirs_create(c, ic, rte_rdtsc() ^
@@ -398,8 +408,11 @@ int xc_topo_start(struct xc_topo *t, char *err, size_t errlen)
 	int rc;
 
 	for (i = 0; i < t->n_cables; i++) {
-		rc = ready_cable(t, i, t->n_defs ? t->defs[i].impair :
-				 t->opts->impair, 0, false, err, errlen);
+		rc = t->n_defs ?
+		     ready_cable(t, i, t->defs[i].impair, &t->defs[i].carrier,
+				 0, false, err, errlen) :
+		     ready_cable(t, i, t->opts->impair, &t->opts->carrier,
+				 0, false, err, errlen);
 		if (rc)
 			return rc;
 	}
@@ -424,11 +437,7 @@ void xc_topo_drain(struct xc_topo *t)
 			xc_dir_flush(&t->cables[i].dir[j], XC_DROP_SHUTDOWN);
 			xc_dir_drain(&t->cables[i].dir[j], 4 * XC_RING_SIZE);
 		}
-	for (i = 0; i < RTE_MAX_ETHPORTS; i++)
-		if (t->trunk_of[i])
-			xc_trunk_flush(t->trunk_of[i]);
-	if (t->vxlan)
-		xc_vxlan_flush(t->vxlan);
+	xc_kinds_flush(t);
 }
 
 /**
@@ -451,18 +460,13 @@ void xc_topo_free(struct xc_topo *t)
 	for (i = 0; i < t->n_retired; i++)
 		xc_pool_free(&t->retired[i]);
 	t->n_retired = 0;
-	for (i = 0; i < RTE_MAX_ETHPORTS; i++) {
-		free(t->trunk_of[i]);
-		t->trunk_of[i] = NULL;
-	}
-	xc_vxlan_close(t->vxlan);
-	t->vxlan = NULL;
+	xc_kinds_fini(t);
 	free(t->ports);
 	t->ports = NULL;
 	t->n_ports = 0;
-	if (t->guard_set >= 0)
-		close(t->guard_set);
-	t->guard_set = -1;
+	if (t->wake_set >= 0)
+		close(t->wake_set);
+	t->wake_set = -1;
 }
 
 /**
@@ -480,10 +484,8 @@ void xc_topo_free(struct xc_topo *t)
 struct xc_port *xc_topo_new_port(struct xc_topo *t, const char *devargs,
 				 const char *name, char *err, size_t errlen)
 {
-	struct rte_eth_dev_info info;
 	struct xc_port *p;
-	uint16_t id, k;
-	int rc;
+	uint16_t k;
 
 	for (k = 0; k < RTE_MAX_ETHPORTS && t->ports[k].ops; k++)
 		;
@@ -493,28 +495,15 @@ struct xc_port *xc_topo_new_port(struct xc_topo *t, const char *devargs,
 			 RTE_MAX_ETHPORTS);
 		return NULL;
 	}
-	rc = rte_dev_probe(devargs);
-	if (rc == 0)
-		rc = rte_eth_dev_get_port_by_name(name, &id);
-	if (rc) {
-		snprintf(err, errlen, "cannot create port %s: %s", name,
-			 rte_strerror(-rc));
-		return NULL;
-	}
 	p = &t->ports[k];
-	rc = xc_port_create(p, id, err, errlen);
-	p->guard_set = t->guard_set;
+	if (xc_port_probe(p, devargs, name, err, errlen))
+		return NULL;
+	p->wake_set = t->wake_set;
 	p->conf.sock_mode = t->opts->sock_mode;
 	p->conf.offloads = t->opts->offloads;
 	if (k >= t->n_ports)
 		t->n_ports = (uint16_t)(k + 1);
-	if (rc == 0)
-		return p;
-	xc_port_free(p);
-	if (rte_eth_dev_info_get(id, &info) == 0)
-		rte_dev_remove(info.device);
-	memset(p, 0, sizeof(*p));	/* a free slot */
-	return NULL;
+	return p;
 }
 
 /**
@@ -540,7 +529,7 @@ int xc_topo_add_cable(struct xc_topo *t, unsigned int i,
 
 	if (rc)
 		return rc;
-	rc = ready_cable(t, i, d->impair, 0, faults, err, errlen);
+	rc = ready_cable(t, i, d->impair, &d->carrier, 0, faults, err, errlen);
 	if (rc)
 		xc_topo_del_cable(t, i, NULL);
 	return rc;
@@ -616,7 +605,8 @@ int xc_topo_remake_ends(struct xc_topo *t, unsigned int i,
 
 	if (rc)
 		return rc;
-	rc = ready_cable(t, i, d->impair, keep, faults, err, errlen);
+	rc = ready_cable(t, i, d->impair, &d->carrier, keep, faults, err,
+			 errlen);
 	if (rc)
 		xc_topo_release_ends(t, i, keep, NULL);
 	return rc;

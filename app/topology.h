@@ -17,8 +17,6 @@
 #include "endkind.h"
 #include "options.h"
 #include "pool.h"
-#include "trunk.h"
-#include "vxlan.h"
 
 /**
  * struct xc_topo - the ports and cables xcable runs (main thread)
@@ -35,14 +33,14 @@
  * @ports:	all of them, indexed by port id
  * @n_cables:	number of cables
  * @cables:	the cables
- * @trunk_of:	for each port id, the trunk it carries, or NULL
- * @vxlan:	the socket of the tunnel ends, NULL if there are none
+ * @kind_state:	each end kind's own (endkind.h: xc_kind_state())
  * @next_vdev:	number of the next vhost device created at runtime
  *		(net_vhostN: unique in the process)
- * @guard_set:	epoll set of the vhost guards' decoy sockets (guard.c):
- *		the main thread sleeps on it and turns away second
- *		frontends; -1 if it could not be made (the guards are then
- *		polled); the caller sets -1 before xc_topo_build()
+ * @wake_set:	epoll set of the fds ports give the main thread (each with
+ *		a struct xc_wake: a guard's decoy socket, which a second
+ *		frontend makes readable); the main thread sleeps on it too;
+ *		-1 if it could not be made (the kinds then poll); the
+ *		caller sets -1 before xc_topo_build()
  * @pools:	each cable's pools, [0] for frames, [1] for indirect mbufs
  *		(segments); cable->pool and ->ipool are their mempools
  * @pool_gen:	pools made so far: their names are unique (a retired pool
@@ -65,10 +63,9 @@ struct xc_topo {
 	struct xc_port *ports;
 	unsigned int n_cables;
 	struct xc_cable cables[XC_MAX_CABLES];
-	struct xc_trunk *trunk_of[RTE_MAX_ETHPORTS];
-	struct xc_vxlan *vxlan;
+	void *kind_state[XC_N_END_KINDS];
 	unsigned int next_vdev;
-	int guard_set;
+	int wake_set;
 	struct xc_pool pools[XC_MAX_CABLES][2];
 	unsigned int pool_gen;
 	struct xc_pool retired[4 * XC_MAX_CABLES];

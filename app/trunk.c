@@ -10,15 +10,24 @@
  * from 802.1Q, so the tag value alone decides. Otherwise the frame's own
  * bytes must carry the trunk's tag type.
  */
+#include <assert.h>
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <rte_byteorder.h>
 #include <rte_ethdev.h>
 #include <rte_ether.h>
 
+#include "dir.h"
 #include "stats.h"
 #include "trunk.h"
+
+/* mem() - what a member end is on its trunk */
+static inline struct xc_trunk_member *mem(const struct xc_end *e)
+{
+	return e->priv;
+}
 
 /**
  * xc_trunk_add() - make a cable end a member of a trunk under a tag, in
@@ -42,10 +51,11 @@ int xc_trunk_add(struct xc_trunk *t, struct xc_end *member, uint16_t tag)
 		;
 	if (idx == XC_TRUNK_MAX_MEMBERS)
 		return -ENOSPC;
+	t->mem[idx] = (struct xc_trunk_member){ .trunk = t, .tag = tag,
+						.idx = (uint8_t)idx };
 	member->ops = &xc_end_trunk_ops;
-	member->trunk = t;
-	member->tag = tag;
-	member->member_idx = (uint8_t)idx;
+	member->priv = &t->mem[idx];
+	member->hub = &t->hub;
 	member->port = t->port;
 	t->q[idx].head = t->q[idx].n = 0;
 	t->member[idx] = member;
@@ -65,9 +75,10 @@ int xc_trunk_add(struct xc_trunk *t, struct xc_end *member, uint16_t tag)
  */
 void xc_trunk_stop(struct xc_trunk *t, const struct xc_end *member)
 {
-	if (t->member_of[member->tag] == member->member_idx + 1)
-		__atomic_store_n(&t->member_of[member->tag], 0,
-				 __ATOMIC_RELEASE);
+	const struct xc_trunk_member *m = mem(member);
+
+	if (m && t->member_of[m->tag] == m->idx + 1)
+		__atomic_store_n(&t->member_of[m->tag], 0, __ATOMIC_RELEASE);
 }
 
 /**
@@ -95,15 +106,19 @@ static void drop_queue(struct xc_trunk *t, struct xc_trunk_q *q)
  */
 void xc_trunk_del(struct xc_trunk *t, struct xc_end *member)
 {
-	unsigned int idx = member->member_idx;
+	unsigned int idx;
 
+	if (mem(member) == NULL)
+		return;
+	idx = mem(member)->idx;
 	if (idx >= XC_TRUNK_MAX_MEMBERS || t->member[idx] != member)
 		return;
 	xc_trunk_stop(t, member);
 	drop_queue(t, &t->q[idx]);
 	t->member[idx] = NULL;
 	t->n_members--;
-	member->trunk = NULL;
+	member->priv = NULL;
+	member->hub = NULL;
 }
 
 /**
@@ -186,8 +201,8 @@ static void fill(struct xc_trunk *t)
 uint16_t xc_trunk_rx(struct xc_end *member, struct rte_mbuf **pkts,
 		     uint16_t n)
 {
-	struct xc_trunk *t = member->trunk;
-	struct xc_trunk_q *q = &t->q[member->member_idx];
+	struct xc_trunk *t = mem(member)->trunk;
+	struct xc_trunk_q *q = &t->q[mem(member)->idx];
 	uint16_t i;
 
 	if (q->n == 0)
@@ -248,7 +263,7 @@ static uint64_t trunk_caps(const struct xc_end *e)
 	uint64_t caps = __atomic_load_n(&e->port->caps, __ATOMIC_ACQUIRE);
 	/* the tag takes 4 bytes, which Linux gives back for 802.1Q */
 	uint32_t max = xc_caps_max_frame(caps) +
-		       (e->trunk->tpid == XC_TPID_8021Q ? 4 : 0);
+		       (mem(e)->trunk->tpid == XC_TPID_8021Q ? 4 : 0);
 
 	if (caps == 0)
 		return 0;
@@ -263,7 +278,7 @@ static uint64_t trunk_caps(const struct xc_end *e)
  */
 static void trunk_drain(struct xc_end *e)
 {
-	fill(e->trunk);
+	fill(mem(e)->trunk);
 }
 
 /**
@@ -275,7 +290,52 @@ static void trunk_drain(struct xc_end *e)
  */
 static bool trunk_queued(const struct xc_end *e)
 {
-	return e->trunk->q[e->member_idx].n != 0;
+	return mem(e)->trunk->q[mem(e)->idx].n != 0;
+}
+
+/**
+ * push_tags() - end op, the stage of every direction towards a member:
+ *		 give the frames the member's outer tag (frames that cannot
+ *		 take one are dropped as no-mbuf; those from guests always
+ *		 have the headroom)
+ * @d:		direction whose receiver is a trunk member
+ * @b:		burst
+ */
+static void push_tags(struct xc_dir *d, struct xc_burst *b)
+{
+	const struct xc_trunk_member *tm = mem(d->tx);
+	uint16_t tpid = tm->trunk->tpid, tag = tm->tag;
+	uint16_t i, k = 0;
+
+	for (i = 0; i < b->n; i++) {
+		struct rte_mbuf *m = b->pkts[i];
+
+		if (unlikely(xc_trunk_push(m, tpid, tag))) {
+			xc_dir_drop(d, &m, 1, XC_DROP_NO_MBUF);
+			continue;
+		}
+		b->pkts[k++] = m;
+	}
+	b->n = k;
+}
+
+/**
+ * trunk_describe() - end op: the port's facts, and the member's on the
+ *		      trunk
+ * @e:		member
+ * @fn:		called once per fact
+ * @arg:	its argument
+ */
+static void trunk_describe(const struct xc_end *e, xc_kv_fn fn, void *arg)
+{
+	const struct xc_trunk_member *tm = mem(e);
+
+	xc_port_describe(e->port, fn, arg);
+	if (tm == NULL)
+		return;
+	fn(arg, "trunk", tm->trunk->port->label, 0);
+	fn(arg, "tag", NULL, tm->tag);
+	fn(arg, "tag_type", NULL, tm->trunk->tpid);
 }
 
 const struct xc_end_ops xc_end_trunk_ops = {
@@ -286,7 +346,20 @@ const struct xc_end_ops xc_end_trunk_ops = {
 	.shared = true,
 	.queued = trunk_queued,
 	.drain = trunk_drain,
+	.describe = trunk_describe,
+	.tx_stage = push_tags,
 };
+
+/**
+ * xc_trunk_member_of() - what a trunk member end is on its trunk
+ * @e:		an end of the trunk kind
+ *
+ * Return: its member state, NULL if it is on no trunk (any more)
+ */
+const struct xc_trunk_member *xc_trunk_member_of(const struct xc_end *e)
+{
+	return mem(e);
+}
 
 /**
  * xc_trunk_push() - put an outer tag in front of a frame's own tags
@@ -326,4 +399,97 @@ void xc_trunk_flush(struct xc_trunk *t)
 
 	for (i = 0; i < XC_TRUNK_MAX_MEMBERS; i++)
 		drop_queue(t, &t->q[i]);
+}
+
+#define TRUNK_CTR(name, field, meaning) \
+	{ name, meaning, offsetof(struct xc_trunk_stats, field), 1 }
+
+/* every counter of a trunk port, in the order shown */
+static const struct xc_counter trunk_counters[] = {
+	TRUNK_CTR("rx-pkts", rx_pkts, "frames received from the trunk's port"),
+	TRUNK_CTR("unknown-tag", unknown_tag,
+		  "dropped: no cable has their tag, or they had none"),
+	TRUNK_CTR("backlog", backlog,
+		  "dropped: their cable's queue from the trunk was full"),
+	TRUNK_CTR("oerrors", oerrors, "the driver's: frames it could not send"),
+	TRUNK_CTR("imissed", imissed,
+		  "the driver's: frames it had no room to receive"),
+	TRUNK_CTR("ierrors", ierrors,
+		  "the driver's: erroneous frames it received"),
+};
+
+static const struct xc_counter_table trunk_table = {
+	trunk_counters, RTE_DIM(trunk_counters)
+};
+
+static_assert(sizeof(struct xc_trunk_stats) <=
+	      XC_HUB_STATS_MAX * sizeof(uint64_t), "trunk counters fit a hub's");
+
+/**
+ * xc_trunk_stats() - read a trunk's counters and its driver's (any thread)
+ * @t:		trunk
+ * @s:		filled
+ */
+void xc_trunk_stats(const struct xc_trunk *t, struct xc_trunk_stats *s)
+{
+	struct rte_eth_stats st;
+
+	if (rte_eth_stats_get(t->port->id, &st))
+		memset(&st, 0, sizeof(st));
+	s->rx_pkts = __atomic_load_n(&t->rx_pkts, __ATOMIC_RELAXED);
+	s->unknown_tag = __atomic_load_n(&t->unknown_tag, __ATOMIC_RELAXED);
+	s->backlog = __atomic_load_n(&t->backlog, __ATOMIC_RELAXED);
+	s->oerrors = st.oerrors;
+	s->imissed = st.imissed;
+	s->ierrors = st.ierrors;
+}
+
+/* hub_snapshot() - hub op: the trunk's counters */
+static void hub_snapshot(const struct xc_hub *h, void *s)
+{
+	xc_trunk_stats((const struct xc_trunk *)h, s);
+}
+
+/* hub_name() - hub op: the trunk's name, its [port]'s */
+static const char *hub_name(const struct xc_hub *h)
+{
+	return ((const struct xc_trunk *)h)->port->label;
+}
+
+/* hub_title() - hub op: "trunk NAME (ETHDEV)" */
+static void hub_title(const struct xc_hub *h, char *buf, size_t len)
+{
+	const struct xc_trunk *t = (const struct xc_trunk *)h;
+
+	snprintf(buf, len, "trunk %s (%s)", t->port->label, t->port->name);
+}
+
+/* hub_describe() - hub op: the trunk's port */
+static void hub_describe(const struct xc_hub *h, xc_kv_fn fn, void *arg)
+{
+	fn(arg, "port", ((const struct xc_trunk *)h)->port->name, 0);
+}
+
+static const struct xc_hub_ops trunk_hub_ops = {
+	.group = "trunks",
+	.tel = "trunk",
+	.counters = &trunk_table,
+	.snapshot = hub_snapshot,
+	.name = hub_name,
+	.title = hub_title,
+	.describe = hub_describe,
+};
+
+/**
+ * xc_trunk_init() - make a port a trunk, without members yet (main
+ *		     thread)
+ * @t:		zeroed trunk
+ * @port:	its port
+ * @tpid:	outer tag type
+ */
+void xc_trunk_init(struct xc_trunk *t, struct xc_port *port, uint16_t tpid)
+{
+	t->hub.ops = &trunk_hub_ops;
+	t->port = port;
+	t->tpid = tpid;
 }

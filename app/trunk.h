@@ -44,13 +44,41 @@ struct xc_trunk_q {
 };
 
 /**
+ * struct xc_trunk_member - what a member end is on its trunk (the end's
+ *			    @priv; main thread, read by the trunk's lcore)
+ * @trunk:	the trunk
+ * @tag:	its outer VLAN id
+ * @idx:	its index among the members
+ */
+struct xc_trunk_member {
+	struct xc_trunk *trunk;
+	uint16_t tag;
+	uint8_t idx;
+};
+
+/**
+ * struct xc_trunk_stats - counters of a trunk port, as read for showing
+ * (names and meanings: trunk_counters in trunk.c)
+ */
+struct xc_trunk_stats {
+	uint64_t rx_pkts;
+	uint64_t unknown_tag;
+	uint64_t backlog;
+	uint64_t oerrors;
+	uint64_t imissed;
+	uint64_t ierrors;
+};
+
+/**
  * struct xc_trunk - a port shared by several cables
+ * @hub:	what the views show of it (its counters), first
  * @port:	the port itself (configured and started once)
  * @tpid:	outer tag type, 0x88a8 or 0x8100
  * @member_of:	VLAN id -> member index + 1 (0: none); written by the main
  *		thread, read by the trunk's lcore (atomic)
  * @n_members:	members (main thread)
  * @member:	their ends, by index; NULL for a free slot (main thread)
+ * @mem:	what each member is on the trunk (its end's @priv)
  * @q:		frames received for each member, not yet taken (the
  *		trunk's lcore; the main thread empties a member's once its
  *		tag is gone and the lcore has let go of it)
@@ -61,11 +89,13 @@ struct xc_trunk_q {
  *		(atomic, one writer)
  */
 struct xc_trunk {
+	struct xc_hub hub;
 	struct xc_port *port;
 	uint16_t tpid;
 	uint8_t member_of[XC_VLAN_IDS];
 	unsigned int n_members;
 	struct xc_end *member[XC_TRUNK_MAX_MEMBERS];
+	struct xc_trunk_member mem[XC_TRUNK_MAX_MEMBERS];
 	struct xc_trunk_q q[XC_TRUNK_MAX_MEMBERS];
 	uint64_t rx_pkts;
 	uint64_t unknown_tag;
@@ -74,6 +104,8 @@ struct xc_trunk {
 
 extern const struct xc_end_ops xc_end_trunk_ops;
 
+void xc_trunk_init(struct xc_trunk *t, struct xc_port *port, uint16_t tpid);
+const struct xc_trunk_member *xc_trunk_member_of(const struct xc_end *e);
 int xc_trunk_add(struct xc_trunk *t, struct xc_end *member, uint16_t tag);
 void xc_trunk_stop(struct xc_trunk *t, const struct xc_end *member);
 void xc_trunk_del(struct xc_trunk *t, struct xc_end *member);
@@ -81,5 +113,6 @@ uint16_t xc_trunk_rx(struct xc_end *member, struct rte_mbuf **pkts,
 		     uint16_t n);
 int xc_trunk_push(struct rte_mbuf *m, uint16_t tpid, uint16_t tag);
 void xc_trunk_flush(struct xc_trunk *t);
+void xc_trunk_stats(const struct xc_trunk *t, struct xc_trunk_stats *s);
 
 #endif /* XC_TRUNK_H */

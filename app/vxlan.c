@@ -40,6 +40,7 @@
  * An idle lcore sleeps on the socket (the wait_fd end op, idle.c): a
  * datagram wakes it at once.
  */
+#include <assert.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <stdio.h>
@@ -47,6 +48,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <rte_common.h>
 #include <rte_errno.h>
 #include <rte_mbuf.h>
 
@@ -129,6 +131,76 @@ static int open_socket(const struct sockaddr_storage *ss, bool df, char *err,
 	return fd;
 }
 
+#define VXLAN_CTR(name, field, meaning) \
+	{ name, meaning, offsetof(struct xc_vxlan_stats, field), 1 }
+
+/* every counter of the tunnel socket, in the order shown */
+static const struct xc_counter vxlan_counters[] = {
+	VXLAN_CTR("rx-datagrams", rx_datagrams, "datagrams received"),
+	VXLAN_CTR("rx-short", rx_short,
+		  "dropped: shorter than a VXLAN and an Ethernet header"),
+	VXLAN_CTR("rx-bad-flags", rx_bad_flags,
+		  "dropped: VXLAN I flag (valid VNI) not set"),
+	VXLAN_CTR("rx-too-big", rx_too_big,
+		  "dropped: a frame larger than a tunnel carries"),
+	VXLAN_CTR("unknown-vni", unknown_vni, "dropped: no tunnel has the VNI"),
+	VXLAN_CTR("unknown-remote", unknown_remote,
+		  "dropped: the VNI's tunnel has another remote address"),
+	VXLAN_CTR("backlog", backlog,
+		  "dropped: their tunnel's queue held its share of the socket's buffers"),
+	VXLAN_CTR("no-mbuf", no_mbuf,
+		  "dropped: every buffer of the socket was in use"),
+	VXLAN_CTR("tx-datagrams", tx_datagrams, "datagrams sent"),
+	VXLAN_CTR("tx-too-big", tx_too_big,
+		  "frames the kernel refused as too big (vxlan-df); each cable counts them as too-big"),
+	VXLAN_CTR("tx-error", tx_error,
+		  "frames the kernel refused otherwise (no route...); each cable counts them as refused"),
+};
+
+static const struct xc_counter_table vxlan_table = {
+	vxlan_counters, RTE_DIM(vxlan_counters)
+};
+
+static_assert(sizeof(struct xc_vxlan_stats) <=
+	      XC_HUB_STATS_MAX * sizeof(uint64_t), "tunnel counters fit a hub's");
+
+/* hub_snapshot() - hub op: the socket's counters */
+static void hub_snapshot(const struct xc_hub *h, void *s)
+{
+	xc_vxlan_stats((const struct xc_vxlan *)h, s);
+}
+
+/* hub_name() - hub op: the socket's local address */
+static const char *hub_name(const struct xc_hub *h)
+{
+	return ((const struct xc_vxlan *)h)->local;
+}
+
+/* hub_title() - hub op: "vxlan LOCAL" */
+static void hub_title(const struct xc_hub *h, char *buf, size_t len)
+{
+	snprintf(buf, len, "vxlan %s", ((const struct xc_vxlan *)h)->local);
+}
+
+/* hub_describe() - hub op: the socket's address */
+static void hub_describe(const struct xc_hub *h, xc_kv_fn fn, void *arg)
+{
+	const struct xc_vxlan *vx = (const struct xc_vxlan *)h;
+
+	fn(arg, "local", vx->local, 0);
+	fn(arg, "df", vx->df ? "yes" : "no", 0);
+}
+
+static const struct xc_hub_ops vxlan_hub_ops = {
+	.group = "vxlan",
+	.tel = "vxlan",
+	.counters = &vxlan_table,
+	.snapshot = hub_snapshot,
+	.name = hub_name,
+	.title = hub_title,
+	.describe = hub_describe,
+};
+
 /**
  * xc_vxlan_open() - open the tunnel socket and its pool
  * @out:	set to the socket's state
@@ -166,6 +238,7 @@ int xc_vxlan_open(struct xc_vxlan **out, const char *local, uint16_t port,
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
+	vx->hub.ops = &vxlan_hub_ops;
 	vx->fd = fd;
 	vx->df = df;
 	xc_addr_format(&ss, vx->local, sizeof(vx->local));
@@ -264,6 +337,7 @@ int xc_vxlan_add(struct xc_vxlan *vx, struct xc_end *e, const char *remote,
 	snprintf(t->where, sizeof(t->where), "vxlan %s vni %u", text, vni);
 	e->ops = &xc_end_vxlan_ops;
 	e->priv = t;
+	e->hub = &vx->hub;
 	e->port = NULL;
 	vx->n_tuns++;
 	set_qcap(vx);
@@ -316,6 +390,7 @@ void xc_vxlan_del(struct xc_end *e)
 	drop_queue(t);
 	t->end = NULL;
 	e->priv = NULL;
+	e->hub = NULL;
 	vx->n_tuns--;
 	set_qcap(vx);
 }
@@ -712,19 +787,6 @@ const struct xc_end_ops xc_end_vxlan_ops = {
 	.describe = vxlan_describe,
 	.wait_fd = vxlan_wait_fd,
 };
-
-/**
- * xc_vxlan_of() - the tunnel socket an end is on
- * @e:		end
- *
- * Return: the socket, or NULL if the end is no tunnel
- */
-const struct xc_vxlan *xc_vxlan_of(const struct xc_end *e)
-{
-	if (e->ops != &xc_end_vxlan_ops)
-		return NULL;
-	return ((const struct xc_vxlan_tun *)e->priv)->vx;
-}
 
 /**
  * xc_vxlan_stats() - read the socket's counters (any thread)

@@ -36,6 +36,7 @@
 #include <rte_mbuf.h>
 
 #include "cable.h"
+#include "addr.h"
 #include "stats.h"
 #include "vxlan_wire.h"
 
@@ -47,6 +48,24 @@
 #define XC_VXLAN_QMIN		XC_BURST	/* the least share of a tunnel */
 
 struct xc_vxlan;
+
+/**
+ * struct xc_vxlan_stats - counters of the tunnel socket (vxlan.c)
+ * (names and meanings: vxlan_counters in vxlan.c)
+ */
+struct xc_vxlan_stats {
+	uint64_t rx_datagrams;
+	uint64_t rx_short;
+	uint64_t rx_bad_flags;
+	uint64_t rx_too_big;
+	uint64_t unknown_vni;
+	uint64_t unknown_remote;
+	uint64_t backlog;
+	uint64_t no_mbuf;
+	uint64_t tx_datagrams;
+	uint64_t tx_too_big;
+	uint64_t tx_error;
+};
 
 /**
  * struct xc_vxlan_tun - one tunnel end
@@ -83,6 +102,7 @@ struct xc_vxlan_tun {
 
 /**
  * struct xc_vxlan - the UDP socket of every tunnel
+ * @hub:	what the views show of it (its counters), first
  * @fd:		the socket
  * @local:	its address, for people
  * @df:		outer packets are not fragmented (vxlan-df)
@@ -106,6 +126,7 @@ struct xc_vxlan_tun {
  * @st:		counters (one writer, the serving lcore; atomic)
  */
 struct xc_vxlan {
+	struct xc_hub hub;
 	int fd;
 	char local[XC_ADDR_TEXT_MAX];
 	bool df;
@@ -133,7 +154,6 @@ int xc_vxlan_add(struct xc_vxlan *vx, struct xc_end *e, const char *remote,
 		 uint16_t def_port, uint32_t vni, char *err, size_t errlen);
 void xc_vxlan_stop(struct xc_end *e);
 void xc_vxlan_del(struct xc_end *e);
-const struct xc_vxlan *xc_vxlan_of(const struct xc_end *e);
 void xc_vxlan_stats(const struct xc_vxlan *vx, struct xc_vxlan_stats *s);
 void xc_vxlan_flush(struct xc_vxlan *vx);
 bool xc_vxlan_idle(const struct xc_vxlan *vx);

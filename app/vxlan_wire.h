@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * vxlan_wire.h - the VXLAN header (RFC 7348) and tunnel addresses, in
- *		  plain C: no DPDK, so that the unit tests and the fuzzer
- *		  take them alone
+ * vxlan_wire.h - the VXLAN header (RFC 7348), in plain C: no DPDK, so that
+ *		  the unit tests and the fuzzer take it alone
  *
  * A VXLAN datagram is the 8-byte header below, then the Ethernet frame:
  *
@@ -19,14 +18,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <sys/socket.h>
 
 #define XC_VXLAN_HLEN		8	/* the VXLAN header */
 #define XC_VXLAN_FLAG_I		0x08	/* first byte: the VNI is valid */
 #define XC_VXLAN_VNI_MAX	0xffffffu	/* 24 bits */
 #define XC_VXLAN_PORT_DEFAULT	4789	/* IANA */
 #define XC_VXLAN_MIN_FRAME	14	/* an Ethernet header */
-#define XC_ADDR_TEXT_MAX	64	/* "[v6 address]:port" and its NUL */
 
 /**
  * enum xc_vxlan_check - what xc_vxlan_decap() found in a datagram: a VXLAN
@@ -44,12 +41,5 @@ enum xc_vxlan_check {
 enum xc_vxlan_check xc_vxlan_decap(const uint8_t *hdr, size_t len,
 				 uint32_t *vni);
 void xc_vxlan_encap(uint8_t hdr[XC_VXLAN_HLEN], uint32_t vni);
-int xc_addr_parse(const char *text, bool port_ok, uint16_t def_port,
-		  struct sockaddr_storage *ss, char *why, size_t whylen);
-void xc_addr_to_v6(struct sockaddr_storage *ss);
-bool xc_addr_same_host(const struct sockaddr_storage *a,
-		       const struct sockaddr_storage *b);
-void xc_addr_format(const struct sockaddr_storage *ss, char *buf,
-		    size_t len);
 
 #endif /* XC_VXLAN_WIRE_H */

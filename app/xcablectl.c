@@ -7,9 +7,13 @@
  *                 counters under the names of the text, see counters.c)
  *   xcablectl ... impair CABLE [to-right|to-left] SPEC   (SPEC: none, or
  *                 delay=10ms,jitter=1ms,loss=1%,ge=1%/30%,rate=100mbit,
- *                 dup=0.1%,corrupt=0.1%,limit=1000)
+ *                 dup=0.1%,corrupt=0.1%,reorder=25%,gap=5,mtu=1500,
+ *                 blackhole,limit=1000)
  *   xcablectl ... clear CABLE
- *   xcablectl ... down CABLE | up CABLE   pull the cable out, plug it in
+ *   xcablectl ... down CABLE [END] | up CABLE [END]   pull the cable (or
+ *		   one end: left, right) out, plug it in
+ *   xcablectl ... flap CABLE [END] --down TIME --up TIME --count N|forever
+ *		   pull and plug it on a schedule; flap CABLE stop ends it
  *   xcablectl ... add NAME left=SOCK right=SOCK [KEY=VALUE]...   a new
  *		   cable (the keys of a [cable NAME] section)
  *   xcablectl ... del NAME | reload   remove a cable; read the config
@@ -21,7 +25,9 @@
  * The socket is xcable.ctl in xcable's EAL runtime directory
  * (/var/run/dpdk/PREFIX, or $XDG_RUNTIME_DIR/dpdk/PREFIX for other users);
  * -p names the prefix (xcable logs it), -s gives the path (xcable
- * --control PATH). Without either, the one running xcable is found.
+ * --control PATH). Without either, the one running xcable is found there
+ * or among the service's sockets, /run/xcable/NAME.ctl (stderr says which
+ * socket; with several, none is picked).
  *
  * -t SEC, --timeout SEC bounds the whole exchange (connect, send, answer):
  * by default 5 s for requests that only read (list, show, workers) and
@@ -40,6 +46,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/un.h>
 #include <time.h>
@@ -65,11 +72,15 @@ static void usage(FILE *f, int status)
 		"       --version | --help |\n"
 		"       show CABLE [--json] |\n"
 		"       impair CABLE [to-right|to-left] SPEC | clear CABLE |\n"
-		"       down CABLE | up CABLE |\n"
+		"       down CABLE [END] | up CABLE [END] |\n"
+		"       flap CABLE [END] --down TIME --up TIME --count N|forever |\n"
+		"       flap CABLE stop |\n"
 		"       add NAME left=SOCKET right=SOCKET [KEY=VALUE]... | del NAME |\n"
 		"       reload | workers\n"
 		"SPEC: none, or delay=10ms,jitter=1ms,loss=1%%,ge=1%%/30%%[/100%%],\n"
-		"      rate=100mbit,dup=0.1%%,corrupt=0.1%%,limit=1000\n"
+		"      rate=100mbit,dup=0.1%%,corrupt=0.1%%,reorder=25%%,gap=5,\n"
+		"      mtu=1500,blackhole,limit=1000\n"
+		"END: left or right\n"
 		"-t SEC, --timeout SEC: longest wait for the whole exchange (default\n"
 		"      %d s for list, show and workers, %d s for the others)\n",
 		XC_READ_S, XC_CHANGE_S);
@@ -91,8 +102,74 @@ static void run_dir(char *buf, size_t len)
 		snprintf(buf, len, "%s/dpdk", x);
 }
 
+/* the Debian package's service puts its control sockets here
+ * (config/xcable@.service.in: --control /run/xcable/NAME.ctl) */
+#define XC_SERVICE_DIR	"/run/xcable"
+
 /**
- * find_socket() - the control socket of the one running xcable
+ * struct found - the control sockets found by looking
+ * @n:		how many
+ * @first:	the first one's path
+ * @all:	every path, ", " between them (cut short if very many)
+ */
+struct found {
+	int n;
+	char first[256 + 256 + 16];
+	char all[1024];
+};
+
+/**
+ * found_add() - count a path if it is a socket
+ * @f:		what was found so far
+ * @path:	a candidate
+ */
+static void found_add(struct found *f, const char *path)
+{
+	size_t used = strlen(f->all);
+	struct stat st;
+
+	if (stat(path, &st) || !S_ISSOCK(st.st_mode))
+		return;
+	if (f->n++ == 0)
+		snprintf(f->first, sizeof(f->first), "%s", path);
+	if (used + strlen(path) + 8 < sizeof(f->all))
+		snprintf(f->all + used, sizeof(f->all) - used, "%s%s",
+			 used ? ", " : "", path);
+	else if (!strstr(f->all, ", ..."))
+		snprintf(f->all + used, sizeof(f->all) - used, ", ...");
+}
+
+/**
+ * found_scan() - add the control sockets of one directory
+ * @f:		what was found so far
+ * @dir:	the directory
+ * @sub:	each entry's socket inside it ("xcable.ctl" for an EAL
+ *		runtime directory's), or NULL: the entries named *.ctl
+ */
+static void found_scan(struct found *f, const char *dir, const char *sub)
+{
+	char path[256 + 256 + 16];
+	struct dirent *e;
+	size_t n;
+	DIR *d = opendir(dir);
+
+	while (d && (e = readdir(d)) != NULL) {
+		n = strlen(e->d_name);
+		if (e->d_name[0] == '.' ||
+		    (!sub && (n < 5 || strcmp(e->d_name + n - 4, ".ctl"))))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s%s%s", dir, e->d_name,
+			 sub ? "/" : "", sub ? sub : "");
+		found_add(f, path);
+	}
+	if (d)
+		closedir(d);
+}
+
+/**
+ * find_socket() - the control socket of the one running xcable: in an
+ *		   EAL runtime directory (xcable without --control) or the
+ *		   service's directory /run/xcable; says which on stderr
  * @out:	filled with its path
  * @len:	size of @out
  *
@@ -100,30 +177,26 @@ static void run_dir(char *buf, size_t len)
  */
 static int find_socket(char *out, size_t len)
 {
-	char dir[256], path[sizeof(dir) + 256 + 16];
-	struct dirent *e;
-	int found = 0;
-	DIR *d;
+	struct found f = { 0 };
+	char dir[256];
 
 	run_dir(dir, sizeof(dir));
-	d = opendir(dir);
-	while (d && (e = readdir(d)) != NULL) {
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "%s/%s/xcable.ctl", dir, e->d_name);
-		if (access(path, F_OK) == 0) {
-			if (found++ == 0)
-				snprintf(out, len, "%s", path);
-		}
-	}
-	if (d)
-		closedir(d);
-	if (found == 1)
+	found_scan(&f, dir, "xcable.ctl");
+	found_scan(&f, XC_SERVICE_DIR, NULL);
+	if (f.n == 1) {
+		snprintf(out, len, "%s", f.first);
+		fprintf(stderr, "xcablectl: the running xcable's socket is %s\n",
+			f.first);
 		return 0;
-	fprintf(stderr, "xcablectl: %s: give -p PREFIX or -s SOCKET\n",
-		found ? "several xcables are running" :
-			"no running xcable found");
-	return found ? -EEXIST : -ENOENT;
+	}
+	if (f.n == 0) {
+		fprintf(stderr, "xcablectl: no running xcable found (no xcable.ctl in %s/*, no %s/*.ctl): give -s SOCKET or -p PREFIX\n",
+			dir, XC_SERVICE_DIR);
+		return -ENOENT;
+	}
+	fprintf(stderr, "xcablectl: %d xcables are running (%s): give -s SOCKET or -p PREFIX\n",
+		f.n, f.all);
+	return -EEXIST;
 }
 
 /**

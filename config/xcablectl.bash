@@ -11,15 +11,20 @@ _xcablectl_cables() {
 }
 
 # _xcablectl_add_keys - the keys of a [cable NAME] section, as xcable
-# --help lists them (each end's as left-KEY and right-KEY)
+# --help lists them (each end's as left-KEY and right-KEY; a list that
+# wraps goes on on lines that start with spaces only)
 _xcablectl_add_keys() {
-	local help cable ends k
-	help=$(xcable --help 2>/dev/null)
-	cable=$(sed -nE '/^  \[cable NAME\]/,/^    per end/p' <<<"$help" |
-		sed -E 's/^  \[cable NAME\]//; s/\(.*//; /per end/d')
-	ends=$(sed -nE '/^    per end/,/^$/p' <<<"$help" | sed -E 's/^    per end//; s/\(.*//')
-	for k in $cable lcore; do echo "$k="; done
-	for k in "" $ends port tag; do
+	local blocks cable ends k
+	blocks=$(xcable --help 2>/dev/null | awk '
+		on && /^$/ { exit }
+		/^Config file keys/ { on = 1; next }
+		on && /^                        / { sub(/^ +/, ""); printf " %s", $0; next }
+		on { printf "\n%s", $0 }
+		END { print "" }')
+	cable=$(sed -nE 's/^  \[cable NAME\] +//p' <<<"$blocks" | sed -E 's/\(.*//')
+	ends=$(sed -nE 's/^    per end +//p' <<<"$blocks" | sed -E 's/\(.*//')
+	for k in $cable; do echo "$k="; done
+	for k in "" $ends; do
 		echo "left${k:+-$k}="
 		echo "right${k:+-$k}="
 	done

@@ -221,7 +221,7 @@ mx_row() {
 		mx_ctl down "mx$i" && mx_ctl up "mx$i" || { cat ctl.out; fail "$MX_STEP failed"; return 1; }
 	else
 		mx_ctl down "mx$i" && { fail "$MX_STEP was taken on a cable with a $row end"; return 1; }
-		grep -q "only cables between two vhost ports can be pulled" ctl.out ||
+		grep -q "only cables whose ends can both be unplugged" ctl.out ||
 			{ cat ctl.out; fail "$MX_STEP: refused without the reason"; return 1; }
 	fi
 	mx_check "$MX_WITH" && mx_front "$i" "$row" && mx_settled_fds "$MX_FDS_WITH" || return 1

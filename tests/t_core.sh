@@ -222,7 +222,7 @@ t_usage_errors() {
 	expect_usage "no-offloads with a value" "option --no-offloads takes no value" --left "$T/a" --right "$T/b" --no-offloads=yes || ok=1
 	expect_usage "unknown option" "unknown option '--bogus'" --bogus || ok=1
 	expect_usage "no arguments" "nothing to connect" || ok=1
-	expect_usage "left without right" "together" --left "$T/a.sock" || ok=1
+	expect_usage "left without right" "the right end is missing: give one of --right" --left "$T/a.sock" || ok=1
 	expect_usage "missing value" "needs a value" --left || ok=1
 	expect_usage "bad stats interval" "stats-interval" --left "$T/a" --right "$T/b" --stats-interval x || ok=1
 	expect_usage "missing directory" "No such file or directory" --left /nonexistent/a.sock --right "$T/b.sock" || ok=1

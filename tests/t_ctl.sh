@@ -296,3 +296,49 @@ t_ctl_sup_stuck_worker() {
 	[ "$XC_RC" = 0 ] || { fail "xcable exited with $XC_RC"; return 1; }
 }
 TESTS+=(t_ctl_sup_stuck_worker)
+
+# ctl_finds_body - t_ctl_finds inside its own mount namespace, with an
+# empty /run (so no other xcable of this machine is seen)
+ctl_finds_body() {
+	local out pa pb
+	trap 'kill -KILL "${XC_PIDS[@]}" 2>/dev/null' EXIT
+	mount -t tmpfs tmpfs /run && mkdir -p /run/xcable || { fail "cannot make a private /run"; return 1; }
+	"$XCTL" list >none.out 2>&1 && { cat none.out; fail "xcablectl found an xcable where none runs"; return 1; }
+	say "none running: $(cat none.out)"
+	# the service's way: --control /run/xcable/NAME.ctl
+	printf '[cable alpha]\nleft = %s\nright = %s\n' "$T/a.sock" "$T/b.sock" >lab.ini
+	xc_start lab.log --config lab.ini --control /run/xcable/lab.ctl
+	pa=$XC_PID
+	wait_log lab.log "running;" 1 30 || { cat lab.log; fail "xcable did not start"; return 1; }
+	"$XCTL" list >list.out 2>list.err || { cat list.out list.err; fail "xcablectl without -s did not reach the lab"; return 1; }
+	say "one lab in /run/xcable: $(cat list.err); $(grep -c '^alpha:' list.out) cable alpha listed"
+	grep -q '^alpha: ' list.out && grep -q "socket is /run/xcable/lab.ctl$" list.err ||
+		{ fail "xcablectl did not use /run/xcable/lab.ctl, or did not say so"; return 1; }
+	# bash completion of cable names, without -s, finds the same lab
+	out=$(PATH="$BUILD/app:$PATH" bash -c '. "$1/config/xcablectl.bash"
+		COMP_WORDS=(xcablectl show ""); COMP_CWORD=2; _xcablectl; echo "${COMPREPLY[*]}"' _ "$TOP")
+	say "completion of 'xcablectl show ' without -s: $out"
+	[ "$out" = alpha ] || { fail "completion did not find the lab's cables"; return 1; }
+	# a second xcable, its socket in its EAL runtime directory: two
+	# found, none picked; -s still chooses
+	xc_start two.log --left "$T/c.sock" --right "$T/d.sock"
+	pb=$XC_PID
+	wait_log two.log "running;" 1 30 || { cat two.log; fail "the second xcable did not start"; return 1; }
+	"$XCTL" list >list.out 2>list.err && { cat list.out list.err; fail "with two xcables, xcablectl picked one"; return 1; }
+	say "two running: $(cat list.err)"
+	grep -q "2 xcables are running (.*/run/xcable/lab.ctl.*): give -s" list.err &&
+		grep -q "/var/run/dpdk/xcable-$pb/xcable.ctl" list.err ||
+		{ fail "the message does not name both sockets"; return 1; }
+	"$XCTL" -s /run/xcable/lab.ctl list >/dev/null 2>list.err && [ ! -s list.err ] ||
+		{ cat list.err; fail "-s did not choose (or said more than the answer)"; return 1; }
+	kill -TERM "$pa" "$pb" && wait "$pa" "$pb"
+}
+
+# xcablectl without -s or -p finds the one running xcable, in an EAL
+# runtime directory or among the service's sockets (/run/xcable/*.ctl),
+# and says which; with none or two it picks none and names what it saw
+t_ctl_finds() {
+	unshare -m --propagation private bash -c '. "$TOP/tests/lib.sh"; . "$TOP/tests/t_ctl.sh"
+		ctl_finds_body'
+}
+TESTS+=(t_ctl_finds)

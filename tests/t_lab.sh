@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # tests/t_lab.sh - lab links: impairments (delay, loss, rate, duplication,
-# corruption), changed at runtime with xcablectl
+# corruption), changed at runtime with xcablectl, and what they did,
+# measured (gray failures and flaps: t_gray.sh)
 # (sourced by tests/run; each t_* function is one test)
 
 XCTL=${XCTL:-$BUILD/app/xcablectl}
@@ -79,7 +80,7 @@ t_impair_bursty_loss() {
 	lost=$((sent - ${got:-0}))
 	say "Gilbert-Elliott 1%/25%: sent $sent, lost $lost ($(awk -v l=$lost -v s=$sent 'BEGIN { printf "%.2f", 100 * l / s }')%, expected about 3.8%)"
 	[ "$lost" -ge $((sent / 100)) ] && [ "$lost" -le $((sent * 8 / 100)) ] || { fail "bursty loss outside bounds"; return 1; }
-	[ "$lost" = "$(counter xc.log 'cable0 left->right' impair-loss)" ] || { fail "lost frames and impair-loss differ"; return 1; }
+	[ "$lost" = "$(counter xc.log 'cable0 left->right' impair-ge-loss)" ] || { fail "lost frames and impair-ge-loss differ"; return 1; }
 }
 TESTS+=(t_impair_bursty_loss)
 
@@ -211,3 +212,62 @@ check_dir_clean_ex() {
 	say "$2: rx $rx tx $tx dropped $dr (peer-down $pd)"
 	[ "$rx" = $((tx + dr)) ] && [ "$dr" = "$pd" ] || fail "frames lost other than while the peer was away"
 }
+
+# what an impairment did, measured: request/response round trips (a ping
+# every 2 ms) through a cable of 50 ms each way under a bulk stream that
+# keeps at most 500 frames in flight, as a TCP's window; xcablectl show
+# reports the delays measured on the frames leaving the delay line, which
+# must be the 50 ms and agree with the round trips the peer measured, and
+# the rate and frames the peer saw
+t_impair_measured() {
+	local pp
+	rm -f "$T/go"
+	xc_start xc.log --left "$T/l.sock" --right "$T/r.sock" --control "$T/x.ctl" \
+		--impair delay=50ms --no-link-propagation
+	wait_log xc.log "running;" 1 20 || { fail "xcable did not start"; return 1; }
+	"$XCPEER" $(peer_eal "$T/l.sock" "$T/r.sock") -- rr --load 1 --window 500 --gap-us 2000 \
+		--warmup 1 --seconds 14 --wait-file "$T/go" >peer.out 2>&1 & pp=$!
+	wait_log xc.log "link up" 2 30 || { fail "frontends did not connect"; return 1; }
+	touch "$T/go"
+	# the report covers 5 to 10 s: 12 s in, all of it under the stream
+	sleep 12
+	"$XCTL" -s "$T/x.ctl" show cable0 >show.txt 2>&1 &&
+	"$XCTL" -s "$T/x.ctl" show cable0 --json >show.json 2>&1 || { cat show.txt; fail "show failed"; return 1; }
+	wait $pp || { cat peer.out; fail "the round trips failed"; return 1; }
+	xc_stop
+	grep measured show.txt | sed 's/^ */  xcablectl show: /'
+	grep '^rr ' peer.out | sed 's/^/  peer: /'
+	/usr/bin/python3 - <<'PY'
+import json, re, sys
+d = json.load(open("show.json"))["cables"]["cable0"]["directions"]
+r, l = d["left->right"]["measured"], d["right->left"]["measured"]
+p = dict(re.findall(r"(\w+) ([\d.]+)", re.search(r"^rr .*", open("peer.out").read(), re.M).group(0)))
+rtt, gbps, got, secs = float(p["p50_us"]), float(p["bulk_gbps"]), int(p["received"]), int(p["seconds"])
+ok = True
+def check(what, good):
+    global ok
+    print("  %s: %s" % ("ok" if good else "NOT", what))
+    ok &= good
+for name, m in (("to the right", r), ("to the left", l)):
+    check("%s: p50 %.3f ms, within 1 ms of the 50 ms configured (min %.3f, p99 %.3f, max %.3f ms)"
+          % (name, m["delay-p50-us"] / 1e3, m["delay-min-us"] / 1e3, m["delay-p99-us"] / 1e3,
+             m["delay-max-us"] / 1e3), abs(m["delay-p50-us"] - 50000) <= 1000)
+    check("%s: no frame left the delay line before its 50 ms" % name, m["delay-min-us"] >= 50000)
+    check("%s: nothing dropped (%s)" % (name, m["dropped"]), not any(m["dropped"].values()))
+# a round trip is the two delay lines and the way through xcable and the
+# peer: 2 ms more at most (the histogram's buckets are 0.5 ms wide there)
+both = r["delay-p50-us"] + l["delay-p50-us"]
+check("the peer's round trips, p50 %.3f ms, agree with the two p50s, %.3f ms (within 2 ms, not shorter)"
+      % (rtt / 1e3, both / 1e3), -600 <= rtt - both <= 2000)
+win = r["window-ms"] / 1e3
+check("window of %.1f s: 5 to 10 s" % win, 5 <= win < 10)
+check("to the left, responses: %d out of the delay line in %.1f s, %.0f/s; the peer got %.0f/s (within 10%%)"
+      % (l["delayed"], win, l["delayed"] / win, got / secs),
+      abs(l["delayed"] / win - got / secs) <= 0.1 * got / secs)
+check("to the right, rate %.1f Mbit/s; the peer's bulk stream %.1f Mbit/s (within 10%%)"
+      % (r["rate-bps"] / 1e6, gbps * 1e3), abs(r["rate-bps"] / 1e9 - gbps) <= 0.1 * gbps)
+sys.exit(0 if ok else 1)
+PY
+	[ $? = 0 ] || { fail "the report does not agree with the configuration or with what the peer measured"; return 1; }
+}
+TESTS+=(t_impair_measured)

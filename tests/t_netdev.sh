@@ -179,6 +179,49 @@ t_netdev_down_up() {
 }
 TESTS+=(t_netdev_down_up)
 
+# frames the kernel drops before xcable reads them are counted: xcable
+# stopped (SIGSTOP) while 20000 frames of 1500 bytes arrive on va fills
+# the end's socket buffer (4 MB); once it runs again, the end's socket
+# counters (xcablectl show --json, "interfaces") say how many the kernel
+# queued and dropped, and every frame sent is either received by the
+# cable or a kernel drop
+t_netdev_kernel_drops() {
+	local a b ctl
+	ensure_hugepages 256 || { fail "cannot reserve hugepages"; return 1; }
+	nd_prep && nd_veth 1500 || { fail "cannot create namespaces and veth"; return 1; }
+	a=/run/netns/$(nd_ns a) b=/run/netns/$(nd_ns b)
+	nd_start "$a" "$b" || return 1
+	ctl=$(grep -o '/[^ ]*xcable.ctl' x.log | head -n 1)
+	kill -STOP "$XC_PID"
+	ip netns exec "$(nd_ns b)" /usr/bin/python3 - <<'PY' || { kill -CONT "$XC_PID"; fail "cannot send on vb"; return 1; }
+import socket
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+s.bind(("vb", 0))
+f = b"\x02\x00\x00\x00\x00\x01\x02\x00\x00\x00\x00\x02\x88\xb5" + bytes(1486)
+for i in range(20000):
+    s.send(f)
+PY
+	kill -CONT "$XC_PID"
+	sleep 3		# the main thread reads the kernel's counters every 2 s
+	"$BUILD/app/xcablectl" -s "$ctl" show c1 --json >show.json 2>&1
+	"$BUILD/app/xcablectl" -s "$ctl" show c1 >show.out 2>&1
+	/usr/bin/python3 - show.json <<'PY' || { cat show.json; fail "the kernel's drops are not counted, or frames are missing"; return 1; }
+import json, sys
+doc = json.load(open(sys.argv[1]))
+hub = list(doc["interfaces"].values())
+assert len(hub) == 1 and hub[0]["interface"] == "va", hub
+k = hub[0]["counters"]
+rx = doc["cables"]["c1"]["directions"]["right->left"]["counters"]["rx-pkts"]
+print("  sent 20000 frames to a stopped xcable: the kernel queued %d and dropped %d; the cable received %d"
+      % (k["kernel-packets"], k["kernel-drops"], rx))
+assert k["kernel-drops"] > 0 and rx + k["kernel-drops"] == 20000, (k, rx)
+PY
+	grep -q "^  interface va in $a: kernel-packets [0-9]* kernel-drops [1-9]" show.out ||
+		{ cat show.out; fail "xcablectl show lacks the interface's counters"; return 1; }
+	nd_stop
+}
+TESTS+=(t_netdev_kernel_drops)
+
 # an unknown interface or namespace stops xcable at start (exit 2) with a
 # message naming it; at runtime an add asking for one is refused with an
 # error and the lab stays as it was
@@ -213,10 +256,11 @@ TESTS+=(t_netdev_bad_names)
 
 # as an ordinary user with only CAP_NET_RAW (ambient), xcable makes netdev
 # ends on interfaces of its own namespace and the catalogue crosses; it
-# cannot enter another namespace (CAP_SYS_ADMIN), and without CAP_NET_RAW
-# it cannot open the socket: both refused at start, exit 2, saying which
+# cannot enter another namespace (CAP_SYS_ADMIN) nor open that of another
+# user's process (CAP_SYS_PTRACE), and without CAP_NET_RAW it cannot open
+# the socket: each refused at start, exit 2, saying which
 t_netdev_user_caps() {
-	local n s=$T/nobody rc run
+	local n s=$T/nobody rc run pid
 	ensure_hugepages 256 || { fail "cannot reserve hugepages"; return 1; }
 	nd_prep || { fail "cannot create namespaces"; return 1; }
 	n=$(nd_ns a)
@@ -238,6 +282,16 @@ t_netdev_user_caps() {
 	say "as nobody with CAP_NET_RAW, another namespace: exit $rc, $(tail -n 1 ns.log)"
 	[ $rc = 2 ] && tail -n 1 ns.log | grep -q "cannot enter network namespace /run/netns/$(nd_ns b): it needs CAP_SYS_ADMIN" ||
 		{ fail "entering a namespace without CAP_SYS_ADMIN is not refused clearly"; return 1; }
+	# a namespace named by a process of another user (root's): its
+	# /proc/PID/ns/net is not this user's to open
+	ip netns exec "$(nd_ns b)" sleep 60 & pid=$!
+	XC_PIDS+=("$pid")
+	nd_ini "$pid" "" | sed "s|$T/|$s/|; /left-netns =/d" >pid.ini
+	timeout 20 $run --inh-caps=+net_raw --ambient-caps=+net_raw "$XC" --config pid.ini >pid.log 2>&1
+	rc=$?
+	say "as nobody, the namespace of root's process $pid: exit $rc, $(tail -n 1 pid.log)"
+	[ $rc = 2 ] && tail -n 1 pid.log | grep -q "cannot open the network namespace of process $pid (Permission denied): another user's process needs CAP_SYS_PTRACE" ||
+		{ fail "another user's process's namespace is not refused clearly"; return 1; }
 	$run --inh-caps=+net_raw --ambient-caps=+net_raw "$XC" --config x.ini \
 		--stats-json "$s/run/x.json" >x.log 2>&1 &
 	XC_PID=$!

@@ -152,7 +152,7 @@ t_config_errors() {
 	printf '[global]\nstats-interval = soon\n[cable x]\nleft = %s/a.sock\nright = %s/b.sock\n' "$T" "$T" >bad.ini
 	expect_usage "bad value" "bad.ini: \[global\] stats-interval: expected seconds" --config bad.ini || ok=1
 	printf '[cable x]\nleft = %s/a.sock\nright = %s/b.sock\n[cable y]\nleft = %s/b.sock\nright = %s/c.sock\n' "$T" "$T" "$T" "$T" >dup.ini
-	expect_usage "socket used twice" "already used by cable x" --config dup.ini || ok=1
+	expect_usage "socket used twice" "is already an end of cable x" --config dup.ini || ok=1
 	printf '[cable x]\nleft = %s/a.sock\nright = %s/b.sock\nleft-queues = 2\n' "$T" "$T" >queues.ini
 	expect_usage "queues differ" "queues.ini: \[cable x\] right-queues: both ends need the same number of queues" --config queues.ini || ok=1
 	printf '[global]\nqueues = 9\n[cable x]\nleft = %s/a.sock\nright = %s/b.sock\n' "$T" "$T" >q9.ini

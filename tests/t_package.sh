@@ -27,12 +27,112 @@ PY
 	XC_PIDS+=("$PKG_NL")
 }
 
-# the package builds (dpkg-buildpackage -b), lintian finds no error in
-# it, apt-get installs it with what it needs; xcable@lab runs the lab of
+PKG_DROPIN=/usr/share/doc/xcable/examples/netdev-namespaces.conf
+
+# pkg_verify_unit - systemd-analyze verify on the installed unit, alone
+# and with the netdev drop-in (for one instance, removed after)
+pkg_verify_unit() {
+	local d=/etc/systemd/system/xcable@verify.service.d
+	if ! command -v systemd-analyze >/dev/null; then
+		say "systemd-analyze is not installed: the unit is not verified"
+		return 0
+	fi
+	systemd-analyze verify /lib/systemd/system/xcable@.service >verify.out 2>&1 ||
+		{ cat verify.out; fail "systemd-analyze verify finds fault with xcable@.service"; return 1; }
+	mkdir -p "$d" && cp "$PKG_DROPIN" "$d/"
+	systemd-analyze verify xcable@verify.service >verify.out 2>&1; local rc=$?
+	rm -rf "$d"
+	[ $rc = 0 ] || { cat verify.out; fail "systemd-analyze verify finds fault with the netdev drop-in"; return 1; }
+	say "systemd-analyze verify: xcable@.service, and with the netdev drop-in, no fault"
+}
+
+# pkg_caps FILE - the ambient capabilities a drop-in grants, as setpriv
+# takes them (+net_raw,+sys_admin)
+pkg_caps() {
+	sed -nE 's/^AmbientCapabilities=(.+)/\1/p' "$1" | tr ' ' '\n' |
+		sed -nE 's/^CAP_([A-Z_]+)$/+\L\1/p' | paste -sd, -
+}
+
+# pkg_netdev_lab SD - the lab "ns" has netdev ends in another network
+# namespace, named by its path and by a process's ID: the unit alone
+# cannot start it, for want of a capability; with the shipped drop-in
+# it runs and both ends are up. Under systemd the unit and the drop-in
+# themselves; without, the unit's command as its user with no
+# capability, then with the drop-in's (its RestrictNamespaces=net, a
+# seccomp filter, is checked only under systemd)
+pkg_netdev_lab() {
+	local sd=$1 ns=pkg-${T##*/} sp exec env caps pid i dd=/etc/systemd/system/xcable@ns.service.d
+	ip netns add "$ns" && ip -n "$ns" link add w1 type veth peer name w2 &&
+		ip -n "$ns" link set w1 up && ip -n "$ns" link set w2 up ||
+		{ fail "cannot make the namespace $ns"; return 1; }
+	ip netns exec "$ns" sleep 600 & sp=$!
+	XC_PIDS+=("$sp")
+	printf '[cable bypath]\nleft = /run/xcable/ns-a.sock\nright-netdev = w1\nright-netns = /run/netns/%s\n[cable bypid]\nleft = /run/xcable/ns-b.sock\nright-netdev = w2\nright-netns = %s\n' \
+		"$ns" "$sp" >/etc/xcable/ns.ini
+	if [ $sd = 1 ]; then
+		systemctl start xcable@ns 2>/dev/null && { systemctl stop xcable@ns; fail "the unit alone started the netdev lab"; return 1; }
+		say "without the drop-in: $(journalctl -u xcable@ns -n 20 | grep -m1 -oE 'cable [a-z]+: right: .*')"
+		mkdir -p "$dd" && cp "$PKG_DROPIN" "$dd/" && systemctl daemon-reload
+		systemctl start xcable@ns || { journalctl -u xcable@ns | tail -n 10; fail "the netdev lab did not start with the drop-in"; return 1; }
+	else
+		exec=$(pkg_unit_value ExecStart | sed 's/%i/ns/g')
+		env=$(pkg_unit_value Environment)
+		env "$env" setpriv --reuid=xcable --regid=xcable --clear-groups $exec >ns0.log 2>&1 &&
+			{ fail "the unit's command started the netdev lab with no capability"; return 1; }
+		say "the unit's command, no capability: $(grep -m1 -oE 'cable [a-z]+: right: .*' ns0.log)"
+		grep -qE "needs CAP_(NET_RAW|SYS_ADMIN)" ns0.log || { cat ns0.log; fail "not refused for want of a capability"; return 1; }
+		caps=$(pkg_caps "$PKG_DROPIN")
+		env "$env" setpriv --reuid=xcable --regid=xcable --clear-groups \
+			--inh-caps "$caps" --ambient-caps "$caps" $exec >ns.log 2>&1 &
+		pid=$!
+		XC_PIDS+=("$pid")
+		say "the unit's command with the drop-in's capabilities ($caps)"
+	fi
+	for ((i = 0; i < 100; i++)); do
+		/usr/bin/xcablectl -s /run/xcable/ns.ctl list >ns-list.out 2>&1 &&
+			[ "$(grep -cE '^by(path|pid): .* up$' ns-list.out)" = 2 ] && break
+		sleep 0.1
+	done
+	say "$(grep -E '^by(path|pid):' ns-list.out | tr '\n' ' ')"
+	[ $i -lt 100 ] || { cat ns-list.out ns.log 2>/dev/null | tail -n 10; fail "the netdev ends did not come up"; return 1; }
+	if [ $sd = 1 ]; then
+		systemctl stop xcable@ns; rm -rf "$dd"; systemctl daemon-reload
+	else
+		kill -TERM "$pid"; wait "$pid"
+	fi
+	rm -f /etc/xcable/ns.ini
+	kill "$sp"; ip netns del "$ns"
+}
+
+# pkg_prerm_stops - without systemd here, the package's prerm run where
+# it would think systemd runs (a private /run with /run/systemd/system)
+# against a stand-in systemctl, and no policy-rc.d (DPKG_ROOT: one that
+# forbids service actions, as in containers, is obeyed): on remove it
+# stops every xcable@ instance, on upgrade none
+pkg_prerm_stops() {
+	mkdir -p "$T/fake" "$T/root" && printf '#!/bin/sh\necho "$*" >>%s/systemctl.calls\n' "$T" >"$T/fake/systemctl" &&
+		chmod +x "$T/fake/systemctl"
+	for a in "upgrade 0.1.0" remove; do
+		unshare -m --propagation private sh -c 'mount -t tmpfs tmpfs /run && mkdir -p /run/systemd/system &&
+			DPKG_ROOT=$2 PATH="$1:$PATH" sh /var/lib/dpkg/info/xcable.prerm $3' _ "$T/fake" "$T/root" "$a" ||
+			{ fail "the prerm failed ($a)"; return 1; }
+		echo "after $a" >>"$T/systemctl.calls"
+	done
+	say "prerm with a stand-in systemctl: $(tr '\n' ';' <"$T/systemctl.calls")"
+	[ "$(cat "$T/systemctl.calls")" = "after upgrade 0.1.0
+stop xcable@*.service
+after remove" ] || { fail "the prerm does not stop the labs on remove (and only then)"; return 1; }
+}
+
+# the package builds (dpkg-buildpackage -b), lintian checks it and finds
+# no error, apt-get installs it with what it needs, systemd-analyze
+# verify finds no fault in its unit; xcable@lab runs the lab of
 # /etc/xcable/lab.ini as user xcable, says READY=1, carries the frame
-# catalogue both ways, applies a changed config on reload (READY=1 again)
-# and stops cleanly; apt-get purge leaves none of its files, /etc/xcable
-# nor /run/xcable (only the system user, which Debian policy keeps)
+# catalogue both ways, applies a changed config on reload (READY=1 again);
+# a lab of netdev ends in another namespace runs with the shipped
+# drop-in and not without; removing the package stops the running lab
+# (its prerm); apt-get purge leaves none of its files, /etc/xcable nor
+# /run/xcable (only the system user, which Debian policy keeps)
 t_package_install() {
 	local v files sd=0 exec env pid rc left
 	dpkg -s xcable >/dev/null 2>&1 && { fail "xcable is installed already: not touching it"; return 1; }
@@ -42,17 +142,22 @@ t_package_install() {
 		{ tail -n 20 build.log; fail "dpkg-buildpackage failed"; return 1; }
 	v=$(ls xcable_*_*.deb) || { fail "no package built"; return 1; }
 	say "built $v ($(du -k "$v" | cut -f1) kB): $(dpkg-deb -f "$v" Depends | cut -c1-90)..."
-	lintian --allow-root "$v" >lintian.out 2>&1
-	grep -q '^E:' lintian.out && { cat lintian.out; fail "lintian finds errors"; return 1; }
-	say "lintian: $(grep -c '^E:' lintian.out) errors, $(grep -c '^W:' lintian.out) warnings"
+	# lintian's status: 0 no error, 1 errors, anything else it did not
+	# check (a missing lintian fails too: scripts/setup installs it)
+	command -v lintian >/dev/null || { fail "lintian is not installed: the package is unchecked"; return 1; }
+	lintian --allow-root "$v" >lintian.out 2>&1; rc=$?
+	[ $rc = 1 ] || grep -q '^E:' lintian.out && { cat lintian.out; fail "lintian finds errors"; return 1; }
+	[ $rc = 0 ] || { tail -n 5 lintian.out; fail "lintian did not check the package (exit $rc)"; return 1; }
+	say "lintian (exit 0): $(grep -c '^E:' lintian.out) errors, $(grep -c '^W:' lintian.out) warnings $(grep '^W:' lintian.out | cut -d' ' -f3 | paste -sd' ' -)"
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "./$v" >install.log 2>&1 ||
 		{ tail -n 10 install.log; pkg_gone; fail "apt-get install failed"; return 1; }
 	files=$(dpkg -L xcable)
 	for f in /usr/bin/xcable /usr/bin/xcablectl /lib/systemd/system/xcable@.service \
 		 /usr/share/bash-completion/completions/xcablectl /usr/share/man/man1/xcable.1.gz \
-		 /usr/share/doc/xcable/examples/one-link.ini; do
+		 /usr/share/doc/xcable/examples/one-link.ini "$PKG_DROPIN"; do
 		[ -e "$f" ] || { pkg_gone; fail "$f is not installed"; return 1; }
 	done
+	pkg_verify_unit || { pkg_gone; return 1; }
 	id xcable >/dev/null 2>&1 || { pkg_gone; fail "no system user xcable"; return 1; }
 	say "installed: $(echo "$files" | wc -l) paths, user $(id xcable | cut -d' ' -f1-2); $(/usr/bin/xcable --version)"
 	# the lab: the example, and its cables' sockets where the unit serves
@@ -108,21 +213,28 @@ t_package_install() {
 	/usr/bin/xcablectl -s /run/xcable/lab.ctl list >list.out 2>&1
 	say "after the reload: $(grep -oE '^[a-z0-9]+:' list.out | tr '\n' ' ')"
 	[ "$(grep -cE '^link[12]:' list.out)" = 2 ] || { cat list.out; pkg_gone; fail "the reload did not add link2"; return 1; }
-	if [ $sd = 1 ]; then
-		systemctl stop xcable@lab; rc=$?
-	else
+	pkg_netdev_lab $sd || { pkg_gone; return 1; }
+	# removal stops a running lab first (prerm), under systemd; here,
+	# the lab is stopped by hand and the prerm tried on its own
+	if [ $sd = 0 ]; then
 		kill -TERM "$pid"; wait "$pid"; rc=$?
 		grep -q "STOPPING=1" notify.out || say "(no STOPPING=1 seen)"
+		[ "$rc" = 0 ] || { tail -n 5 xc.log; pkg_gone; fail "the service stopped with $rc"; return 1; }
+		pkg_prerm_stops || { pkg_gone; return 1; }
 	fi
-	[ "$rc" = 0 ] || { tail -n 5 xc.log; pkg_gone; fail "the service stopped with $rc"; return 1; }
 	rm -f /etc/xcable/lab.ini	# the admin's, not the package's
 	DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq xcable >purge.log 2>&1 ||
 		{ cat purge.log; fail "apt-get purge failed"; return 1; }
+	if [ $sd = 1 ]; then
+		systemctl is-active -q xcable@lab && { fail "xcable@lab still runs after the package was removed"; return 1; }
+		pgrep -u xcable xcable && { fail "xcable processes left after the package was removed"; return 1; }
+		say "apt-get purge stopped the running xcable@lab first"
+	fi
 	# its files, and the directories that are its alone
 	left=$(for f in $files /etc/xcable /run/xcable /usr/share/doc/xcable; do
 		[ -e "$f" ] && { [ ! -d "$f" ] || [[ $f == */xcable ]]; } && echo "$f"; done)
 	[ -z "$left" ] || { fail "left behind after purge: $left"; return 1; }
-	say "stopped (exit 0), purged: none of its files, /etc/xcable nor /run/xcable left; the system user xcable stays, as Debian policy has it"
+	say "purged: none of its files, /etc/xcable nor /run/xcable left; the system user xcable stays, as Debian policy has it"
 }
 TESTS+=(t_package_install)
 ONCE+=(t_package_install)	# builds and installs the package itself

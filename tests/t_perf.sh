@@ -78,6 +78,83 @@ t_bench_quick() {
 	bench_quick_ovs_rr "$out" bench.log || return 1
 	grep -E 'no-offloads, payload' "$out/summary.md" | sed 's/^/  /'
 	grep -E '^\| xcable(-poll)? / ' "$out/summary.md" | head -n 4 | sed 's/^/  /'
+	bench_quick_page "$out" || return 1
+}
+# bench_quick_page OUT - the documentation page (scripts/bench-report
+# --page) drawn from the quick run's records and a short scripts/bench-scale
+# run's: each kind they measured has its section, and every table of it
+# comes after a line naming the commit the run measured, its command and
+# machine; each other kind says it has no run; the notes are in; a quick
+# run is not kept by --save, the scale run is, and the history's index
+# lists it with its commit
+bench_quick_page() {
+	local out=$1 bad
+	"$TOP/scripts/bench-scale" --cables "1 4" --busy 1 --seconds 1 --idle-seconds 1 --out "$T/scale" >scale.log 2>&1 ||
+		{ tail -n 20 scale.log; fail "scripts/bench-scale failed"; return 1; }
+	if "$TOP/scripts/bench-report" --save "$out/records.jsonl" "$T/hist" >save.log 2>&1; then
+		fail "--save kept a quick run"; return 1
+	fi
+	say "--save of the quick run: $(cat save.log)"
+	"$TOP/scripts/bench-report" --save "$T/scale/records.jsonl" "$T/hist" >save.log 2>&1 ||
+		{ cat save.log; fail "--save of the scale run failed"; return 1; }
+	"$TOP/scripts/bench-report" --page --out "$T/page/benchmarks.md" "$out/records.jsonl" "$T/scale/records.jsonl" >page.log 2>&1 &&
+		"$TOP/scripts/bench-report" --page --out "$T/page2/benchmarks.md" --history "$T/hist" >>page.log 2>&1 ||
+		{ cat page.log; fail "bench-report --page failed"; return 1; }
+	bad=$(/usr/bin/python3 - "$T/page/benchmarks.md" "$out/records.jsonl" "$T/hist" "$TOP/doc/benchmarks/notes" <<'PYEOF'
+import glob, json, os, re, sys
+page, rec, hist, notes = sys.argv[1:]
+commit = json.loads(open(rec).readline())["env"]["versions"]["git"]
+text = open(page).read()
+secs = re.split(r"^## ", text, flags=re.M)
+measured = {"Frames through the forwarder", "TCP payload, one way", "TCP payload from a sender without",
+            "Idle:", "Round trips", "Two guests: TCP", "Many cables", "Across hosts"}
+unmeasured = {"Two guests: where", "Across routed hosts: a cable", "Across routed hosts: two guests",
+              "Two guests with 1, 2 and 4"}
+seen = set()
+for sec in secs[1:]:
+    title = sec.split("\n", 1)[0]
+    kind = next((k for k in measured | unmeasured if title.startswith(k)), None)
+    if kind is None:
+        continue
+    seen.add(kind)
+    tables = [m.start() for m in re.finditer(r"^\|---", sec, re.M)]
+    if kind in unmeasured:
+        if tables or "No run of this kind" not in sec:
+            print("section", repr(title), "has tables or does not say it has no run")
+        continue
+    if not tables:
+        print("section", repr(title), "has no table")
+        continue
+    m = re.search(r"^Measured .*$", sec[:tables[0]], re.M)
+    if not m or ("commit " + commit) not in m.group(0):
+        print("section", repr(title), "does not name the commit", commit, "before its tables")
+        continue
+    run = re.search(r"^Measured on \d{4}-\d\d-\d\d by `scripts/bench(-scale)? [^`]*`.* CPUs \(", text[:text.index("## " + title)] + sec, re.M)
+    if not run:
+        print("no date, command and machine for", repr(title))
+    for img in re.findall(r"!\[[^]]*\]\(([^)]+)\)", sec):
+        if not os.path.getsize(os.path.join(os.path.dirname(page), img)):
+            print("plot missing:", img)
+for k in measured | unmeasured:
+    if k not in seen:
+        print("no section", repr(k))
+ov = text.split("\n## ", 1)[0]
+for row in re.findall(r"^\| \[.*$", ov, re.M):
+    if commit not in row and "not measured yet" not in row:
+        print("overview row without the commit:", row[:80])
+for n in glob.glob(notes + "/*.md"):
+    first = open(n).readline().strip()
+    if first and first not in text:
+        print("note not in the page:", os.path.basename(n))
+saved = [f for f in os.listdir(hist) if f.endswith("-scale.jsonl")]
+idx = open(os.path.join(hist, "index.md")).read() if os.path.exists(os.path.join(hist, "index.md")) else ""
+if len(saved) != 1 or not re.search(r"\| %s \|.*\[%s\]" % (re.escape(commit), re.escape(saved[0])), idx):
+    print("the kept scale run is not in the history's index with its commit:", saved)
+PYEOF
+)
+	[ -z "$bad" ] || { echo "$bad" | head -n 8 | sed 's/^/  /'; fail "the page drawn from the quick run's records is incomplete"; return 1; }
+	say "page: $(grep -c '^## ' "$T/page/benchmarks.md") sections, $(grep -c '^|---' "$T/page/benchmarks.md") tables, each after a line naming commit $(sed -nE 's/.*"git": "([^"]+)".*/\1/p' "$out/records.jsonl" | head -n 1); $(grep -c '^No run of this kind' "$T/page/benchmarks.md") kinds without a run say so; the scale run kept as $(ls "$T/hist" | grep scale) and indexed"
+	grep -m1 '^Measured on' "$T/page/benchmarks.md" | cut -c1-160 | sed 's/^/  /'
 }
 # bench_quick_ovs_rr OUT LOG - what the quick benchmark must also give:
 # the OVS-DPDK references measured and stopped cleanly, round trips idle

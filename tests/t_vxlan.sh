@@ -71,13 +71,15 @@ vx_stop() {
 	[ $rc = 0 ] || fail "xcable on host $1 exited with $rc"
 }
 
-# vx_counter LOG FIELD - a counter of the tunnel socket (app/stats.c's
+# vx_counter LOG FIELD - a counter of the tunnel socket (app/vxlan.c's
 # vxlan_counters) in $(stats_json LOG)
 vx_counter() {
 	/usr/bin/python3 - "$(stats_json "$1")" "$2" <<'PY'
 import json, sys
 try:
-    print(json.load(open(sys.argv[1]))["vxlan"]["counters"][sys.argv[2]])
+    socks = json.load(open(sys.argv[1]))["vxlan"]
+    assert len(socks) == 1, socks
+    print(list(socks.values())[0]["counters"][sys.argv[2]])
 except (OSError, ValueError, KeyError) as e:
     sys.exit("vx_counter: %s: %s" % (sys.argv[2], e))
 PY
@@ -250,13 +252,13 @@ s.send(("/xcable/cable," + sys.argv[2]).encode())
 tel = json.loads(s.recv(65536).decode())["/xcable/cable"]
 show = json.load(open(sys.argv[3]))
 end = show["cables"][sys.argv[2]]["ends"][1]
-vx = show["vxlan"]["counters"]
+vx = show["vxlan"]["[::]:14789"]["counters"]
 text = open(sys.argv[4]).read()
 print("  telemetry: end1 kind %s remote %s vni %d local %s, vxlan/unknown_vni %d"
       % (tel["end1/kind"], tel["end1/remote"], tel["end1/vni"], tel["end1/local"], tel["end1/vxlan/unknown_vni"]))
 assert end["kind"] == "vxlan" and end["remote"] == "10.51.2.1:14789" and end["vni"] == 100, end
 assert tel["end1/kind"] == "vxlan" and tel["end1/remote"] == "10.51.2.1:14789" and tel["end1/vni"] == 100
-assert tel["end1/local"] == show["vxlan"]["local"] == "[::]:14789"
+assert tel["end1/local"] == show["vxlan"]["[::]:14789"]["local"] == "[::]:14789"
 for k, v in vx.items():
     assert tel["end1/vxlan/" + k.replace("-", "_")] == v, k
     assert " %s %d" % (k, v) in text, k

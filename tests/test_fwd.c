@@ -151,8 +151,7 @@ static int rig_init(struct rig *r)
 	snprintf(r->eb.label, sizeof(r->eb.label), "b");
 	snprintf(r->m10.label, sizeof(r->m10.label), "t.10");
 	snprintf(r->m20.label, sizeof(r->m20.label), "t.20");
-	r->trunk.port = &r->t;
-	r->trunk.tpid = 0x88a8;
+	xc_trunk_init(&r->trunk, &r->t, 0x88a8);
 	r->t.conf.strip_vlan = true;
 	if (xc_trunk_add(&r->trunk, &r->m10, 10) ||
 	    xc_trunk_add(&r->trunk, &r->m20, 20))
@@ -173,7 +172,7 @@ static void rig_end_up(struct xc_end *e, uint32_t caps, uint32_t max)
 
 	p->link_up = 1;
 	p->txq_on = p->rxq_on = 1;
-	p->caps = xc_caps_pack(caps, e->trunk ? max + 4 : max);
+	p->caps = xc_caps_pack(caps, e->hub ? max + 4 : max);
 }
 
 /**
@@ -214,7 +213,7 @@ static struct xc_dir *rig_dir(struct rig *r, const struct rig_opts *o)
  */
 static void rig_in(struct rig *r, struct rte_mbuf *m)
 {
-	if (rte_ring_enqueue(r->d.rx->trunk ? r->tin : r->in, m))
+	if (rte_ring_enqueue(r->d.rx->hub ? r->tin : r->in, m))
 		rte_pktmbuf_free(m);
 }
 
@@ -226,7 +225,7 @@ static void rig_in(struct rig *r, struct rte_mbuf *m)
  */
 static unsigned int rig_waiting(struct rig *r)
 {
-	return rte_ring_count(r->d.rx->trunk ? r->tin : r->in);
+	return rte_ring_count(r->d.rx->hub ? r->tin : r->in);
 }
 
 /**
@@ -239,7 +238,7 @@ static unsigned int rig_waiting(struct rig *r)
  */
 static unsigned int rig_out(struct rig *r, struct rte_mbuf **m, unsigned int n)
 {
-	return rte_ring_dequeue_burst(r->d.tx->trunk ? r->tout : r->out,
+	return rte_ring_dequeue_burst(r->d.tx->hub ? r->tout : r->out,
 				      (void **)m, n, NULL);
 }
 
@@ -251,7 +250,7 @@ static unsigned int rig_out(struct rig *r, struct rte_mbuf **m, unsigned int n)
  */
 static unsigned int rig_given(struct rig *r)
 {
-	return rte_ring_count(r->d.tx->trunk ? r->tout : r->out);
+	return rte_ring_count(r->d.tx->hub ? r->tout : r->out);
 }
 
 /**

@@ -19,9 +19,12 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "end_netdev_def.h"
+#include "end_vxlan_def.h"
 #include "options.h"
 #include "sockpath.h"
 #include "sockrec.h"
+#include "vxlan_wire.h"
 #include "testlib.h"
 
 static int fails;
@@ -66,7 +69,8 @@ static void test_parse(void)
 	CHECK("missing value",
 	      parse(&o, "--left", err) == -EINVAL && strstr(err, "needs a value"));
 	CHECK("left without right",
-	      parse(&o, "--left /tmp/a", err) == -EINVAL && strstr(err, "together"));
+	      parse(&o, "--left /tmp/a", err) == -EINVAL &&
+	      strstr(err, "the right end is missing: give one of --right, --right-vxlan"));
 	CHECK("same socket twice",
 	      parse(&o, "--left /tmp/a --right /tmp/a", err) == -EINVAL &&
 	      strstr(err, "same socket"));
@@ -186,12 +190,32 @@ static void test_split(void)
 	      !strcmp(s.app_argv[0], "--help"));
 }
 
-/* every option of the table is in --help and in the man page */
+/**
+ * has_word() - is @w in @text, followed by a space, a newline or the end?
+ * @text:	where
+ * @w:		what
+ *
+ * Return: true if so
+ */
+static bool has_word(const char *text, const char *w)
+{
+	const char *p;
+
+	for (p = strstr(text, w); p; p = strstr(p + 1, w))
+		if (p[strlen(w)] == ' ' || p[strlen(w)] == '\n' ||
+		    p[strlen(w)] == '\0')
+			return true;
+	return false;
+}
+
+/* every option of the table, the kinds' too, is in --help and in the man
+ * page */
 static void test_table_documented(const char *man)
 {
 	char *help = NULL, *page = NULL, name[80], esc[160];
 	size_t len = 0, i, k;
 	unsigned int j, missing = 0;
+	struct xc_opt_row r;
 	FILE *f = open_memstream(&help, &len);
 
 	xc_opts_help(f, "xcable");
@@ -206,17 +230,19 @@ static void test_table_documented(const char *man)
 		if (f)
 			fclose(f);
 	}
-	for (j = 0; j < xc_opt_count; j++) {
-		const struct xc_opt_desc *d = &xc_opt_table[j];
+	for (j = 0; xc_opt_row(j, &r); j++) {
+		const struct xc_opt_desc *d = r.d;
 		const char *key = d->key ? d->key : d->name;
 
 		snprintf(name, sizeof(name), "--%s", d->name);
 		/* a key of the config file alone (an end's kind: left-netdev)
 		 * is no command line option: its key is in --help's per-end
-		 * list, and the man page's CONFIG FILE below */
+		 * or [port NAME] list, and the man page's CONFIG FILE below;
+		 * an end's key that is the side alone (left = PATH) is said
+		 * in words */
 		if (!(d->where & XC_OPT_CLI)) {
-			snprintf(name, sizeof(name), " %s ", key);
-			if (!strstr(help, name)) {
+			snprintf(name, sizeof(name), " %s", key);
+			if (key[0] && !has_word(help, name)) {
 				printf("FAIL --help lacks the key %s\n", key);
 				missing++;
 			}
@@ -238,23 +264,24 @@ static void test_table_documented(const char *man)
 			printf("FAIL %s lacks %s\n", man, name);
 			missing++;
 		}
-		snprintf(name, sizeof(name), "%s%s =",
-			 d->where & XC_OPT_END ? "left-" : "", key);
+		snprintf(name, sizeof(name), "%s%s%s =",
+			 d->where & XC_OPT_END ? "left" : "",
+			 d->where & XC_OPT_END && key[0] ? "-" : "", key);
 		for (i = k = 0; name[i] && k + 2 < sizeof(esc); i++) {
 			if (name[i] == '-')
 				esc[k++] = '\\';
 			esc[k++] = name[i];
 		}
 		esc[k] = '\0';
-		if ((d->where & (XC_OPT_GLOBAL | XC_OPT_CABLE | XC_OPT_END)) &&
-		    !strstr(page, esc)) {
+		if ((d->where & (XC_OPT_GLOBAL | XC_OPT_CABLE | XC_OPT_END |
+				 XC_OPT_PORT)) && !strstr(page, esc)) {
 			printf("FAIL %s: CONFIG FILE lacks the key %s\n", man, name);
 			missing++;
 		}
 	}
 	fails += missing != 0;
 	printf("%s every option of the table (%u) in --help%s\n",
-	       missing ? "FAIL" : "ok", xc_opt_count,
+	       missing ? "FAIL" : "ok", j,
 	       page ? " and the man page" : "");
 	free(help);
 	free(page);
@@ -657,11 +684,19 @@ static void test_config_ports(void)
 	      strstr(err, "right: more than one kind: every end is one of right = PATH, right-port = NAME"));
 	CHECK("config: a netdev end, in a namespace",
 	      load("[cable a]\nleft = /a\nright-netdev = veth0\nright-netns = /run/netns/r1\n",
-		   &o, d, &n, err) == 0 && n == 1 && strcmp(d[0].end[1].netdev, "veth0") == 0 &&
-	      strcmp(d[0].end[1].netns, "/run/netns/r1") == 0 && !d[0].end[1].path[0]);
+		   &o, d, &n, err) == 0 && n == 1 && strcmp(xc_netdev_def(&d[0].end[1])->ifname, "veth0") == 0 &&
+	      strcmp(xc_netdev_def(&d[0].end[1])->netns, "/run/netns/r1") == 0 && !d[0].end[1].path[0]);
 	CHECK("config: a netdev end and a socket on one end",
 	      load("[cable a]\nleft = /a\nright = /b\nright-netdev = veth0\n",
 		   &o, d, &n, err) == -EINVAL && strstr(err, "right: more than one kind"));
+	CHECK("config: a key of another kind of end",
+	      load("[cable a]\nleft = /a\nright = /b\nright-vni = 5\n",
+		   &o, d, &n, err) == -EINVAL &&
+	      strstr(err, "[cable a] right-vni: a key of vxlan ends, but the right end is a socket end"));
+	CHECK("config: a namespace without an interface",
+	      load("[cable a]\nleft = /a\nright-vxlan = 192.0.2.1\nright-vni = 1\nright-netns = /run/netns/x\n",
+		   &o, d, &n, err) == -EINVAL &&
+	      strstr(err, "right-netns: a key of netdev ends, but the right end is a vxlan end"));
 	CHECK("config: an interface name too long",
 	      load("[cable a]\nleft = /a\nright-netdev = abcdefghijklmnop\n",
 		   &o, d, &n, err) == -EINVAL &&
@@ -723,9 +758,10 @@ static void test_config(void)
 	      load("[cable x]\nleft = a.sock\nright = /b\n", &o, d, &n, err) == -EINVAL && strstr(err, "absolute"));
 	CHECK("config: socket used twice",
 	      load("[cable x]\nleft = /a\nright = /b\n[cable y]\nleft = /c\nright = /a\n", &o, d, &n, err) == -EINVAL &&
-	      strstr(err, "[cable y] right: socket /a is already used by cable x"));
+	      strstr(err, "[cable y] right: socket /a is already an end of cable x"));
 	CHECK("config: same socket both ends",
-	      load("[cable x]\nleft = /a\nright = /a\n", &o, d, &n, err) == -EINVAL && strstr(err, "already used"));
+	      load("[cable x]\nleft = /a\nright = /a\n", &o, d, &n, err) == -EINVAL &&
+	      strstr(err, "socket /a is already an end of cable x"));
 	CHECK("config: duplicate section",
 	      load("[cable x]\nleft = /a\nright = /b\n[cable x]\nleft = /c\nright = /d\n", &o, d, &n, err) == -EINVAL &&
 	      strstr(err, "twice"));
@@ -860,15 +896,17 @@ static void test_vxlan(void)
 
 	CHECK("--right-vxlan with --vni makes the simple mode",
 	      parse(&o, "--left /a --right-vxlan 192.0.2.2 --vni 100 --vxlan-port 14789", err) == 0 &&
-	      xc_opts_simple(&o) && o.vni == 100 && o.vxlan_port == 14789);
+	      xc_opts_simple(&o) && xc_vxlan_opts(&o)->vni == 100 &&
+	      xc_vxlan_opts(&o)->port == 14789);
 	xc_opts_simple_defs(&o, &d[0]);
 	CHECK("the simple mode's tunnel end",
-	      !strcmp(d[0].end[1].vxlan, "192.0.2.2") && d[0].end[1].vni == 100 &&
+	      !strcmp(xc_vxlan_def(&d[0].end[1])->remote, "192.0.2.2") &&
+	      xc_vxlan_def(&d[0].end[1])->vni == 100 &&
 	      !d[0].end[1].path[0] && !strcmp(d[0].end[0].path, "/a"));
 	CHECK("both ends tunnels, IPv6 with a port",
 	      parse(&o, "--left-vxlan [2001:db8::1]:14789 --right-vxlan 198.51.100.7 --vni 0", err) == 0);
 	CHECK("default port 4789", parse(&o, "--left /a --right /b", err) == 0 &&
-	      o.vxlan_port == 4789 && !o.vxlan_df);
+	      xc_vxlan_opts(&o)->port == 4789 && !xc_vxlan_opts(&o)->df);
 	CHECK("VNI above 2^24-1 refused, named",
 	      parse(&o, "--left /a --right-vxlan 192.0.2.2 --vni 16777216", err) == -EINVAL &&
 	      strstr(err, "--vni") && strstr(err, "16777215"));
@@ -889,11 +927,12 @@ static void test_vxlan(void)
 	      parse(&o, "--left /a --right /b --vxlan-local ::1", err) == 0);
 	CHECK("a socket and a tunnel on one end refused",
 	      parse(&o, "--left /a --right /b --right-vxlan 192.0.2.2 --vni 1", err) == -EINVAL &&
-	      strstr(err, "not both"));
+	      strstr(err, "the right end is declared twice: give one of --right, --right-vxlan"));
 	CHECK("config: tunnel ends",
 	      load("[global]\nvxlan-port = 14789\nvxlan-df = yes\n[cable a]\nleft = /a\nright-vxlan = [2001:db8::2]:4790\nright-vni = 7\n",
-		   &o, d, &n, err) == 0 && n == 1 && d[0].end[1].vni == 7 &&
-	      !strcmp(d[0].end[1].vxlan, "[2001:db8::2]:4790") && o.vxlan_port == 14789 && o.vxlan_df);
+		   &o, d, &n, err) == 0 && n == 1 && xc_vxlan_def(&d[0].end[1])->vni == 7 &&
+	      !strcmp(xc_vxlan_def(&d[0].end[1])->remote, "[2001:db8::2]:4790") &&
+	      xc_vxlan_opts(&o)->port == 14789 && xc_vxlan_opts(&o)->df);
 	CHECK("config: a tunnel end needs its VNI",
 	      load("[cable a]\nleft = /a\nright-vxlan = 192.0.2.2\n", &o, d, &n, err) == -EINVAL &&
 	      strstr(err, "right-vni"));

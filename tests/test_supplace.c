@@ -17,6 +17,7 @@
 
 #include <rte_build_config.h>
 
+#include "end_vxlan_def.h"
 #include "supervise.h"
 #include "testlib.h"
 
@@ -45,8 +46,13 @@ static void cable(struct xc_sup_cable *c, unsigned int i, char left,
 		e->tag = e->port >= 0 ? (uint16_t)(i + 1) : 0;
 		if (ends[j] == 'S')
 			snprintf(e->path, sizeof(e->path), "/tmp/c%u-%u.sock", i, j);
-		if (ends[j] == 'V')
-			snprintf(e->vxlan, sizeof(e->vxlan), "192.0.2.%u", i + 1);
+		if (ends[j] == 'V') {
+			struct xc_vxlan_def *vd =
+				xc_kind_def_area(e, XC_KIND_ID_vxlan);
+
+			snprintf(vd->remote, sizeof(vd->remote), "192.0.2.%u",
+				 i + 1);
+		}
 	}
 }
 

@@ -101,19 +101,21 @@ static void test_add(struct xc_trunk *t, struct xc_port *tport)
 	int rc = 0;
 
 	memset(t, 0, sizeof(*t));
-	t->port = tport;
-	t->tpid = 0x88a8;
+	xc_trunk_init(t, tport, 0x88a8);
 	CHECK("add tag 0: -EINVAL", xc_trunk_add(t, &mem[0], 0) == -EINVAL);
 	CHECK("add tag 4095: -EINVAL",
 	      xc_trunk_add(t, &mem[0], 4095) == -EINVAL);
 	CHECK("add tag 10 to trunk: member 0, an end on the trunk's port",
-	      xc_trunk_add(t, &mem[0], 10) == 0 && mem[0].trunk == t &&
-	      mem[0].member_idx == 0 && mem[0].port == tport &&
+	      xc_trunk_add(t, &mem[0], 10) == 0 &&
+	      xc_trunk_member_of(&mem[0])->trunk == t &&
+	      xc_trunk_member_of(&mem[0])->idx == 0 &&
+	      xc_trunk_member_of(&mem[0])->tag == 10 &&
+	      mem[0].port == tport && mem[0].hub == &t->hub &&
 	      mem[0].ops == &xc_end_trunk_ops);
 	CHECK("add tag 10 again: -EEXIST",
 	      xc_trunk_add(t, &mem[1], 10) == -EEXIST);
 	memset(&full, 0, sizeof(full));
-	full.port = tport;
+	xc_trunk_init(&full, tport, 0x88a8);
 	for (i = 0; i < XC_TRUNK_MAX_MEMBERS && rc == 0; i++)
 		rc = xc_trunk_add(&full, &mem[i], (uint16_t)(i + 1));
 	CHECK("64 members fit, a 65th is -ENOSPC", rc == 0 &&
@@ -189,7 +191,7 @@ static void test_backlog(struct xc_trunk *t, struct rte_ring *in,
 	CHECK("backlog: member of tag 10 gets none of tag 20's frames",
 	      got == 0);
 	CHECK("backlog: 512 wait for tag 20, the other 88 counted backlog",
-	      t->q[m20->member_idx].n == XC_TRUNK_QLEN && t->backlog == 88);
+	      t->q[xc_trunk_member_of(m20)->idx].n == XC_TRUNK_QLEN && t->backlog == 88);
 	CHECK("queued: tag 20's member says frames wait for it (its lcore "
 	      "must poll again), tag 10's says none",
 	      m20->ops->queued(m20) && !m10->ops->queued(m10));
@@ -203,7 +205,7 @@ static void test_backlog(struct xc_trunk *t, struct rte_ring *in,
 	xc_trunk_rx(m20, b, XC_BURST);	/* sorts them for tag 10 */
 	xc_trunk_flush(t);
 	CHECK("flush: 5 frames waiting for tag 10 freed, counted backlog",
-	      t->q[m10->member_idx].n == 0 && t->backlog == 93);
+	      t->q[xc_trunk_member_of(m10)->idx].n == 0 && t->backlog == 93);
 }
 
 int main(int argc, char **argv)
@@ -233,8 +235,7 @@ int main(int argc, char **argv)
 	test_push();
 	test_add(&t, &tport);
 	memset(&t, 0, sizeof(t));
-	t.port = &tport;
-	t.tpid = 0x88a8;
+	xc_trunk_init(&t, &tport, 0x88a8);
 	if (xc_trunk_add(&t, &m10, 10) || xc_trunk_add(&t, &m20, 20))
 		return 2;
 	test_sort(&t, in, &m10, &m20);

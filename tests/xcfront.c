@@ -5,7 +5,7 @@
  *   xcfront --pairs LEFT,RIGHT --count N [--first I] [--frames K]
  *	     [--listen left]
  *	     [--hold SECONDS|forever] [--flood SECONDS [--busy B]
- *	     [--flood-len L]]
+ *	     [--flood-len L]] [--follow SECONDS]
  *
  * LEFT and RIGHT are the two socket paths of a cable, each with one %d
  * that is replaced by the cable's number (I .. I+N-1). xcfront plays both
@@ -30,7 +30,16 @@
  *      while xcable asks for kicks: with large frames the copies xcable
  *      makes, not xcfront, set the pace;
  *   5. hold (--hold): stay attached, asleep in epoll, until SECONDS pass or
- *      SIGTERM/SIGINT comes, and report connections xcable closed.
+ *      SIGTERM/SIGINT comes, and report connections xcable closed;
+ *   6. follow (--follow): for SECONDS, follow every guest's carrier as a
+ *      guest with QEMU's reconnect sees it (a thread per guest): when
+ *      xcable closes its
+ *      connection (the end is unplugged) it says so, with the time, and
+ *      connects again every 10 ms until a handshake succeeds (the end is
+ *      plugged in again), and says that too:
+ *        "xcfront: carrier cable N left down at T ms" ... "up at T ms"
+ *      (T from the start of the phase), then per end
+ *        "xcfront: carrier cable N left: downs D, ups U".
  *
  * It prints a line per phase and the summary
  *   "xcfront: cables N: ok X, failed Y; frames sent S, received R,
@@ -45,7 +54,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <pthread.h>
 #include <sys/epoll.h>
+#include <sys/socket.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <unistd.h>
@@ -70,6 +82,8 @@
  *		expected there (another cable's, duplicated, changed)
  * @seen:	which frame numbers arrived, per direction
  * @closed:	xcable closed a connection while held
+ * @downs:	per end: connections xcable closed while followed
+ * @ups:	per end: connections made again while followed
  */
 struct cable {
 	struct guest g[2];
@@ -78,6 +92,8 @@ struct cable {
 	uint32_t bad;
 	uint8_t seen[2][MAX_FRAMES];
 	bool closed;
+	unsigned int downs[2];
+	unsigned int ups[2];
 };
 
 /**
@@ -92,6 +108,7 @@ struct cable {
  * @flood_s:	seconds of flood, 0: none
  * @busy:	cables flooded
  * @flood_len:	length of a flood frame
+ * @follow_s:	seconds to follow the carriers, 0: not at all
  * @probes_sent: link probes sent, every cable, both ways
  * @probes_got:	link probes received
  * @c:		the cables
@@ -101,7 +118,7 @@ struct front {
 	bool listen;
 	unsigned int first, n, frames, busy, flood_len;
 	uint64_t probes_sent, probes_got;
-	long hold_s, flood_s;
+	long hold_s, flood_s, follow_s;
 	struct cable *c;
 };
 
@@ -111,12 +128,14 @@ static void say(const char *fmt, ...)
 {
 	va_list ap;
 
+	flockfile(stdout);	/* one line at a time (follow's threads) */
 	fputs("xcfront: ", stdout);
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
 	va_end(ap);
 	fputc('\n', stdout);
 	fflush(stdout);
+	funlockfile(stdout);
 }
 
 /* frame_len() - length of frame @k of cable @c in direction @d */
@@ -542,6 +561,137 @@ out:
 }
 
 /**
+ * reconnect() - connect a guest again and do the handshake, once
+ * @g:		guest, closed
+ * @path:	its socket
+ *
+ * Return: 0 if it is connected again, -errno (and closed) otherwise
+ */
+static int reconnect(struct guest *g, const char *path)
+{
+	int rc;
+
+	guest_init(g);
+	rc = guest_open_for(g, path, 0);
+	if (rc == 0)
+		rc = guest_setup(g, &SETUP_DEFAULT, 0);
+	if (rc) {
+		guest_close(g);
+		return rc;
+	}
+	close(g->memfd);
+	g->memfd = -1;
+	return 0;
+}
+
+/**
+ * struct watch - one guest followed by its own thread (a handshake may
+ *		  wait for xcable; the other guests are followed meanwhile)
+ * @fr:		the run
+ * @i:		cable index
+ * @s:		0 left, 1 right
+ * @t0:		start of the phase (now_ms())
+ * @end:	end of the phase
+ */
+struct watch {
+	struct front *fr;
+	unsigned int i, s;
+	uint64_t t0, end;
+};
+
+/**
+ * watch_one() - follow one guest's carrier (a thread): when xcable closes
+ *		 its connection, say so; then connect again every 10 ms,
+ *		 and say when it is up
+ * @arg:	struct watch
+ *
+ * Return: NULL
+ */
+static void *watch_one(void *arg)
+{
+	struct watch *w = arg;
+	struct cable *c = &w->fr->c[w->i];
+	const char *side = w->s ? "right" : "left";
+	unsigned int num = w->fr->first + w->i;
+	struct guest *g = &c->g[w->s];
+	char path[108], byte;
+	struct pollfd p;
+	bool gone = false;
+
+	snprintf(path, sizeof(path), w->fr->pat[w->s], (int)num);
+	while (now_ms() < w->end) {
+		if (gone) {
+			if (reconnect(g, path) == 0) {
+				gone = false;
+				c->ups[w->s]++;
+				say("carrier cable %u %s up at %llu ms", num, side,
+				    (unsigned long long)(now_ms() - w->t0));
+			} else {
+				msleep(10);
+			}
+			continue;
+		}
+		p = (struct pollfd){ .fd = g->sock, .events = POLLIN | POLLRDHUP };
+		if (poll(&p, 1, 10) <= 0)
+			continue;
+		if (!(p.revents & (POLLHUP | POLLRDHUP | POLLERR)) &&
+		    recv(g->sock, &byte, 1, MSG_PEEK | MSG_DONTWAIT) != 0)
+			continue;
+		say("carrier cable %u %s down at %llu ms", num, side,
+		    (unsigned long long)(now_ms() - w->t0));
+		guest_close(g);
+		gone = true;
+		c->downs[w->s]++;
+	}
+	return NULL;
+}
+
+/**
+ * follow() - follow every guest's carrier for @fr->follow_s seconds, as a
+ *	      guest with QEMU's reconnect sees it (see the top of the file):
+ *	      a thread per guest
+ * @fr:		the run, attached
+ *
+ * Return: 0, or -errno
+ */
+static int follow(struct front *fr)
+{
+	unsigned int i, s, k, n = 2 * fr->n;
+	struct watch *w = calloc(n, sizeof(*w));
+	pthread_t *th = calloc(n, sizeof(*th));
+	uint64_t t0 = now_ms();
+	int rc = 0;
+
+	if (w == NULL || th == NULL) {
+		free(w);
+		free(th);
+		return -ENOMEM;
+	}
+	say("following the carrier of %u cable(s) for %ld s", fr->n,
+	    fr->follow_s);
+	for (k = 0; k < n; k++) {
+		w[k] = (struct watch){ .fr = fr, .i = k / 2, .s = k % 2,
+				       .t0 = t0,
+				       .end = t0 + (uint64_t)fr->follow_s * 1000 };
+		if (pthread_create(&th[k], NULL, watch_one, &w[k])) {
+			rc = -EAGAIN;
+			n = k;
+			break;
+		}
+	}
+	for (k = 0; k < n; k++)
+		pthread_join(th[k], NULL);
+	for (i = 0; i < fr->n && rc == 0; i++)
+		for (s = 0; s < 2; s++)
+			say("carrier cable %u %s: downs %u, ups %u",
+			    fr->first + i, s ? "right" : "left",
+			    fr->c[i].downs[s], fr->c[i].ups[s]);
+	free(w);
+	free(th);
+	return rc;
+}
+
+/**
  * pattern_ok() - whether @p has exactly one %d and no other conversion
  */
 static bool pattern_ok(const char *p)
@@ -576,7 +726,7 @@ static int usage(const char *why)
 		"usage: xcfront --pairs LEFT,RIGHT --count N [--first I] [--frames K]\n"
 		"               [--listen left]\n"
 		"               [--hold SECONDS|forever] [--flood SECONDS [--busy B]\n"
-		"               [--flood-len L]]\n"
+		"               [--flood-len L]] [--follow SECONDS]\n"
 		"  LEFT, RIGHT: socket paths with one %%d, the cable's number\n", why);
 	return 2;
 }
@@ -653,6 +803,9 @@ static int parse(struct front *fr, int argc, char **argv)
 		} else if (!strcmp(o, "--flood")) {
 			if (!number(o, val, 1, 3600, &fr->flood_s))
 				return 2;
+		} else if (!strcmp(o, "--follow")) {
+			if (!number(o, val, 1, 3600, &fr->follow_s))
+				return 2;
 		} else if (!strcmp(o, "--busy")) {
 			if (!number(o, val, 1, MAX_CABLES, &v))
 				return 2;
@@ -711,6 +864,8 @@ int main(int argc, char **argv)
 		failed++;
 	if (fr.hold_s)
 		held = hold(&fr);
+	if (fr.follow_s && follow(&fr))
+		failed++;
 	release(&fr);
 	return failed || held ? 1 : 0;
 }

@@ -21,7 +21,12 @@
  *   rr            ports 0 and 1 (benchmark): round trips of 64-byte
  *                 requests from 0 answered by 1, back to back on an idle
  *                 cable (--load 0) or every --gap-us while a bulk stream
- *                 goes from 0 to 1 (--load 1)
+ *                 goes from 0 to 1 (--load 1; --window N: at most N bulk
+ *                 frames in flight, as a TCP's window, else as fast as
+ *                 the cable takes them)
+ *   sizes         ports 0 and 1: --count frames of each length of --lens
+ *                 (a "v" after a length: with an 802.1Q tag) from 0 to 1,
+ *                 and how many of each arrived
  *
  * With --wait-file F it starts sending only once F exists, so that a test
  * harness can first see xcable report both ends up. In frames mode,
@@ -438,6 +443,60 @@ static int mode_frames(struct peer *pr, unsigned int rounds,
 }
 
 /**
+ * mode_sizes() - frames of given lengths from port 0 to port 1: which
+ *		  arrive (a cable that drops some lengths, an MTU)
+ * @pr:		peer with two ports
+ * @lens:	"L[v],L[v],...": frame lengths without FCS, "v" for a frame
+ *		with an 802.1Q tag (its length includes the tag)
+ * @count:	frames of each length
+ *
+ * Prints "size L[v] sent N received M" per length.
+ *
+ * Return: 0, 1 on a bad list
+ */
+static int mode_sizes(struct peer *pr, const char *lens, unsigned int count)
+{
+	static uint8_t f[MAX_FRAME];
+	const struct kind plain = { "sized", 0, { UCAST, SRC, 0x88, 0xb5 }, 14 };
+	const struct kind tagged = { "sized", 0,
+		{ UCAST, SRC, 0x81, 0x00, 0x00, 0x64, 0x88, 0xb5 }, 18 };
+	const char *p = lens;
+	uint32_t seq = 0;
+
+	while (*p) {
+		char *e;
+		unsigned long len = strtoul(p, &e, 10);
+		bool vlan = *e == 'v';
+		struct kind k = vlan ? tagged : plain;
+		unsigned int i, sent = 0, got = 0;
+
+		if (vlan)
+			e++;
+		if (e == p || (*e && *e != ',') || len < 60 || len > MAX_FRAME) {
+			printf("FAIL --lens '%s': lengths from 60 to %d, a v after one for a tag\n",
+			       lens, MAX_FRAME);
+			return 1;
+		}
+		k.len = (uint16_t)len;
+		for (i = 0; i < count; i++) {
+			struct rte_mbuf *m;
+
+			fill_frame(&k, seq++, f);
+			m = make_mbuf(pr, f, k.len);
+			if (m && send_one(0, m, 1000))
+				sent++;
+		}
+		/* what is on its way arrives within 0.5 s, or never */
+		while (recv_one(1, f, 500))
+			got++;
+		printf("size %lu%s sent %u received %u\n", len, vlan ? "v" : "",
+		       sent, got);
+		p = *e ? e + 1 : e;
+	}
+	return 0;
+}
+
+/**
  * mode_backpressure() - a receiver that stops draining must cost nothing
  * @pr:		peer with two ports
  * @count:	frames to send from port 0
@@ -511,14 +570,51 @@ static int mode_backpressure(struct peer *pr, uint32_t count,
 	return sent == count && rcvd == count && !disorder && !bad ? 0 : 1;
 }
 
+#define ORDER_MAX	(1u << 20)	/* frames of a stream whose order is kept */
+
+/**
+ * struct order - the numbers of a stream's frames, in the order they came
+ * @seq:	the numbers, ORDER_MAX at most
+ * @n:		how many
+ */
+struct order {
+	uint32_t *seq;
+	uint32_t n;
+};
+
+/**
+ * order_report() - how many frames of a stream came ahead of one sent
+ *		    before them, by their number mod 5
+ * @o:		the stream's order
+ * @id:		its id, for the line printed
+ */
+static void order_report(const struct order *o, unsigned int id)
+{
+	uint64_t early[5] = { 0 }, n = 0;
+	uint32_t low = UINT32_MAX, k;
+
+	for (k = o->n; k-- > 0;) {
+		if (o->seq[k] > low) {
+			early[o->seq[k] % 5]++;
+			n++;
+		}
+		if (o->seq[k] < low)
+			low = o->seq[k];
+	}
+	printf("early-from %u %" PRIu64 " mod5 %" PRIu64 ",%" PRIu64 ",%"
+	       PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", id, n, early[0], early[1],
+	       early[2], early[3], early[4]);
+}
+
 /**
  * count_rx() - receive one burst on port 0 and count frames by stream id
  * @from:	per-id counters
  * @stray:	frames of no stream
+ * @order:	per-id order of arrival, or NULL
  *
  * Return: frames received
  */
-static uint16_t count_rx(uint64_t *from, uint64_t *stray)
+static uint16_t count_rx(uint64_t *from, uint64_t *stray, struct order *order)
 {
 	struct rte_mbuf *m[32];
 	uint16_t n = rte_eth_rx_burst(0, 0, m, 32), j;
@@ -529,10 +625,17 @@ static uint16_t count_rx(uint64_t *from, uint64_t *stray)
 
 		if (h != NULL && h != hdr)
 			memcpy(hdr, h, sizeof(hdr)); /* may be unaligned */
-		if (h && hdr[0] == MAGIC && (hdr[1] >> 24) < MAX_IDS)
+		if (h && hdr[0] == MAGIC && (hdr[1] >> 24) < MAX_IDS) {
+			struct order *o = order ? &order[hdr[1] >> 24] : NULL;
+
 			from[hdr[1] >> 24]++;
-		else
+			if (o && o->seq == NULL)	/* a stream's first */
+				o->seq = calloc(ORDER_MAX, sizeof(uint32_t));
+			if (o && o->seq && o->n < ORDER_MAX)
+				o->seq[o->n++] = hdr[1] & 0xffffff;
+		} else {
 			(*stray)++;
+		}
 	}
 	rte_pktmbuf_free_bulk(m, n);
 	return n;
@@ -546,8 +649,11 @@ static uint16_t count_rx(uint64_t *from, uint64_t *stray)
  * @seconds:	how long
  *
  * Prints "sent N", "received-from ID N" for each id seen, "stray N",
- * and "link-downs N": how often the port's link went from up to down (read
- * every 100 ms: a cable removed or pulled).
+ * "link-downs N": how often the port's link went from up to down (read
+ * every 100 ms: a cable removed or pulled), and for each id seen
+ * "early-from ID N mod5 A,B,C,D,E": N frames of that stream arrived ahead
+ * of a frame sent before them (reordered), A of them numbered 0 mod 5,
+ * B 1 mod 5, ... (for the first 2^20 frames of each stream).
  *
  * Return: 0
  */
@@ -560,6 +666,7 @@ static int mode_stream(struct peer *pr, unsigned int id, unsigned int pps,
 	uint64_t end = now + hz * seconds, gap = hz / (pps ? pps : 1);
 	uint64_t next_tx = now, from[MAX_IDS] = { 0 }, stray = 0, sent = 0;
 	uint64_t next_link = now, downs = 0, last_rx;
+	static struct order order[MAX_IDS];
 	struct rte_eth_link l;
 	bool was_up = true;
 	uint8_t buf[256];
@@ -588,7 +695,7 @@ static int mode_stream(struct peer *pr, unsigned int id, unsigned int pps,
 			if (next_tx < now)
 				next_tx = now;
 		}
-		if (count_rx(from, &stray) == 0)
+		if (count_rx(from, &stray, order) == 0)
 			usleep(100);
 	}
 	/* stopped sending: go on taking what comes until nothing has come
@@ -598,7 +705,7 @@ static int mode_stream(struct peer *pr, unsigned int id, unsigned int pps,
 	for (now = last_rx = rte_get_tsc_cycles();
 	     now < end && now - last_rx < hz * 3 / 10;
 	     now = rte_get_tsc_cycles()) {
-		if (count_rx(from, &stray))
+		if (count_rx(from, &stray, order))
 			last_rx = now;
 		else
 			usleep(100);
@@ -609,6 +716,11 @@ static int mode_stream(struct peer *pr, unsigned int id, unsigned int pps,
 			printf("received-from %u %" PRIu64 "\n", i, from[i]);
 	printf("stray %" PRIu64 "\n", stray);
 	printf("link-downs %" PRIu64 "\n", downs);
+	for (i = 0; i < MAX_IDS; i++) {
+		if (from[i])
+			order_report(&order[i], i);
+		free(order[i].seq);
+	}
 	return 0;
 }
 
@@ -1039,6 +1151,10 @@ static int mode_latency(struct peer *pr, unsigned int count,
  * @out_seq:	sequence number of the request awaited (idle mode)
  * @out_t:	when it left, 0 if none is awaited
  * @bulk_bytes:	bulk bytes received by the server after the warm-up
+ * @bulk_made:	bulk frames made (sent or held to be sent)
+ * @bulk_got:	bulk frames the server received
+ * @window:	at most this many bulk frames in flight (made, not yet
+ *		received), 0 for no limit
  * @held:	bulk frames (and requests queued behind them) not yet taken
  * @n_held:	entries in @held
  * @resp:	responses port 1 did not take yet
@@ -1053,6 +1169,9 @@ struct rr {
 	uint32_t out_seq;
 	uint64_t out_t;
 	uint64_t bulk_bytes;
+	uint64_t bulk_made;
+	uint64_t bulk_got;
+	unsigned int window;
 	struct rte_mbuf *held[1024];
 	unsigned int n_held;
 	struct rte_mbuf *resp[64];
@@ -1099,6 +1218,7 @@ static void rr_serve(struct rr *st)
 		}
 		if (rte_get_tsc_cycles() >= st->count_from)
 			st->bulk_bytes += m[j]->pkt_len;
+		st->bulk_got++;
 		rte_pktmbuf_free(m[j]);
 	}
 	if (st->n_resp == 0)
@@ -1153,12 +1273,14 @@ static void rr_push(struct peer *pr, struct rr *st, bool load,
 	static uint8_t bulk[RR_BULK] = { UCAST, SRC, 0x88, 0xb5 };
 	uint16_t sent;
 
-	while (load && st->n_held < 32) {
+	while (load && st->n_held < 32 &&
+	       (st->window == 0 || st->bulk_made - st->bulk_got < st->window)) {
 		struct rte_mbuf *m = make_mbuf(pr, bulk, sizeof(bulk));
 
 		if (m == NULL)
 			break;
 		st->held[st->n_held++] = m;
+		st->bulk_made++;
 	}
 	if (req && st->n_held < RTE_DIM(st->held))
 		st->held[st->n_held++] = req;
@@ -1182,6 +1304,7 @@ static void rr_push(struct peer *pr, struct rr *st, bool load,
  * @gap_us:	request interval under load
  * @warmup:	seconds before counting
  * @seconds:	seconds counted
+ * @window:	bulk frames in flight at most, 0 for no limit
  *
  * Prints "rr load L seconds S sent N received R lost X tps T min_us A
  * p50_us B p99_us C max_us D bulk_gbps G".
@@ -1189,11 +1312,12 @@ static void rr_push(struct peer *pr, struct rr *st, bool load,
  * Return: 0, 1 if no response came back
  */
 static int mode_rr(struct peer *pr, bool load, unsigned int gap_us,
-		   unsigned int warmup, unsigned int seconds)
+		   unsigned int warmup, unsigned int seconds,
+		   unsigned int window)
 {
 	uint64_t hz = rte_get_tsc_hz(), now = rte_get_tsc_cycles(), next;
 	uint64_t end, lost, gap = hz * (gap_us ? gap_us : 1) / 1000000;
-	struct rr st = { .count_from = now + hz * warmup };
+	struct rr st = { .count_from = now + hz * warmup, .window = window };
 	uint32_t seq = 0;
 	double us = 1e6 / (double)hz;
 
@@ -1415,7 +1539,8 @@ static void usage(void)
 		"       xcpeer [EAL options] -- offload --rx none|csum|tso\n"
 		"       xcpeer [EAL options] -- goodput --tx tso|none --rx tso|none [--burst N] --warmup S --seconds S\n"
 		"       xcpeer [EAL options] -- latency --count N --gap-us US\n"
-		"       xcpeer [EAL options] -- rr --load 0|1 --gap-us US --warmup S --seconds S\n"
+		"       xcpeer [EAL options] -- rr --load 0|1 [--window N] --gap-us US --warmup S --seconds S\n"
+		"       xcpeer [EAL options] -- sizes --lens L[v],L[v],... --count N\n"
 		"(any mode: --rx/--tx none|csum|tso choose the offloads a port asks for,\n"
 		" --mtu N its MTU, default 9200)\n");
 	exit(2);
@@ -1426,8 +1551,8 @@ int main(int argc, char **argv)
 	unsigned long count = 20000, stall = 2000, rounds = 3, id = 0;
 	unsigned long pps = 1000, seconds = 5, size = 64, inflight = 256;
 	unsigned long warmup = 1, gap_us = 0, drop_over = 0, drop_back = 0;
-	unsigned long load = 0, burst = 0;
-	const char *wait_file = NULL, *record = NULL;
+	unsigned long load = 0, burst = 0, window = 0;
+	const char *wait_file = NULL, *record = NULL, *lens = "";
 	char rundir[PATH_MAX];
 	struct peer pr = { .mtu = 9200 };
 	const char *mode;
@@ -1491,6 +1616,10 @@ int main(int argc, char **argv)
 			warmup = v;
 		else if (!strcmp(argv[i], "--load"))
 			load = v;
+		else if (!strcmp(argv[i], "--window"))
+			window = v;
+		else if (!strcmp(argv[i], "--lens"))
+			lens = argv[i + 1];
 		else
 			usage();
 	}
@@ -1551,7 +1680,10 @@ int main(int argc, char **argv)
 				     (unsigned int)seconds, (unsigned int)burst);
 	else if (!strcmp(mode, "rr") && pr.n_ports >= 2)
 		fails = mode_rr(&pr, load != 0, (unsigned int)gap_us,
-				(unsigned int)warmup, (unsigned int)seconds);
+				(unsigned int)warmup, (unsigned int)seconds,
+				(unsigned int)window);
+	else if (!strcmp(mode, "sizes") && pr.n_ports >= 2)
+		fails = mode_sizes(&pr, lens, (unsigned int)count);
 	else if (!strcmp(mode, "stream"))
 		fails = mode_stream(&pr, (unsigned int)id,
 				    (unsigned int)pps, (unsigned int)seconds);

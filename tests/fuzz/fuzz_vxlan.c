@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "addr.h"
 #include "vxlan_wire.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
