@@ -552,6 +552,27 @@ out:
 }
 
 /**
+ * answered() - what the worker of an add or del answered: passed on; a
+ *		failure is the change's
+ * @s:		supervisor
+ *
+ * Return: 1 if it answered ok, 0 if it was not asked, else -errno
+ */
+static int answered(struct xc_sup *s)
+{
+	struct xc_sup_change *c = &s->chg;
+	unsigned int k = c->worker;
+
+	if (!c->asking[k])
+		return 0;
+	pass_on(s, &c->ask[k].ans);
+	if (c->ask[k].rc == 0)
+		return 1;
+	xc_ask_why(&c->ask[k], k, c->why, sizeof(c->why));
+	return c->rc = c->ask[k].rc;
+}
+
+/**
  * end_add() - the worker answered add, or the new worker answers (or
  *	       failed): on a failure the cable is forgotten again
  * @s:		supervisor
@@ -562,16 +583,10 @@ static void end_add(struct xc_sup *s)
 	unsigned int k = c->worker;
 	int i;
 
-	if (c->asking[k]) {
-		pass_on(s, &c->ask[k].ans);
-		if (c->ask[k].rc) {
-			xc_ask_why(&c->ask[k], k, c->why, sizeof(c->why));
-			c->rc = c->ask[k].rc;
-		} else {
-			xc_worker_write(s, k);
-			snprintf(c->why, sizeof(c->why), "%s: added, in worker %u",
-				 c->name, k);
-		}
+	if (answered(s) == 1) {
+		xc_worker_write(s, k);
+		snprintf(c->why, sizeof(c->why), "%s: added, in worker %u",
+			 c->name, k);
 	}
 	if (c->rc == 0)
 		return;
@@ -628,14 +643,8 @@ static void end_del(struct xc_sup *s)
 	unsigned int k = c->worker;
 	int i;
 
-	if (c->asking[k]) {
-		pass_on(s, &c->ask[k].ans);
-		if (c->ask[k].rc) {
-			xc_ask_why(&c->ask[k], k, c->why, sizeof(c->why));
-			c->rc = c->ask[k].rc;
-			return;
-		}
-	}
+	if (answered(s) < 0)
+		return;
 	i = xc_sup_find(s, c->name);
 	if (i >= 0)
 		drop_cable(s, (unsigned int)i);
