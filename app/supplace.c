@@ -183,6 +183,18 @@ static bool fits(struct load l, struct load more)
 }
 
 /**
+ * placeable() - may cables be placed on a worker? One that is stopping
+ *		 (it has no cable left) may not: it would take them along
+ * @w:		the worker
+ *
+ * Return: true if so
+ */
+static bool placeable(const struct xc_worker *w)
+{
+	return w->state != XC_W_FREE && w->state != XC_W_STOPPING;
+}
+
+/**
  * affinity() - the worker a cable must go to: the one holding its
  *		[port NAME], or the one with the cables whose ends share
  *		its kind's one process (the tunnel cables)
@@ -203,7 +215,7 @@ static int affinity(const struct xc_sup_cable *c, unsigned int n,
 	int t = -1;
 
 	for (k = 0; mask && k < n_w; k++) {
-		if (w[k].state == XC_W_FREE || !(w[k].ports & mask))
+		if (!placeable(&w[k]) || !(w[k].ports & mask))
 			continue;
 		if (t >= 0)
 			return -2;
@@ -339,7 +351,7 @@ int xc_sup_place(struct xc_sup_cable *c, unsigned int n,
 		for (k = 0; t < 0 && k < *n_w; k++) {
 			struct load l = worker_load(c, n, &w[k], k);
 
-			if (w[k].state != XC_W_FREE && (!mask || made[k]) &&
+			if (placeable(&w[k]) && (!mask || made[k]) &&
 			    fits(l, need) && l.ports + need.ports <= share[k])
 				t = (int)k;
 		}

@@ -108,6 +108,13 @@ static void test_sockets(void)
 	rc = xc_sup_place(c, 21, w, &n_w, why, sizeof(why));
 	CHECK("an added cable goes to worker 0, the first with room",
 	      rc == 0 && c[20].worker == 0 && n_w == 2);
+	/* ... but not to a worker being stopped (it has no cable left, and
+	 * would take the new one along) */
+	w[0].state = XC_W_STOPPING;
+	cable(&c[21], 21, 'S', 'S');
+	rc = xc_sup_place(c, 22, w, &n_w, why, sizeof(why));
+	CHECK("an added cable skips a worker being stopped",
+	      rc == 0 && c[21].worker == 1);
 }
 
 /* a lab of 100 socket cables: 7 workers, none more than one cable apart,
