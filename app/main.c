@@ -28,7 +28,6 @@
 #include "capture.h"
 #include "cmdline.h"
 #include "control.h"
-#include "guard.h"
 #include "counters.h"
 #include "lcores.h"
 #include "logrl.h"
@@ -179,17 +178,10 @@ static void start_control(struct xc_ctx *ctx)
 	struct xc_control *c = &ctx->ctl;
 	char err[XC_ERR_LEN];
 
-	if ((size_t)snprintf(c->path, sizeof(c->path), "%s",
-			     ctx->cl.opts.control ? ctx->cl.opts.control :
-			     ctx->rf.dir) >= sizeof(c->path) ||
-	    (!ctx->cl.opts.control &&
-	     strlen(c->path) + strlen("/xcable.ctl") >= sizeof(c->path))) {
+	if (xc_control_path(c, ctx->cl.opts.control, ctx->rf.dir)) {
 		XC_LOG(main, WARNING, "no control socket: path too long");
-		c->fd = -1;
 		return;
 	}
-	if (!ctx->cl.opts.control)
-		strcat(c->path, "/xcable.ctl");
 	c->mode = ctx->cl.opts.sock_mode;
 	c->uid = ctx->cl.sock_uid;
 	c->gid = ctx->cl.sock_gid;
@@ -222,8 +214,6 @@ static void start_control(struct xc_ctx *ctx)
  */
 static void stop_all(struct xc_ctx *ctx, bool counters)
 {
-	unsigned int i;
-
 	xc_watchdog_arm(XC_STOP_WATCHDOG_S);	/* what follows may hang */
 	xc_control_stop(&ctx->ctl);
 	if (counters) {
@@ -232,11 +222,7 @@ static void stop_all(struct xc_ctx *ctx, bool counters)
 		xc_topo_drain(&ctx->topo);
 		xc_counters_tick(&ctx->out, ctx->topo.cables,
 				 ctx->topo.n_cables, &ctx->topo.gone, true);
-		for (i = 0; i < RTE_MAX_LCORE; i++)
-			if (ctx->lcores.lc[i].n_dirs)
-				printf("xcable: lcore %u slept %" PRIu64 " times\n",
-				       i, ctx->lcores.lc[i].idle.sleeps);
-		fflush(stdout);
+		xc_lcores_report(&ctx->lcores);
 	}
 	xc_capture_fini(ctx->capture);	/* after the counters: it may hang */
 	xc_topo_free(&ctx->topo);

@@ -105,7 +105,7 @@ peer_eal() {
 
 # counter LOG DIR FIELD - a counter of a direction ("cable0 left->right")
 # in the last counters xcable wrote to $(stats_json LOG); FIELD: a name of
-# app/stats.c's table (rx-pkts, tx-pkts, dropped, peer-down, ...)
+# app/model/stats.c's table (rx-pkts, tx-pkts, dropped, peer-down, ...)
 counter() {
 	/usr/bin/python3 - "$(stats_json "$1")" "$2" "$3" <<'PY'
 import json, sys
@@ -147,7 +147,7 @@ check_dir_clean() {
 
 # check_accounted LOG [N] - in every direction of every cable (N
 # directions, default 4), each frame received was delivered or dropped
-# with a reason (the invariant of app/stats.h: rx - segmented + segments
+# with a reason (the invariant of app/model/stats.h: rx - segmented + segments
 # + duplicated = tx + dropped), from the counters in $(stats_json LOG)
 check_accounted() {
 	/usr/bin/python3 - "$(stats_json "$1")" "${2:-4}" <<'PY'

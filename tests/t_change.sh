@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # tests/t_change.sh - runtime changes that cannot hurt the lab: every
-# operation on a cable of every kind of end (app/endkind.h: the kinds
+# operation on a cable of every kind of end (app/model/endkind.h: the kinds
 # xcable --help lists, from its kind table), each applied whole or
 # refused with the lab as it was, while another cable forwards a stream
 # that must lose nothing; and what a change that fails half-way leaves.

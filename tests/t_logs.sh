@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: BSD-3-Clause
-# Logs that nobody outside can flood (app/logrl.c): a source may log
+# Logs that nobody outside can flood (app/util/logrl.c): a source may log
 # XC_LOGRL_BURST lines per XC_LOGRL_WINDOW_S seconds, and one line says
 # how many more it held back, so that lines logged plus lines held back
 # are what happened.
 
-RL_BURST=10	# app/logrl.h XC_LOGRL_BURST
+RL_BURST=10	# app/util/logrl.h XC_LOGRL_BURST
 
 # logged_and_held LOG TEXT - "LINES HELD": lines of LOG with TEXT, and the
 # sum of what the "N more like this" lines of that message held back

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-# tests/t_netdev.sh - netdev ends (app/end_netdev.c): a cable end on any
+# tests/t_netdev.sh - netdev ends (app/kinds/end_netdev.c): a cable end on any
 # Linux interface, in another network namespace. One xcable, in the
 # test's namespace, has two cables: frontend A's socket <-> interface
 # "va" in namespace a, and interface "vb" in namespace b <-> frontend B's

@@ -41,10 +41,10 @@ PY
 			{ cat "ctl-${q// /_}.out"; fail "xcablectl $q failed"; return 1; }
 	done
 	xc_stop
-	# every counter of app/stats.c's table, under its name, in the exit
+	# every counter of app/model/stats.c's table, under its name, in the exit
 	# lines, xcablectl (text and JSON) and telemetry ('_' for '-'), with
 	# the values of the final counters (--stats-json)
-	/usr/bin/python3 - "$(dirname "${BASH_SOURCE[0]}")/../app/stats.c" \
+	/usr/bin/python3 - "$(dirname "${BASH_SOURCE[0]}")/../app/model/stats.c" \
 		"$(stats_json xc.log)" after.json xc.log ctl-*.out <<'PY' || { fail "counters differ between the exit lines, xcablectl, telemetry and --stats-json"; return 1; }
 import json, re, sys
 src = open(sys.argv[1]).read()
@@ -189,7 +189,7 @@ drop_hugetlbfs() { [ -z "$HUGE_MNT" ] || umount "$HUGE_MNT" || umount -l "$HUGE_
 # memory lock, as a crashing dpdk-dumpcap did in CI: the cable still
 # forwards (the lcores take no lock), and at SIGTERM xcable prints its
 # final counters and exits (status 1, saying why) instead of waiting for
-# ever on the lock (app/watchdog.c)
+# ever on the lock (app/util/watchdog.c)
 t_stop_watchdog() {
 	local prefix t0 t1
 	ensure_hugepages 512 && with_hugetlbfs || { fail "cannot mount a hugetlbfs"; return 1; }

@@ -115,9 +115,9 @@ t_trunk_two_hosts() {
 	frames_apart 2 || return 1
 	tel "xcable-$XPID_a" /xcable/cable,c1 >tel.json
 	host_stop a && host_stop b || return 1
-	# the trunk's counters: every one of app/trunk.c's table, under its
+	# the trunk's counters: every one of app/kinds/trunk.c's table, under its
 	# name, in telemetry ('_' for '-'), the exit line and --stats-json
-	/usr/bin/python3 - "$(dirname "${BASH_SOURCE[0]}")/../app/trunk.c" tel.json \
+	/usr/bin/python3 - "$(dirname "${BASH_SOURCE[0]}")/../app/kinds/trunk.c" tel.json \
 		"$(stats_json xa.log)" xa.log <<'PY' || { fail "telemetry does not show the trunk end and its counters"; return 1; }
 import json, re, sys
 src = open(sys.argv[1]).read()

@@ -250,7 +250,7 @@ mq_run() {
 }
 
 # Multiqueue keeps every flow in order (virtio's receive steering and the
-# order across directions, see app/steer.h): with 2 and with 4 queue pairs
+# order across directions, see app/datapath/steer.h): with 2 and with 4 queue pairs
 # TCP retransmits no more than with one, give or take 20 segments of noise
 # (measured on this kind of machine: 1, 2 and 2 segments; before steering,
 # 2 queue pairs retransmitted 10623 segments and 4 pairs 3691; with

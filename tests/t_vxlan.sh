@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # tests/t_vxlan.sh - cables across routed networks: VXLAN tunnel ends
-# (app/vxlan.c). Three network namespaces play host A, a router and host
+# (app/kinds/vxlan.c). Three network namespaces play host A, a router and host
 # B, in different subnets (IPv4 and IPv6), so that the tunnels' packets
 # are routed; xcable runs on A and on B as user nobody.
 # (sourced by tests/run; each t_* function is one test)
@@ -71,7 +71,7 @@ vx_stop() {
 	[ $rc = 0 ] || fail "xcable on host $1 exited with $rc"
 }
 
-# vx_counter LOG FIELD - a counter of the tunnel socket (app/vxlan.c's
+# vx_counter LOG FIELD - a counter of the tunnel socket (app/kinds/vxlan.c's
 # vxlan_counters) in $(stats_json LOG)
 vx_counter() {
 	/usr/bin/python3 - "$(stats_json "$1")" "$2" <<'PY'

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # tests/t_watch.sh - watching a lab: metrics in the Prometheus format
-# (app/metrics.c)
+# (app/control/metrics.c)
 # (sourced by tests/run; each t_* function is one test)
 
 # metrics_match PROM JSON - every direction counter of the JSON document

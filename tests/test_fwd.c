@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * test_fwd.c - unit tests of the forwarding loop (app/fwd.c) on DPDK's
+ * test_fwd.c - unit tests of the forwarding loop (app/datapath/fwd.c) on DPDK's
  *		ring driver, in one process, without root or hugepages
  *
  * One direction at a time forwards from a sending end to a receiving end,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * test_impair.c - unit tests of the impairment queue (app/impair.c)
+ * test_impair.c - unit tests of the impairment queue (app/datapath/impair.c)
  *
  * Drives one direction's impairment state directly: configurations are
  * published with xc_impair_set() and taken with xc_impair_refresh(), as

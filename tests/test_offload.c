@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * test_offload.c - unit tests of the offload fix-up (app/offload.c)
+ * test_offload.c - unit tests of the offload fix-up (app/datapath/offload.c)
  *
  * Builds frames as the vhost library hands them over from a guest with
  * offloads (TSO frames with RX_LRO and tso_segsz, partial checksums with

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * test_steer.c - unit tests of multiqueue steering (app/steer.h, and the
- *		  steer stage of app/fwd.c on DPDK's ring driver), without
+ * test_steer.c - unit tests of multiqueue steering (app/datapath/steer.h, and the
+ *		  steer stage of app/datapath/fwd.c on DPDK's ring driver), without
  *		  root or hugepages
  *
  * The flow hash: a flow and its replies hash alike, IPv4 and IPv6, TCP,

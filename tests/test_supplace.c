@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_supplace.c - unit tests of the supervisor's placement of cables on
- *		     worker processes (app/supplace.c)
+ *		     worker processes (app/supervisor/supplace.c)
  *
  * Socket cables fill a worker to RTE_MAX_ETHPORTS ports, then the next;
  * cables on one [port NAME] (a trunk) stay together, and so do all tunnel

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * test_trunk.c - unit tests of trunks (app/trunk.c): outer tags pushed
+ * test_trunk.c - unit tests of trunks (app/kinds/trunk.c): outer tags pushed
  *		  and popped, frames sorted into members
  *
  * xc_trunk_push() is checked on single frames (802.1ad and 802.1Q, a

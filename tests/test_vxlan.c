@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * test_vxlan.c - unit tests of the tunnel socket (app/vxlan.c): sorting
+ * test_vxlan.c - unit tests of the tunnel socket (app/kinds/vxlan.c): sorting
  *		  datagrams into tunnels, each tunnel's share of the pool,
  *		  and what happens when the pool runs dry
  *

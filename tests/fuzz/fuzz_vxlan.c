@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fuzz_vxlan.c - libFuzzer target: the VXLAN decapsulation parser and the
- *		  tunnel address parser (app/vxlan_wire.c)
+ *		  tunnel address parser (app/kinds/vxlan_wire.c)
  *
  * The input is a received datagram, in a buffer of exactly its length so
  * that any read past it is caught; then, as text, a remote address. The

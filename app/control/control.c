@@ -715,3 +715,24 @@ void xc_control_stop(struct xc_control *c)
 		XC_LOG(control, WARNING, "%s", why);
 	c->fd = -1;
 }
+
+/**
+ * xc_control_path() - where the control socket goes: the path given, or
+ *		       xcable.ctl in the EAL's runtime directory
+ * @c:		control state, its @path set (or its @fd -1 on error)
+ * @given:	--control, or NULL
+ * @dir:	the EAL's runtime directory
+ *
+ * Return: 0, or -ENAMETOOLONG
+ */
+int xc_control_path(struct xc_control *c, const char *given, const char *dir)
+{
+	int n = snprintf(c->path, sizeof(c->path), "%s%s", given ? given : dir,
+			 given ? "" : "/xcable.ctl");
+
+	if (n < 0 || (size_t)n >= sizeof(c->path)) {
+		c->fd = -1;
+		return -ENAMETOOLONG;
+	}
+	return 0;
+}

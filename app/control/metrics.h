@@ -6,7 +6,6 @@
 #define XC_METRICS_H
 
 #include "cable.h"
-#include "counters.h"
 #include "sbuf.h"
 
 void xc_metrics_text(const struct xc_cable *cables, unsigned int n,

@@ -26,7 +26,6 @@
 
 #include <rte_common.h>
 
-#include "counters.h"
 #include "dir.h"
 #include "endkind.h"
 #include "metrics.h"

@@ -15,13 +15,9 @@
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
+#include "impairspec.h"
 #include "stats.h"
 
-#define XC_IMPAIR_LIMIT_DEFAULT	1000	/* frames held, as netem's limit */
-#define XC_IMPAIR_LIMIT_MAX	4096
-#define XC_IMPAIR_MTU_MIN	68	/* IPv4's smallest MTU */
-#define XC_IMPAIR_MTU_MAX	65535
-#define XC_IMPAIR_GAP_MAX	1000000
 
 /* the measurement windows: what a direction did is kept per window of
  * XC_IMPAIR_WIN_S seconds, the current one and the one before
@@ -32,44 +28,6 @@
 						 * per power of two */
 #define XC_IMPAIR_HIST		2048	/* histogram buckets */
 
-/**
- * struct xc_impair_cfg - what one direction does to its frames
- * @delay_us:	added one-way delay
- * @jitter_us:	uniform variation of the delay, +/- (frames keep their order)
- * @loss_ppm:	random loss, parts per million
- * @ge_p_ppm:	Gilbert-Elliott: chance per frame to go from good to bad
- * @ge_r_ppm:	chance per frame to go from bad back to good
- * @ge_bad_ppm:	loss in the bad state (good state: none)
- * @rate_bps:	rate limit in bits per second of frames, 0 for none
- * @dup_ppm:	frames sent twice
- * @corrupt_ppm: frames with one bit flipped
- * @limit:	frames the delay/rate queue holds (and bytes: limit x 1518);
- *		more are dropped
- * @mtu:	frames whose L2 payload (after the Ethernet header and its
- *		VLAN tags) is larger are dropped, 0 for none; a TSO frame
- *		by the size of its segments
- * @reorder_ppm: netem's reorder: once @gap - 1 frames were delayed, each
- *		frame is sent at once, ahead of the delayed ones, with this
- *		chance (needs @delay_us)
- * @gap:	netem's gap (1 when reordering, 0 otherwise)
- * @blackhole:	1: every frame is dropped, the carrier stays up
- */
-struct xc_impair_cfg {
-	uint32_t delay_us;
-	uint32_t jitter_us;
-	uint32_t loss_ppm;
-	uint32_t ge_p_ppm;
-	uint32_t ge_r_ppm;
-	uint32_t ge_bad_ppm;
-	uint64_t rate_bps;
-	uint32_t dup_ppm;
-	uint32_t corrupt_ppm;
-	uint32_t limit;
-	uint32_t mtu;
-	uint32_t reorder_ppm;
-	uint32_t gap;
-	uint32_t blackhole;
-};
 
 /**
  * struct xc_impair_win - what a direction's impairment did in one window
@@ -198,9 +156,6 @@ struct xc_impair_report {
 	uint64_t rate_bps;
 };
 
-int xc_impair_parse(const char *spec, struct xc_impair_cfg *c, char *err,
-		    size_t errlen);
-void xc_impair_format(const struct xc_impair_cfg *c, char *buf, size_t len);
 int xc_impair_init(struct xc_impair *im, uint64_t seed, int socket);
 void xc_impair_fini(struct xc_impair *im);
 void xc_impair_set(struct xc_impair *im, const struct xc_impair_cfg *c);

@@ -14,7 +14,7 @@
 
 #include <rte_common.h>
 
-#include "impair.h"
+#include "impairspec.h"
 #include "parse.h"
 
 #define PPM	1000000u

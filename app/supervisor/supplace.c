@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include <rte_build_config.h>
+#include <rte_common.h>
 
 #include "supervise.h"
 

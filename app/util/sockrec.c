@@ -26,7 +26,7 @@
  * .NAME.in-use name), the socket is a leftover of xcable's and may be
  * removed (xc_sock_unlink_own(): moved to a private name, checked again,
  * unlinked). Any other socket is somebody else's. The supervisor does the
- * same with the record of a worker that died (xc_sockrec_reclaim()). A
+ * same with the record of a worker that died (xc_sock_reclaim()). A
  * clean exit leaves no record: its run directory is removed (runfiles.c).
  *
  * The file grows by a line per socket bound or gone (a guard's decoy comes
@@ -54,6 +54,7 @@
 #include <unistd.h>
 
 #include "bounds.h"
+#include "sockid.h"
 #include "sockrec.h"
 
 #define XC_SOCKREC_MAX_BYTES	(8u << 20)	/* a record read, at most */
@@ -518,58 +519,35 @@ int xc_sockrec_left(const char *path, const struct stat *st, char *who,
 }
 
 /**
- * xc_sockrec_reclaim() - remove the sockets a process that ended left, as
- *			  its record lists them (the supervisor, for a
- *			  worker that died); what is at their paths now and
- *			  is not one of them is left alone, and said
+ * xc_sockrec_each() - call @fn with each socket an ended process's record
+ *		       lists (the supervisor's, for a worker that died)
  * @dir:	the process's run directory
- * @say:	told of each socket removed or left alone
+ * @fn:		called with @arg, the path the socket was bound at and
+ *		which file it was
  * @arg:	its first argument
+ *
+ * Return: 0, or -errno if the record cannot be read (none: -ENOENT)
  */
-void xc_sockrec_reclaim(const char *dir, xc_sockrec_say_fn say, void *arg)
+int xc_sockrec_each(const char *dir,
+		    void (*fn)(void *arg, const char *path,
+			       const struct xc_sock_id *id),
+		    void *arg)
 {
-	char file[PATH_MAX + 32], why[2 * XC_SOCK_PATH_MAX + 128];
-	char paths[2][XC_SOCK_PATH_MAX];
+	char file[PATH_MAX + 32];
 	struct recs v = { 0 };
-	struct xc_sock_id id;
-	struct stat st;
-	unsigned int i, k;
+	unsigned int i;
 	int fd, rc;
 
 	if ((size_t)snprintf(file, sizeof(file), "%s/%s", dir,
 			     XC_SOCKREC_FILE) >= sizeof(file))
-		return;
+		return -ENAMETOOLONG;
 	fd = open_ended(file);
 	if (fd < 0)
-		return;
-	if (recs_read(fd, &v) == 0) {
-		for (i = 0; i < v.n; i++) {
-			snprintf(paths[0], sizeof(paths[0]), "%s", v.r[i].path);
-			if (xc_sock_hidden(v.r[i].path, paths[1],
-					   sizeof(paths[1])))
-				paths[1][0] = '\0';
-			id = v.r[i].id;
-			for (k = 0; k < 2; k++) {
-				if (!paths[k][0] || lstat(paths[k], &st) < 0)
-					continue;
-				if (!at(&v.r[i], paths[k], &st)) {
-					if (k == 0) {
-						snprintf(why, sizeof(why),
-							 "'%s' holds %s now, not the socket it bound there: left alone",
-							 paths[k], xc_sock_what(&st));
-						say(arg, false, why);
-					}
-					continue;
-				}
-				rc = xc_sock_unlink_own(paths[k], &id, why,
-							sizeof(why));
-				if (rc == 0)
-					snprintf(why, sizeof(why), "removed its socket '%s'",
-						 paths[k]);
-				say(arg, rc == 0, why);
-			}
-		}
-	}
+		return fd;
+	rc = recs_read(fd, &v);
+	for (i = 0; rc == 0 && i < v.n; i++)
+		fn(arg, v.r[i].path, &v.r[i].id);
 	recs_free(&v);
 	close(fd);
+	return rc;
 }

@@ -1442,3 +1442,41 @@ void xc_opts_usage(const char *prog)
 {
 	xc_opts_help(stdout, prog);
 }
+
+/**
+ * xc_kind_def_area() - a kind's own part of an end definition, where the
+ *			values of its XC_OPT_END rows go
+ * @e:		the definition
+ * @k:		the kind
+ *
+ * Return: XC_KIND_DEF_MAX bytes, laid out by a struct of the kind's
+ */
+void *xc_kind_def_area(struct xc_end_def *e, enum xc_kind_id k)
+{
+	return e->kind[k];
+}
+
+/* xc_kind_def_carea() - xc_kind_def_area() of a definition read only */
+const void *xc_kind_def_carea(const struct xc_end_def *e, enum xc_kind_id k)
+{
+	return e->kind[k];
+}
+
+/**
+ * xc_kind_opts_area() - a kind's own part of the options, where the
+ *			 values of its command line and [global] rows go
+ * @o:		the options
+ * @k:		the kind
+ *
+ * Return: XC_KIND_OPTS_MAX bytes, laid out by a struct of the kind's
+ */
+void *xc_kind_opts_area(struct xc_opts *o, enum xc_kind_id k)
+{
+	return o->kind[k];
+}
+
+/* xc_kind_opts_carea() - xc_kind_opts_area() of options read only */
+const void *xc_kind_opts_carea(const struct xc_opts *o, enum xc_kind_id k)
+{
+	return o->kind[k];
+}

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * endkind.c - the table of end kinds (see endkind.h), made from
+ * kinds.c - the table of end kinds (see endkind.h), made from
  *	       endkinds.def, and what runs every kind's op at once
  */
 #include <stddef.h>

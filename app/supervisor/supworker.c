@@ -302,7 +302,7 @@ void xc_worker_cleanup(struct xc_sup *s, unsigned int i, bool final)
 	if (w->prefix[0]) {
 		snprintf(rf.prefix, sizeof(rf.prefix), "%s", w->prefix);
 		xc_sup_rundir(w->prefix, rf.dir, sizeof(rf.dir));
-		xc_sockrec_reclaim(rf.dir, said, &ctx);
+		xc_sock_reclaim(rf.dir, said, &ctx);
 		xc_runfiles_remove(&rf);
 	}
 	w->pid = 0;

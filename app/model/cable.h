@@ -33,6 +33,7 @@
 
 #include "bounds.h"
 #include "port.h"
+#include "stats.h"
 #include "pullspec.h"
 
 #define XC_BURST		32	/* packets per rx burst */
@@ -427,5 +428,43 @@ static inline bool xc_cable_shown(const struct xc_cable *c)
 void xc_end_describe(const struct xc_end *e, xc_kv_fn fn, void *arg);
 int xc_cable_numa(const struct xc_cable *c);
 bool xc_ends_poll(struct xc_cable *cables, unsigned int n);
+
+/* the cables removed at runtime, and what they carried */
+#define XC_GONE_KEEP		64	/* removed cables remembered */
+#define XC_GONE_LABEL		(2 * RTE_ETH_NAME_MAX_LEN + 8)	/* a direction's */
+
+/**
+ * struct xc_gone - the last counters of a cable removed at runtime (or
+ *		    replaced by a reload): what it carried until it went
+ * @name:	its name
+ * @label:	its directions' labels ("left->right", "right->left")
+ * @st:		their counters, summed over queues, once what it held was
+ *		dropped (counted as shutdown)
+ * @when:	when it went, in seconds since the epoch
+ */
+struct xc_gone {
+	char name[XC_NAME_MAX];
+	char label[2][XC_GONE_LABEL];
+	struct xc_dir_stats st[2];
+	uint64_t when;
+};
+
+/**
+ * struct xc_gone_list - the cables removed since start, the last
+ *			 XC_GONE_KEEP of them with their counters (each was
+ *			 also logged when it went); written by the main
+ *			 thread holding reconf's lock for writing
+ * @g:		ring of the last ones
+ * @n:		cables removed in all (g[(n - 1) % XC_GONE_KEEP] is the last)
+ */
+struct xc_gone_list {
+	struct xc_gone g[XC_GONE_KEEP];
+	uint64_t n;
+};
+
+unsigned int xc_hubs_of(const struct xc_cable *cables, unsigned int n_cables,
+			const struct xc_cable *only, const struct xc_hub **out,
+			unsigned int max);
+void xc_hub_line(const struct xc_hub *h, char *buf, size_t len);
 
 #endif /* XC_CABLE_H */

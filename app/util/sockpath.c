@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "bounds.h"
+#include "sockid.h"
 #include "sockpath.h"
 #include "sockrec.h"
 
@@ -65,44 +66,7 @@ static int probe_live(const char *path)
 	return rc;
 }
 
-/**
- * xc_sock_sibling() - a hidden name beside a path: .NAME.SUFFIX in the
- *		       same directory
- * @path:	socket path
- * @suffix:	what follows the name, with its dot (".in-use")
- * @out:	filled with the sibling's path
- * @len:	size of @out
- *
- * Return: 0 on success, -ENAMETOOLONG if it does not fit @out
- */
-int xc_sock_sibling(const char *path, const char *suffix, char *out,
-		    size_t len)
-{
-	const char *base = strrchr(path, '/');
-	size_t dirlen = base ? (size_t)(base - path) + 1 : 0;
-	int n;
 
-	base = base ? base + 1 : path;
-	n = snprintf(out, len, "%.*s.%s%s", (int)dirlen, path, base, suffix);
-	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
-}
-
-/**
- * xc_sock_hidden() - the name a served socket has while a frontend is
- *		      attached: .NAME.in-use in the same directory
- * @path:	socket path
- * @out:	filled with the hidden path
- * @len:	size of @out
- *
- * Return: 0 on success, -ENAMETOOLONG if it does not fit a socket address
- */
-int xc_sock_hidden(const char *path, char *out, size_t len)
-{
-	if (xc_sock_sibling(path, ".in-use", out, len) ||
-	    strlen(out) >= sizeof(((struct sockaddr_un *)0)->sun_path))
-		return -ENAMETOOLONG;
-	return 0;
-}
 
 /**
  * look() - what is at @path, if anything
@@ -404,6 +368,9 @@ int xc_sock_listen(const char *path, int flags, int backlog,
 }
 
 
+
+
+
 /**
  * xc_sock_id_take() - record which socket is at a path, right after xcable
  *		       bound it there
@@ -426,47 +393,6 @@ int xc_sock_id_take(const char *path, struct xc_sock_id *id)
 	id->mtime = st.st_mtim;
 	xc_sockrec_bound(path, id);	/* a crash's leftover can be told */
 	return 0;
-}
-
-/**
- * xc_sock_id_is() - is a file the socket a record names?
- * @st:		the file, from lstat()
- * @id:		the record
- *
- * Return: true if so; false for any file when nothing was recorded
- */
-bool xc_sock_id_is(const struct stat *st, const struct xc_sock_id *id)
-{
-	return id->ino != 0 && S_ISSOCK(st->st_mode) &&
-	       st->st_dev == id->dev && st->st_ino == id->ino &&
-	       st->st_mtim.tv_sec == id->mtime.tv_sec &&
-	       st->st_mtim.tv_nsec == id->mtime.tv_nsec;
-}
-
-/**
- * xc_sock_what() - what kind of file something is, for messages
- * @st:		the file, from lstat()
- *
- * Return: "a regular file", "a directory", ... (static text)
- */
-const char *xc_sock_what(const struct stat *st)
-{
-	switch (st->st_mode & S_IFMT) {
-	case S_IFREG:
-		return "a regular file";
-	case S_IFDIR:
-		return "a directory";
-	case S_IFLNK:
-		return "a symbolic link";
-	case S_IFIFO:
-		return "a FIFO";
-	case S_IFCHR:
-	case S_IFBLK:
-		return "a device node";
-	case S_IFSOCK:
-		return "a socket xcable did not make";
-	}
-	return "a file of unknown type";
 }
 
 /**
@@ -633,4 +559,69 @@ int xc_sock_path_fits(const char *path, bool client, char *why, size_t whylen)
 		return -ENAMETOOLONG;
 	}
 	return 0;
+}
+
+/**
+ * struct reclaim_ctx - what xc_sock_reclaim() tells of each socket
+ * @say:	told of each socket removed or left alone
+ * @arg:	its first argument
+ */
+struct reclaim_ctx {
+	xc_sock_say_fn say;
+	void *arg;
+};
+
+/**
+ * reclaim_one() - remove one socket an ended process recorded, at its
+ *		   path and at its hidden name, if it is still there
+ * @arg:	struct reclaim_ctx
+ * @path:	where it was bound
+ * @id:		which file it was
+ */
+static void reclaim_one(void *arg, const char *path,
+			const struct xc_sock_id *id)
+{
+	char why[2 * XC_SOCK_PATH_MAX + 128], paths[2][XC_SOCK_PATH_MAX];
+	struct reclaim_ctx *c = arg;
+	struct stat st;
+	unsigned int k;
+	int rc;
+
+	snprintf(paths[0], sizeof(paths[0]), "%s", path);
+	if (xc_sock_hidden(path, paths[1], sizeof(paths[1])))
+		paths[1][0] = '\0';
+	for (k = 0; k < 2; k++) {
+		if (!paths[k][0] || lstat(paths[k], &st) < 0)
+			continue;
+		if (!xc_sock_id_is(&st, id)) {
+			if (k == 0) {
+				snprintf(why, sizeof(why),
+					 "'%s' holds %s now, not the socket it bound there: left alone",
+					 paths[k], xc_sock_what(&st));
+				c->say(c->arg, false, why);
+			}
+			continue;
+		}
+		rc = xc_sock_unlink_own(paths[k], id, why, sizeof(why));
+		if (rc == 0)
+			snprintf(why, sizeof(why), "removed its socket '%s'",
+				 paths[k]);
+		c->say(c->arg, rc == 0, why);
+	}
+}
+
+/**
+ * xc_sock_reclaim() - remove the sockets a process that ended left, as
+ *		       its record lists them (the supervisor, for a worker
+ *		       that died); what is at their paths now and is not one
+ *		       of them is left alone, and said
+ * @dir:	the process's run directory
+ * @say:	told of each socket removed or left alone
+ * @arg:	its first argument
+ */
+void xc_sock_reclaim(const char *dir, xc_sock_say_fn say, void *arg)
+{
+	struct reclaim_ctx c = { .say = say, .arg = arg };
+
+	xc_sockrec_each(dir, reclaim_one, &c);
 }

@@ -13,7 +13,6 @@
 #include <rte_build_config.h>
 
 #include "cable.h"
-#include "counters.h"
 #include "endkind.h"
 #include "options.h"
 #include "pool.h"

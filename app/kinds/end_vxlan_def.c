@@ -5,6 +5,7 @@
  *		     --vni, vxlan-port, vxlan-local, vxlan-df) and their
  *		     checks
  */
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>

@@ -68,4 +68,6 @@ struct xc_control {
 int xc_control_start(struct xc_control *c, char *err, size_t errlen);
 void xc_control_stop(struct xc_control *c);
 
+int xc_control_path(struct xc_control *c, const char *given, const char *dir);
+
 #endif /* XC_CONTROL_H */

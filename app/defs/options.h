@@ -14,7 +14,7 @@
 
 #include "addr.h"
 #include "bounds.h"
-#include "impair.h"
+#include "impairspec.h"
 #include "kinddef.h"
 #include "pullspec.h"
 #include "parse.h"

@@ -78,6 +78,7 @@
 #include <rte_lcore.h>
 
 #include "config.h"
+#include "counters.h"
 #include "fault.h"
 #include "log.h"
 #include "logrl.h"

@@ -4,6 +4,7 @@
  *		      (left-netdev = IFNAME, left-netns = PATH|PID) and
  *		      checked
  */
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>

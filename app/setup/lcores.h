@@ -54,4 +54,6 @@ int xc_lcores_add_cable(struct xc_lcores *l, struct xc_cable *c, int want,
 			char *err, size_t errlen);
 int xc_lcores_del_cable(struct xc_lcores *l, const struct xc_cable *c);
 
+void xc_lcores_report(const struct xc_lcores *l);
+
 #endif /* XC_LCORES_H */

@@ -14,6 +14,7 @@
  * that pulling knows nothing of the loop).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -472,4 +473,19 @@ int xc_lcores_del_cable(struct xc_lcores *l, const struct xc_cable *c)
 			rc = -ETIMEDOUT;
 	}
 	return rc;
+}
+
+/**
+ * xc_lcores_report() - at exit: how often each forwarding lcore slept
+ * @l:		lcores, stopped
+ */
+void xc_lcores_report(const struct xc_lcores *l)
+{
+	unsigned int i;
+
+	for (i = 0; i < RTE_MAX_LCORE; i++)
+		if (l->lc[i].n_dirs)
+			printf("xcable: lcore %u slept %" PRIu64 " times\n", i,
+			       l->lc[i].idle.sleeps);
+	fflush(stdout);
 }

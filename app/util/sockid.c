@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * sockid.c - which file at a socket path xcable made (device, inode and
+ *	      modification time right after it was bound), and the names
+ *	      beside a socket's path that xcable uses; see sockid.h
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+
+#include "bounds.h"
+#include "sockid.h"
+
+/**
+ * xc_sock_sibling() - a hidden name beside a path: .NAME.SUFFIX in the
+ *		       same directory
+ * @path:	socket path
+ * @suffix:	what follows the name, with its dot (".in-use")
+ * @out:	filled with the sibling's path
+ * @len:	size of @out
+ *
+ * Return: 0 on success, -ENAMETOOLONG if it does not fit @out
+ */
+int xc_sock_sibling(const char *path, const char *suffix, char *out,
+		    size_t len)
+{
+	const char *base = strrchr(path, '/');
+	size_t dirlen = base ? (size_t)(base - path) + 1 : 0;
+	int n;
+
+	base = base ? base + 1 : path;
+	n = snprintf(out, len, "%.*s.%s%s", (int)dirlen, path, base, suffix);
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+/**
+ * xc_sock_hidden() - the name a served socket has while a frontend is
+ *		      attached: .NAME.in-use in the same directory
+ * @path:	socket path
+ * @out:	filled with the hidden path
+ * @len:	size of @out
+ *
+ * Return: 0 on success, -ENAMETOOLONG if it does not fit a socket address
+ */
+int xc_sock_hidden(const char *path, char *out, size_t len)
+{
+	if (xc_sock_sibling(path, ".in-use", out, len) ||
+	    strlen(out) >= sizeof(((struct sockaddr_un *)0)->sun_path))
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+
+/**
+ * xc_sock_id_is() - is a file the socket a record names?
+ * @st:		the file, from lstat()
+ * @id:		the record
+ *
+ * Return: true if so; false for any file when nothing was recorded
+ */
+bool xc_sock_id_is(const struct stat *st, const struct xc_sock_id *id)
+{
+	return id->ino != 0 && S_ISSOCK(st->st_mode) &&
+	       st->st_dev == id->dev && st->st_ino == id->ino &&
+	       st->st_mtim.tv_sec == id->mtime.tv_sec &&
+	       st->st_mtim.tv_nsec == id->mtime.tv_nsec;
+}
+
+/**
+ * xc_sock_what() - what kind of file something is, for messages
+ * @st:		the file, from lstat()
+ *
+ * Return: "a regular file", "a directory", ... (static text)
+ */
+const char *xc_sock_what(const struct stat *st)
+{
+	switch (st->st_mode & S_IFMT) {
+	case S_IFREG:
+		return "a regular file";
+	case S_IFDIR:
+		return "a directory";
+	case S_IFLNK:
+		return "a symbolic link";
+	case S_IFIFO:
+		return "a FIFO";
+	case S_IFCHR:
+	case S_IFBLK:
+		return "a device node";
+	case S_IFSOCK:
+		return "a socket xcable did not make";
+	}
+	return "a file of unknown type";
+}
