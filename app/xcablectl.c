@@ -67,22 +67,22 @@
 __attribute__((noreturn))
 static void usage(FILE *f, int status)
 {
+	const struct xc_ctl_cmd *c;
+	unsigned int i;
+
+	fprintf(f, "usage: xcablectl [-s SOCKET | -p PREFIX] [-t SEC] REQUEST\n"
+		"       xcablectl --version | --help\n"
+		"REQUEST:\n");
+	for (i = 0; (c = xc_ctl_cmd_at(i)) != NULL; i++)
+		fprintf(f, "       %s%s%s\n", c->name, c->usage[0] ? " " : "",
+			c->usage);
 	fprintf(f,
-		"usage: xcablectl [-s SOCKET | -p PREFIX] [-t SEC] list [--json] |\n"
-		"       --version | --help |\n"
-		"       show CABLE [--json] |\n"
-		"       impair CABLE [to-right|to-left] SPEC | clear CABLE |\n"
-		"       down CABLE [END] | up CABLE [END] |\n"
-		"       flap CABLE [END] --down TIME --up TIME --count N|forever |\n"
-		"       flap CABLE stop |\n"
-		"       add NAME left=SOCKET right=SOCKET [KEY=VALUE]... | del NAME |\n"
-		"       reload | workers\n"
 		"SPEC: none, or delay=10ms,jitter=1ms,loss=1%%,ge=1%%/30%%[/100%%],\n"
 		"      rate=100mbit,dup=0.1%%,corrupt=0.1%%,reorder=25%%,gap=5,\n"
 		"      mtu=1500,blackhole,limit=1000\n"
 		"END: left or right\n"
 		"-t SEC, --timeout SEC: longest wait for the whole exchange (default\n"
-		"      %d s for list, show and workers, %d s for the others)\n",
+		"      %d s for the requests that change nothing, %d s for the others)\n",
 		XC_READ_S, XC_CHANGE_S);
 	exit(status);
 }

@@ -33,7 +33,9 @@ _xcablectl_add_keys() {
 _xcablectl() {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
 	local i cmd="" where=() n=0
-	local cmds="list show impair clear down up add del reload workers"
+	local cmds
+	# the requests, as xcablectl --help lists them (its command table)
+	cmds=$(xcablectl --help 2>/dev/null | sed -n '/^REQUEST:/,/^[A-Z]/s/^       \([a-z]*\).*/\1/p')
 
 	for ((i = 1; i < COMP_CWORD; i++)); do
 		case ${COMP_WORDS[i]} in
@@ -56,7 +58,7 @@ _xcablectl() {
 	list) COMPREPLY=($(compgen -W "--json" -- "$cur")) ;;
 	show) [ $n = 0 ] && COMPREPLY=($(compgen -W "$(_xcablectl_cables "${where[@]}")" -- "$cur")) ||
 		COMPREPLY=($(compgen -W "--json" -- "$cur")) ;;
-	clear|down|up|del)
+	clear|down|up|del|flap)
 		[ $n = 0 ] && COMPREPLY=($(compgen -W "$(_xcablectl_cables "${where[@]}")" -- "$cur")) ;;
 	impair)
 		if [ $n = 0 ]; then

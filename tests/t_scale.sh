@@ -396,6 +396,15 @@ t_supervise() {
 		{ head -c 300 list.json; fail "list --json is not one JSON document"; return 1; }
 	[ "$names" = "$want" ] || { fail "list --json does not have the 20 cables in order: $names"; return 1; }
 	say "list --json: one document, 20 cables in config order"
+	# the metrics: one family each, every worker's samples, the lab's
+	# count summed, and promtool accepts them
+	"$XCTL" -s "$T/x.ctl" metrics >m.prom || { fail "xcablectl metrics failed"; return 1; }
+	promtool check metrics <m.prom >promtool.out 2>&1 || { cat promtool.out; fail "promtool refuses the supervisor's metrics"; return 1; }
+	[ "$(grep -c '^# HELP xcable_direction_rx_pkts_total ' m.prom)" = 1 ] &&
+		[ "$(grep -c '^xcable_direction_rx_pkts_total{' m.prom)" = 40 ] &&
+		grep -qx 'xcable_cables 20' m.prom ||
+		{ grep -E 'xcable_cables|rx_pkts_total' m.prom | head; fail "the supervisor's metrics are not the lab's"; return 1; }
+	say "metrics: one family per counter, 40 directions of 2 workers, xcable_cables 20; promtool accepts them"
 	# xcablectl without -s finds the supervisor's socket (in its run dir)
 	# only if no other xcable runs; with -s, a request about a cable goes
 	# to its worker

@@ -47,6 +47,7 @@
 #include "counters.h"
 #include "dir.h"
 #include "log.h"
+#include "metrics.h"
 #include "logrl.h"
 #include "pull.h"
 #include "sockpath.h"
@@ -246,6 +247,23 @@ static int cmd_show(struct xc_control *c, struct ctl_call *k)
 	return 0;
 }
 
+/**
+ * cmd_metrics() - metrics: every counter, in the Prometheus text format
+ * @c:		control state
+ * @k:		the request
+ *
+ * Return: 0, or -ENOMEM with the reason in k->why
+ */
+static int cmd_metrics(struct xc_control *c, struct ctl_call *k)
+{
+	xc_metrics_text(c->cables, c->n_cables, c->gone, k->out);
+	if (k->out->failed) {
+		snprintf(k->why, sizeof(k->why), "out of memory");
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 /* cmd_clear() - clear CABLE: no impairment either way */
 static int cmd_clear(struct xc_control *c, struct ctl_call *k)
 {
@@ -313,6 +331,7 @@ struct ctl_now {
 static const struct ctl_now ctl_now[XC_CTL_N_OPS] = {
 	[XC_CTL_LIST]   = { cmd_list,   false },
 	[XC_CTL_SHOW]   = { cmd_show,   false },
+	[XC_CTL_METRICS] = { cmd_metrics, false },
 	[XC_CTL_IMPAIR] = { cmd_impair, true },
 	[XC_CTL_CLEAR]  = { cmd_clear,  true },
 };

@@ -18,17 +18,21 @@
 #include "ctlcmd.h"
 
 static const struct xc_ctl_cmd xc_ctl_cmds[] = {
-	{ "list",    XC_CTL_LIST,    1, 1, false, true,  false },
-	{ "show",    XC_CTL_SHOW,    2, 2, true,  true,  false },
-	{ "impair",  XC_CTL_IMPAIR,  3, 4, true,  false, true },
-	{ "clear",   XC_CTL_CLEAR,   2, 2, true,  false, true },
-	{ "down",    XC_CTL_DOWN,    2, 3, true,  false, true },
-	{ "up",      XC_CTL_UP,      2, 3, true,  false, true },
-	{ "flap",    XC_CTL_FLAP,    3, 10, true, false, true },
-	{ "add",     XC_CTL_ADD,     2, XC_CTL_WORDS, false, false, true },
-	{ "del",     XC_CTL_DEL,     2, 2, false, false, true },
-	{ "reload",  XC_CTL_RELOAD,  1, 1, false, false, true },
-	{ "workers", XC_CTL_WORKERS, 1, 1, false, false, false },
+	{ "list",    XC_CTL_LIST,    1, 1, false, true,  false, "[--json]" },
+	{ "show",    XC_CTL_SHOW,    2, 2, true,  true,  false, "CABLE [--json]" },
+	{ "impair",  XC_CTL_IMPAIR,  3, 4, true,  false, true,
+	  "CABLE [to-right|to-left] SPEC" },
+	{ "clear",   XC_CTL_CLEAR,   2, 2, true,  false, true,  "CABLE" },
+	{ "down",    XC_CTL_DOWN,    2, 3, true,  false, true,  "CABLE [END]" },
+	{ "up",      XC_CTL_UP,      2, 3, true,  false, true,  "CABLE [END]" },
+	{ "flap",    XC_CTL_FLAP,    3, 10, true, false, true,
+	  "CABLE [END] --down TIME --up TIME --count N|forever, flap CABLE stop" },
+	{ "add",     XC_CTL_ADD,     2, XC_CTL_WORDS, false, false, true,
+	  "NAME left=SOCKET right=SOCKET [KEY=VALUE]..." },
+	{ "del",     XC_CTL_DEL,     2, 2, false, false, true,  "NAME" },
+	{ "reload",  XC_CTL_RELOAD,  1, 1, false, false, true,  "" },
+	{ "workers", XC_CTL_WORKERS, 1, 1, false, false, false, "" },
+	{ "metrics", XC_CTL_METRICS, 1, 1, false, false, false, "" },
 };
 
 /**
@@ -58,10 +62,29 @@ const struct xc_ctl_cmd *xc_ctl_lookup(const char *name)
  */
 static int usage(const char *word, char *why, size_t whylen)
 {
-	snprintf(why, whylen,
-		 "bad request '%.40s' (list [--json], show CABLE [--json], impair CABLE [to-right|to-left] SPEC, clear CABLE, down CABLE [END], up CABLE [END], flap CABLE [END] --down TIME --up TIME --count N|forever, flap CABLE stop, add NAME left=SOCKET right=SOCKET [KEY=VALUE]..., del NAME, reload, workers)",
-		 word);
+	size_t i, n;
+
+	n = (size_t)snprintf(why, whylen, "bad request '%.40s': the requests are",
+			     word);
+	for (i = 0; i < sizeof(xc_ctl_cmds) / sizeof(xc_ctl_cmds[0]) &&
+		    n < whylen; i++)
+		n += (size_t)snprintf(why + n, whylen - n, "%s %s",
+				      i ? "," : "", xc_ctl_cmds[i].name);
+	if (n < whylen)
+		snprintf(why + n, whylen - n, " (see xcablectl --help)");
 	return -EINVAL;
+}
+
+/**
+ * xc_ctl_cmd_at() - the commands in the order people read them
+ * @i:		which
+ *
+ * Return: command @i, or NULL past the last
+ */
+const struct xc_ctl_cmd *xc_ctl_cmd_at(unsigned int i)
+{
+	return i < sizeof(xc_ctl_cmds) / sizeof(xc_ctl_cmds[0]) ?
+	       &xc_ctl_cmds[i] : NULL;
 }
 
 /**

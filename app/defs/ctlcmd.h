@@ -27,6 +27,7 @@
  * @XC_CTL_DEL:		del NAME
  * @XC_CTL_RELOAD:	reload
  * @XC_CTL_WORKERS:	workers (a supervisor's only)
+ * @XC_CTL_METRICS:	metrics
  * @XC_CTL_N_OPS:	how many there are
  */
 enum xc_ctl_op {
@@ -41,6 +42,7 @@ enum xc_ctl_op {
 	XC_CTL_DEL,
 	XC_CTL_RELOAD,
 	XC_CTL_WORKERS,
+	XC_CTL_METRICS,
 	XC_CTL_N_OPS,
 };
 
@@ -53,6 +55,7 @@ enum xc_ctl_op {
  * @cable:	its second word names a cable
  * @json:	it can answer in JSON
  * @changes:	it changes the lab (xcablectl waits longer for its answer)
+ * @usage:	its words after the name, for people ("" for none)
  */
 struct xc_ctl_cmd {
 	const char *name;
@@ -62,6 +65,7 @@ struct xc_ctl_cmd {
 	bool cable;
 	bool json;
 	bool changes;
+	const char *usage;
 };
 
 /**
@@ -77,6 +81,7 @@ struct xc_ctl_req {
 };
 
 const struct xc_ctl_cmd *xc_ctl_lookup(const char *name);
+const struct xc_ctl_cmd *xc_ctl_cmd_at(unsigned int i);
 int xc_ctl_parse(char *line, struct xc_ctl_req *r,
 		 const struct xc_ctl_cmd **cmd, char *why, size_t whylen);
 

@@ -42,267 +42,6 @@
 #include "sockpath.h"
 #include "supervise.h"
 
-/**
- * skip_ws() - past JSON white space
- * @p:		text
- *
- * Return: the first other character
- */
-static const char *skip_ws(const char *p)
-{
-	while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r')
-		p++;
-	return p;
-}
-
-/**
- * skip_value() - past one JSON value (a string, an object or array with
- *		  all it holds, or a literal)
- * @p:		its first character
- *
- * Return: the character after it, or NULL if the text ends first
- */
-static const char *skip_value(const char *p)
-{
-	int depth = 0;
-	bool str = false;
-
-	for (; *p; p++) {
-		if (str) {
-			if (*p == '\\' && p[1])
-				p++;
-			else if (*p == '"')
-				str = false;
-			if (!str && depth == 0)
-				return p + 1;
-			continue;
-		}
-		if (*p == '"') {
-			str = true;
-		} else if (*p == '{' || *p == '[') {
-			depth++;
-		} else if (*p == '}' || *p == ']') {
-			if (depth == 0)
-				return p;	/* a literal before it */
-			if (--depth == 0)
-				return p + 1;
-		} else if (*p == ',' && depth == 0) {
-			return p;
-		}
-	}
-	return NULL;
-}
-
-/**
- * struct jmember - one member of a JSON object
- * @key:	its key, quotes included
- * @klen:	its length
- * @val:	its value
- * @vlen:	its length
- */
-struct jmember {
-	const char *key;
-	size_t klen;
-	const char *val;
-	size_t vlen;
-};
-
-/**
- * next_member() - the next member of an object
- * @p:		in: at '{' or past the previous member; out: past this one
- * @m:		filled
- *
- * Return: true if there was one
- */
-static bool next_member(const char **p, struct jmember *m)
-{
-	const char *q = skip_ws(*p), *e;
-
-	if (*q == '{' || *q == ',')
-		q = skip_ws(q + 1);
-	if (*q != '"')
-		return false;
-	e = skip_value(q);
-	if (e == NULL)
-		return false;
-	m->key = q;
-	m->klen = (size_t)(e - q);
-	q = skip_ws(e);
-	if (*q != ':')
-		return false;
-	q = skip_ws(q + 1);
-	e = skip_value(q);
-	if (e == NULL)
-		return false;
-	m->val = q;
-	m->vlen = (size_t)(e - q);
-	*p = e;
-	return true;
-}
-
-/**
- * key_is() - does a member's key say @name?
- * @m:		the member
- * @name:	a name without quotes or escapes
- *
- * Return: true if so
- */
-static bool key_is(const struct jmember *m, const char *name)
-{
-	size_t n = strlen(name);
-
-	return m->klen == n + 2 && memcmp(m->key + 1, name, n) == 0;
-}
-
-/**
- * put_members() - append the members of a document's object @part whose
- *		   key is @only (or all of them, @only NULL)
- * @doc:	a worker's document
- * @part:	"cables" or "trunks"
- * @only:	a cable name, or NULL
- * @out:	appended to
- * @comma:	a member was written before: write a comma first; updated
- */
-static void put_members(const char *doc, const char *part, const char *only,
-			struct xc_sbuf *out, bool *comma)
-{
-	const char *p = doc, *q;
-	struct jmember m, c;
-
-	while (next_member(&p, &m)) {
-		if (!key_is(&m, part) || m.val[0] != '{')
-			continue;
-		q = m.val;
-		while (next_member(&q, &c)) {
-			if (only && !key_is(&c, only))
-				continue;
-			if (*comma)
-				xc_sbuf_put(out, ",", 1);
-			xc_sbuf_put(out, c.key,
-				    (size_t)(c.val + c.vlen - c.key));
-			*comma = true;
-		}
-	}
-}
-
-/**
- * put_removed() - the workers' removed cables as one "removed" array, and
- *		   their "removed-total" summed (a worker restarted forgot
- *		   those it removed before: they are in the log)
- * @docs:	each worker's document, NULL for none
- * @n:		how many
- * @out:	the merged document, written into
- */
-static void put_removed(const char *const *docs, unsigned int n,
-			struct xc_sbuf *out)
-{
-	unsigned long long total = 0;
-	bool comma = false;
-	const char *p, *v;
-	struct jmember m;
-	unsigned int k;
-	size_t len;
-
-	xc_sbuf_put(out, ",\"removed\":[", 12);
-	for (k = 0; k < n; k++) {
-		for (p = docs[k]; p && next_member(&p, &m);) {
-			if (key_is(&m, "removed-total")) {
-				total += strtoull(m.val, NULL, 10);
-				continue;
-			}
-			if (!key_is(&m, "removed") || m.val[0] != '[')
-				continue;
-			/* the elements, without the brackets */
-			v = skip_ws(m.val + 1);
-			len = (size_t)(m.val + m.vlen - 1 - v);
-			while (len && (v[len - 1] == ' ' || v[len - 1] == '\n'))
-				len--;
-			if (len == 0)
-				continue;
-			if (comma)
-				xc_sbuf_put(out, ",", 1);
-			xc_sbuf_put(out, v, len);
-			comma = true;
-		}
-	}
-	xc_sbuf_printf(out, "],\"removed-total\":%llu", total);
-}
-
-/**
- * xc_sup_json_merge() - one JSON document from the workers': every cable
- *			 in config order, every trunk, the tunnel socket
- * @s:		supervisor
- * @docs:	each worker's document (NULL for none)
- * @n:		how many
- * @out:	the document is appended
- *
- * Return: 0, or -ENOMEM
- */
-int xc_sup_json_merge(const struct xc_sup *s, const char *const *docs,
-		      unsigned int n, struct xc_sbuf *out)
-{
-	struct jmember m;
-	const char *p;
-	bool comma = false, vx = false;
-	unsigned int i, k;
-
-	xc_sbuf_put(out, "{\"cables\":{", 11);
-	for (i = 0; i < s->n_cables; i++)
-		for (k = 0; k < n; k++)
-			if (docs[k])
-				put_members(docs[k], "cables",
-					    s->cables[i].def.name, out, &comma);
-	xc_sbuf_put(out, "},\"trunks\":{", 12);
-	comma = false;
-	for (k = 0; k < n; k++)
-		if (docs[k])
-			put_members(docs[k], "trunks", NULL, out, &comma);
-	xc_sbuf_put(out, "}", 1);
-	for (k = 0; k < n && !vx; k++) {
-		p = docs[k];
-		while (p && !vx && next_member(&p, &m)) {
-			if (!key_is(&m, "vxlan"))
-				continue;
-			xc_sbuf_put(out, ",\"vxlan\":", 9);
-			xc_sbuf_put(out, m.val, m.vlen);
-			vx = true;
-		}
-	}
-	put_removed(docs, n, out);
-	xc_sbuf_put(out, "}\n", 2);
-	return out->failed ? -ENOMEM : 0;
-}
-
-/**
- * cable_block() - the lines a worker's text list gives one cable: its
- *		   "NAME: ..." line and the indented ones after it
- * @list:	the worker's answer
- * @name:	the cable
- * @len:	set to the block's length
- *
- * Return: its start, or NULL
- */
-static const char *cable_block(const char *list, const char *name,
-			       size_t *len)
-{
-	size_t n = strlen(name);
-	const char *p = list, *e, *nl;
-
-	while (p && *p) {
-		if (strncmp(p, name, n) == 0 && p[n] == ':') {
-			e = p;
-			do {
-				nl = strchr(e, '\n');
-				e = nl ? nl + 1 : e + strlen(e);
-			} while (*e == ' ');
-			*len = (size_t)(e - p);
-			return p;
-		}
-		p = strchr(p, '\n');
-		p = p ? p + 1 : NULL;
-	}
-	return NULL;
-}
 
 /**
  * struct sup_job - a request of a client that waits for workers (the
@@ -407,9 +146,9 @@ static bool asks_left(struct sup_job *sj)
 }
 
 /**
- * list_answer() - list [--json]: every worker's cables, in config order,
- *		   once each worker answered (or did not, in time: its
- *		   cables say why)
+ * list_answer() - list [--json], metrics: every worker's cables, in config
+ *		   order, once each worker answered (or did not, in time: its
+ *		   cables say why); the metrics merged
  * @s:		supervisor
  * @sj:		the request, every ask over
  * @out:	the answer
@@ -431,7 +170,8 @@ static void list_answer(struct xc_sup *s, struct sup_job *sj,
 		if (a->rc == 0) {
 			docs[k] = a->ans.b;
 			/* each document stops at its "ok" line */
-			ok = sj->json ? strstr(a->ans.b, "\nok\n") : NULL;
+			ok = sj->json || sj->op == XC_CTL_METRICS ?
+			     strstr(a->ans.b, "\nok\n") : NULL;
 			if (ok)
 				ok[1] = '\0';
 		} else if (a->rc == -EAGAIN) {
@@ -444,15 +184,17 @@ static void list_answer(struct xc_sup *s, struct sup_job *sj,
 				    why[k]);
 		}
 	}
-	if (sj->json) {
-		rc = xc_sup_json_merge(s, docs, sj->n, out);
+	if (sj->json || sj->op == XC_CTL_METRICS) {
+		rc = sj->json ? xc_sup_json_merge(s, docs, sj->n, out) :
+		     xc_sup_metrics_merge(docs, sj->n, out);
 		xc_sbuf_printf(out, rc ? "error: out of memory\n" : "ok\n");
 		return;
 	}
 	for (i = 0; i < s->n_cables; i++) {
 		k = (unsigned int)s->cables[i].worker;
 		blk = k < sj->n && docs[k] ?
-		      cable_block(docs[k], s->cables[i].def.name, &len) : NULL;
+		      xc_sup_cable_block(docs[k], s->cables[i].def.name, &len) :
+		      NULL;
 		if (blk)
 			xc_sbuf_put(out, blk, len);
 		else
@@ -465,18 +207,20 @@ static void list_answer(struct xc_sup *s, struct sup_job *sj,
 }
 
 /**
- * list_start() - list [--json]: every worker that answers is asked, all at
- *		  once
+ * list_start() - list [--json], metrics: every worker that answers is
+ *		  asked, all at once
  * @s:		supervisor
  * @job:	the request
+ * @op:		XC_CTL_LIST or XC_CTL_METRICS
  * @json:	one JSON document
  *
  * Return: enum xc_ctlsrv_verdict
  */
 static enum xc_ctlsrv_verdict list_start(struct xc_sup *s,
-					 struct xc_ctlsrv_job *job, bool json)
+					 struct xc_ctlsrv_job *job,
+					 enum xc_ctl_op op, bool json)
 {
-	struct sup_job *sj = new_job(job, XC_CTL_LIST, s->n_w);
+	struct sup_job *sj = new_job(job, op, s->n_w);
 	unsigned int k;
 
 	if (sj == NULL) {
@@ -484,10 +228,12 @@ static enum xc_ctlsrv_verdict list_start(struct xc_sup *s,
 		return XC_CTLSRV_DONE;
 	}
 	sj->json = json;
-	xc_ctlsrv_source(job, "list", sj->src, sizeof(sj->src));
+	xc_ctlsrv_source(job, op == XC_CTL_LIST ? "list" : "metrics", sj->src,
+			 sizeof(sj->src));
 	for (k = 0; k < s->n_w; k++)
 		if (xc_worker_ready(&s->w[k]))
 			xc_ask_start(&sj->ask[k], &s->w[k],
+				     op == XC_CTL_METRICS ? "metrics" :
 				     json ? "list --json" : "list",
 				     XC_SUP_READ_MS);
 	if (asks_left(sj))
@@ -649,6 +395,7 @@ static enum xc_ctlsrv_verdict poll_job(void *arg, struct xc_ctlsrv_job *job)
 		/* over once the change under way is no longer its own */
 		return s->chg.job == job ? XC_CTLSRV_PENDING : done(s, job);
 	case XC_CTL_LIST:
+	case XC_CTL_METRICS:
 		if (asks_left(sj))
 			return XC_CTLSRV_PENDING;
 		list_answer(s, sj, job->out);
@@ -688,7 +435,8 @@ static enum xc_ctlsrv_verdict handle(void *arg, struct xc_ctlsrv_job *job)
 	}
 	switch (cmd->op) {
 	case XC_CTL_LIST:
-		return list_start(s, job, r.json);
+	case XC_CTL_METRICS:
+		return list_start(s, job, cmd->op, r.json);
 	case XC_CTL_WORKERS:
 		cmd_workers(s, out);
 		xc_sbuf_printf(out, "ok\n");

@@ -289,6 +289,10 @@ unsigned int xc_worker_cables(const struct xc_sup *s, unsigned int i);
 int xc_supctl_start(struct xc_sup *s, char *err, size_t errlen);
 int xc_supctl_serve(struct xc_sup *s);
 void xc_supctl_stop(struct xc_sup *s);
+int xc_sup_metrics_merge(const char *const *docs, unsigned int n,
+			 struct xc_sbuf *out);
+const char *xc_sup_cable_block(const char *list, const char *name,
+			       size_t *len);
 int xc_sup_json_merge(const struct xc_sup *s, const char *const *docs,
 		      unsigned int n, struct xc_sbuf *out);
 

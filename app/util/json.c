@@ -2,6 +2,7 @@
 /*
  * json.c - a small JSON writer into a growing text buffer (sbuf.c)
  */
+#include <stdbool.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -144,4 +145,105 @@ int xc_json_finish(struct xc_json *j)
 {
 	put(j, "\n", 1);
 	return j->text.failed ? -ENOMEM : 0;
+}
+
+/* reading: what a document written by another process holds */
+
+/**
+ * xc_json_skip_ws() - past JSON white space
+ * @p:		text
+ *
+ * Return: the first other character
+ */
+const char *xc_json_skip_ws(const char *p)
+{
+	while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r')
+		p++;
+	return p;
+}
+
+/**
+ * xc_json_skip_value() - past one JSON value (a string, an object or array with
+ *		  all it holds, or a literal)
+ * @p:		its first character
+ *
+ * Return: the character after it, or NULL if the text ends first
+ */
+const char *xc_json_skip_value(const char *p)
+{
+	int depth = 0;
+	bool str = false;
+
+	for (; *p; p++) {
+		if (str) {
+			if (*p == '\\' && p[1])
+				p++;
+			else if (*p == '"')
+				str = false;
+			if (!str && depth == 0)
+				return p + 1;
+			continue;
+		}
+		if (*p == '"') {
+			str = true;
+		} else if (*p == '{' || *p == '[') {
+			depth++;
+		} else if (*p == '}' || *p == ']') {
+			if (depth == 0)
+				return p;	/* a literal before it */
+			if (--depth == 0)
+				return p + 1;
+		} else if (*p == ',' && depth == 0) {
+			return p;
+		}
+	}
+	return NULL;
+}
+
+
+/**
+ * xc_json_next_member() - the next member of an object
+ * @p:		in: at '{' or past the previous member; out: past this one
+ * @m:		filled
+ *
+ * Return: true if there was one
+ */
+bool xc_json_next_member(const char **p, struct xc_json_member *m)
+{
+	const char *q = xc_json_skip_ws(*p), *e;
+
+	if (*q == '{' || *q == ',')
+		q = xc_json_skip_ws(q + 1);
+	if (*q != '"')
+		return false;
+	e = xc_json_skip_value(q);
+	if (e == NULL)
+		return false;
+	m->key = q;
+	m->klen = (size_t)(e - q);
+	q = xc_json_skip_ws(e);
+	if (*q != ':')
+		return false;
+	q = xc_json_skip_ws(q + 1);
+	e = xc_json_skip_value(q);
+	if (e == NULL)
+		return false;
+	m->val = q;
+	m->vlen = (size_t)(e - q);
+	*p = e;
+	return true;
+}
+
+/**
+ * xc_json_key_is() - does a member's key say @name?
+ * @m:		the member
+ * @name:	a name without quotes or escapes
+ *
+ * Return: true if so
+ */
+bool xc_json_key_is(const struct xc_json_member *m, const char *name)
+{
+	size_t n = strlen(name);
+
+	return m->klen == n + 2 && memcmp(m->key + 1, name, n) == 0;
 }

@@ -34,4 +34,23 @@ void xc_json_str(struct xc_json *j, const char *key, const char *v);
 void xc_json_u64(struct xc_json *j, const char *key, uint64_t v);
 int xc_json_finish(struct xc_json *j);
 
+/**
+ * struct xc_json_member - one member of a JSON object, as read
+ * @key:	its key, quotes included
+ * @klen:	its length
+ * @val:	its value
+ * @vlen:	its length
+ */
+struct xc_json_member {
+	const char *key;
+	size_t klen;
+	const char *val;
+	size_t vlen;
+};
+
+const char *xc_json_skip_ws(const char *p);
+const char *xc_json_skip_value(const char *p);
+bool xc_json_next_member(const char **p, struct xc_json_member *m);
+bool xc_json_key_is(const struct xc_json_member *m, const char *name);
+
 #endif /* XC_JSON_H */
