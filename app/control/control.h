@@ -1,6 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * control.h - the runtime control socket that xcablectl talks to
+ *
+ * Folder app/control/: the control socket and its requests, changes at
+ * runtime, counters, metrics, telemetry, capture. It shows every kind
+ * through the ends' and hubs' ops (cable.h): a new kind needs no line
+ * here.
  */
 #ifndef XC_CONTROL_H
 #define XC_CONTROL_H

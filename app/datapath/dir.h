@@ -2,6 +2,10 @@
 /*
  * dir.h - a direction of a cable, and the stages its frames go through
  *	   (dir.c; multiqueue steering's stage and sender in steer.c)
+ *
+ * Folder app/datapath/: what the forwarding lcores run (directions,
+ * stages, steering, offloads, impairments, the loop and its sleep). A
+ * kind's own stage is its end ops' tx_stage, in app/kinds/, not here.
  */
 #ifndef XC_DIR_H
 #define XC_DIR_H

@@ -4,6 +4,10 @@
  *	       options and config keys, the part of an end definition and
  *	       of the options they fill, its checks
  *
+ * Folder app/defs/: what is declared (options, the config file, the
+ * control commands) and the list of kinds of end, endkinds.def. A new
+ * kind of end is one line there; its files go in app/kinds/.
+ *
  * A kind of end (endkind.h) has two halves. This one belongs with the
  * parsers (no DPDK): the option table rows of its keys (left-vxlan,
  * vxlan-port...), which the command line, the config file and --help read

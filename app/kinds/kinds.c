@@ -2,6 +2,14 @@
 /*
  * kinds.c - the table of end kinds (see endkind.h), made from
  *	       endkinds.def, and what runs every kind's op at once
+ *
+ * Folder app/kinds/: every kind of end and of port, each its own files,
+ * and the only files that name a kind. A new kind of end NAME is
+ * end_NAME.c (struct xc_end_kind xc_kind_NAME: making and running its
+ * ends), end_NAME_def.c (struct xc_kind_def xc_kind_def_NAME: its keys and
+ * checks), any file of its own beside them, and one line in
+ * app/defs/endkinds.def; a new kind of port is port_NAME.c and one line in
+ * app/model/portkinds.def.
  */
 #include <stddef.h>
 

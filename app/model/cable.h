@@ -2,6 +2,11 @@
 /*
  * cable.h - cables and their ends: the data model of xcable
  *
+ * Folder app/model/: cables, ends, hubs, ports (port.h, its life cycle in
+ * port.c, the list of port kinds in portkinds.def), the life cycle of an
+ * end (endkind.h), counters, pools, pulling. It names no kind: a kind's
+ * ops are declared here and defined in app/kinds/.
+ * *
  * The model, from the bottom up:
  * - a port (port.h) is one ethdev, of a kind (vhost, kernel, ethdev);
  * - an end is what a cable sees: a whole port, or a tag on a port shared

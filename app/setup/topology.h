@@ -2,6 +2,11 @@
 /*
  * topology.h - which ports make which cables, and bringing them up and
  *		down as a whole
+ *
+ * Folder app/setup/: building cables from their definitions through the
+ * kinds' life cycle (endkind.h), placing directions on lcores, the command
+ * line. A kind's state lives in its slot of struct xc_topo
+ * (xc_kind_state()), its code in app/kinds/.
  */
 #ifndef XC_TOPOLOGY_H
 #define XC_TOPOLOGY_H

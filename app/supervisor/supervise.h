@@ -2,6 +2,10 @@
 /*
  * supervise.h - one xcable for more cables than one EAL process holds:
  *		 a supervisor and its worker processes
+ *
+ * Folder app/supervisor/, the top layer: the supervisor, its workers, its
+ * control socket and the merging of their answers. It knows a kind only
+ * through its definition's flags (kinddef.h: one_process, ports).
  */
 #ifndef XC_SUPERVISE_H
 #define XC_SUPERVISE_H

@@ -2,6 +2,11 @@
 /*
  * bounds.h - xcable's fixed limits and constants, at the bottom of every
  *	      include chain
+ *
+ * Folder app/util/, the lowest layer: what any program could use (limits,
+ * logs, buffers, parsers, socket paths, files). It knows nothing of
+ * cables; nothing here includes a header of another folder. A kind of end
+ * or port never goes here: see app/kinds/.
  */
 #ifndef XC_BOUNDS_H
 #define XC_BOUNDS_H
