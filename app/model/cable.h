@@ -6,12 +6,12 @@
  * port.c, the list of port kinds in portkinds.def), the life cycle of an
  * end (endkind.h), counters, pools, pulling. It names no kind: a kind's
  * ops are declared here and defined in app/kinds/.
- * *
+ *
  * The model, from the bottom up:
  * - a port (port.h) is one ethdev, of a kind (vhost, kernel, ethdev);
  * - an end is what a cable sees: a whole port, or a tag on a port shared
  *   by several cables (a trunk member). Its ops receive and transmit and
- *   say what it takes, so a new kind of end (a tunnel) is one file;
+ *   say what it takes, so a new kind of end (a tunnel) is its own files;
  * - a cable joins two ends point to point. Each of its directions
  *   (struct xc_dir, dir.h) receives from one end and transmits to the
  *   other through a list of stages, and is owned by one lcore.
