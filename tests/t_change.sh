@@ -89,6 +89,13 @@ mx_vxlan_setup() {
 	wait_log peer.log "running;" 1 20 || { tail -n 5 peer.log; fail "the peer xcable did not start"; }
 }
 
+# a loopback plug: nothing behind it, frames come back on mxI-l.sock
+mx_loop_ports() { :; }
+mx_loop_partner() { :; }
+mx_loop_def() { printf 'left=%s\nright-loop=yes\n' "$T/mx$1-l.sock"; }
+mx_loop_front() { echo "--plug right"; }
+mx_loop_pull() { echo no; }
+
 # mx_rows - the rows: every kind xcable lists, a socket's client mode too
 mx_rows() {
 	local k

@@ -3,7 +3,7 @@
  * xcfront.c - a light vhost-user frontend for many cables, for tests
  *
  *   xcfront --pairs LEFT,RIGHT --count N [--first I] [--frames K]
- *	     [--listen left]
+ *	     [--listen left] [--plug right]
  *	     [--hold SECONDS|forever] [--flood SECONDS [--busy B]
  *	     [--flood-len L]] [--follow SECONDS]
  *
@@ -23,6 +23,9 @@
  *      bytes that follow from them; each must arrive once, byte for byte,
  *      on the other socket of the same cable: one that arrives anywhere
  *      else, twice, or changed is mismatched;
+ *      With --plug right, the right end of every cable is a loopback plug
+ *      (left-loop/right-loop = yes): nothing attaches to RIGHT, and each
+ *      frame sent on LEFT must come back on LEFT, once, byte for byte;
  *   4. flood (--flood): frames of L bytes (64) both ways on the first B
  *      cables as fast as the rings take them, for SECONDS, and the rate
  *      that arrives. Every transmit buffer is written once beforehand, so
@@ -101,6 +104,8 @@ struct cable {
  * @pat:	LEFT and RIGHT patterns
  * @listen:	listen on LEFT (xcable's end there is a client), as QEMU
  *		with server=on does, instead of connecting
+ * @plug:	the right ends are loopback plugs: frames sent on LEFT come
+ *		back on LEFT, nothing attaches to RIGHT
  * @first:	number of the first cable
  * @n:		how many cables
  * @frames:	K, frames each way per cable
@@ -115,12 +120,18 @@ struct cable {
  */
 struct front {
 	const char *pat[2];
-	bool listen;
+	bool listen, plug;
 	unsigned int first, n, frames, busy, flood_len;
 	uint64_t probes_sent, probes_got;
 	long hold_s, flood_s, follow_s;
 	struct cable *c;
 };
+
+/* ends() - sockets a cable has for xcfront: 1 with a plug on the right */
+static unsigned int ends(const struct front *fr)
+{
+	return fr->plug ? 1 : 2;
+}
 
 static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* say() - one line on stdout, prefixed and flushed (callers wait for it) */
@@ -190,7 +201,7 @@ static void check_frame(struct front *fr, unsigned int i, unsigned int side,
 			const uint8_t *f, uint32_t len)
 {
 	struct cable *c = &fr->c[i];
-	unsigned int d = !side, num = fr->first + i;
+	unsigned int d = fr->plug ? side : !side, num = fr->first + i;
 	uint8_t want[MAX_LEN];
 	uint32_t c32;
 	uint16_t k;
@@ -228,7 +239,7 @@ static void drain(struct front *fr)
 	int r;
 
 	for (i = 0; i < fr->n; i++)
-		for (s = 0; s < 2; s++)
+		for (s = 0; s < ends(fr); s++)
 			while ((r = recv_frame(&fr->c[i].g[s], f, sizeof(f))))
 				if (r < 0)
 					fr->c[i].bad++;
@@ -273,7 +284,7 @@ static int attach(struct front *fr)
 	int rc;
 
 	for (i = 0; i < fr->n; i++)
-		for (s = 0; s < 2; s++) {
+		for (s = 0; s < ends(fr); s++) {
 			struct guest *g = &fr->c[i].g[s];
 
 			if (snprintf(path, sizeof(path), fr->pat[s],
@@ -311,15 +322,18 @@ static unsigned int link_up(struct front *fr, unsigned int ms)
 
 	while (up < fr->n && now_ms() < end) {
 		for (i = 0; i < fr->n; i++)
-			for (d = 0; d < 2; d++)
+			for (d = 0; d < ends(fr); d++)
 				if (!fr->c[i].up[d] &&
 				    in_flight(&fr->c[i].g[d], 1) < QSIZE / 2)
 					fr->probes_sent +=
 						send_one(fr, i, d, PROBE);
 		msleep(20);
 		drain(fr);
-		for (up = 0, i = 0; i < fr->n; i++)
+		for (up = 0, i = 0; i < fr->n; i++) {
+			if (fr->plug)	/* one way, which comes back */
+				fr->c[i].up[1] = fr->c[i].up[0];
 			up += fr->c[i].up[0] && fr->c[i].up[1];
+		}
 	}
 	/* late probes would otherwise arrive during the check */
 	msleep(50);
@@ -341,7 +355,7 @@ static uint64_t check(struct front *fr)
 
 	for (k = 0; k < fr->frames; k++)
 		for (i = 0; i < fr->n; i++)
-			for (d = 0; d < 2; d++)
+			for (d = 0; d < ends(fr); d++)
 				sent += send_one(fr, i, d, k);
 	do {
 		msleep(5);
@@ -369,7 +383,8 @@ static unsigned int report(struct front *fr, uint64_t sent)
 	for (i = 0; i < fr->n; i++) {
 		struct cable *c = &fr->c[i];
 		bool ok = c->up[0] && c->up[1] && c->bad == 0 &&
-			  c->got[0] == fr->frames && c->got[1] == fr->frames;
+			  c->got[0] == fr->frames &&
+			  c->got[1] == (fr->plug ? 0 : fr->frames);
 
 		got += c->got[0] + c->got[1];
 		bad += c->bad;
@@ -724,7 +739,7 @@ static int usage(const char *why)
 {
 	fprintf(stderr, "xcfront: %s\n"
 		"usage: xcfront --pairs LEFT,RIGHT --count N [--first I] [--frames K]\n"
-		"               [--listen left]\n"
+		"               [--listen left] [--plug right]\n"
 		"               [--hold SECONDS|forever] [--flood SECONDS [--busy B]\n"
 		"               [--flood-len L]] [--follow SECONDS]\n"
 		"  LEFT, RIGHT: socket paths with one %%d, the cable's number\n", why);
@@ -783,6 +798,10 @@ static int parse(struct front *fr, int argc, char **argv)
 			if (strcmp(val, "left"))
 				return usage("--listen: only left");
 			fr->listen = true;
+		} else if (!strcmp(o, "--plug")) {
+			if (strcmp(val, "right"))
+				return usage("--plug: only right");
+			fr->plug = true;
 		} else if (!strcmp(o, "--count")) {
 			if (!number(o, val, 1, MAX_CABLES, &v))
 				return 2;
@@ -822,6 +841,8 @@ static int parse(struct front *fr, int argc, char **argv)
 		return usage("--pairs and --count are needed");
 	if (fr->busy > fr->n)
 		return usage("--busy: more cables than --count");
+	if (fr->plug && (fr->flood_s || fr->hold_s || fr->follow_s))
+		return usage("--plug: checks only (no --flood, --hold, --follow)");
 	if (!fr->busy)
 		fr->busy = 1;
 	if (!fr->flood_len)
@@ -852,7 +873,7 @@ int main(int argc, char **argv)
 		release(&fr);
 		return 1;
 	}
-	say("attached %u cable(s) (%u sockets) in %llu ms", fr.n, 2 * fr.n,
+	say("attached %u cable(s) (%u sockets) in %llu ms", fr.n, ends(&fr) * fr.n,
 	    (unsigned long long)(now_ms() - t0));
 	t0 = now_ms();
 	up = link_up(&fr, 10000);
