@@ -141,6 +141,7 @@ t_gray_reorder() {
 		{ fail "not about every 5th frame reordered"; return 1; }
 }
 TESTS+=(t_gray_reorder)
+ONCE+=(t_gray_reorder)	# a rate against time: the sanitizer build runs t_unit_impair's reorder cases
 
 # flap_check OUT SIDE N DOWN_MS UP_MS - the guest SIDE of xcfront's follow
 # output OUT saw exactly N carrier cycles with the timing of the schedule
@@ -205,6 +206,7 @@ t_gray_flap() {
 	xc_stop
 }
 TESTS+=(t_gray_flap)
+ONCE+=(t_gray_flap)	# a schedule in milliseconds; t_gray_down_one_end runs on both
 
 # down CABLE END: that guest's carrier only; what the other sends is
 # counted peer-down; up CABLE END gives it back

@@ -35,6 +35,7 @@ t_impair_delay() {
 		exit !(rise >= 18 && rise <= 22) }' || { fail "the delay is not 20 ms +/- 10%"; return 1; }
 }
 TESTS+=(t_impair_delay)
+ONCE+=(t_impair_delay)	# measures time; t_unit_impair runs the delay line on both
 
 # stream_pair SECONDS PPS - left sends PPS frames/s for SECONDS, right only
 # receives; outputs in left.out and right.out (xcable must run with
@@ -66,6 +67,7 @@ t_impair_loss() {
 	[ "$lost" = "$counted" ] || { fail "lost frames and impair-loss differ"; return 1; }
 }
 TESTS+=(t_impair_loss)
+ONCE+=(t_impair_loss)	# a rate; t_unit_impair runs the loss paths on both
 
 t_impair_bursty_loss() {
 	local sent got lost
@@ -83,6 +85,7 @@ t_impair_bursty_loss() {
 	[ "$lost" = "$(counter xc.log 'cable0 left->right' impair-ge-loss)" ] || { fail "lost frames and impair-ge-loss differ"; return 1; }
 }
 TESTS+=(t_impair_bursty_loss)
+ONCE+=(t_impair_bursty_loss)	# a rate; t_unit_impair runs Gilbert-Elliott on both
 
 t_impair_rate() {
 	local frames mbps
@@ -99,6 +102,7 @@ t_impair_rate() {
 	awk -v m="$mbps" 'BEGIN { exit !(m >= 90 && m <= 100.5) }' || { fail "rate not between 90 and 100 Mbit/s"; return 1; }
 }
 TESTS+=(t_impair_rate)
+ONCE+=(t_impair_rate)	# measures a rate against time
 
 t_impair_dup_corrupt() {
 	local sent got dup cor
@@ -271,3 +275,4 @@ PY
 	[ $? = 0 ] || { fail "the report does not agree with the configuration or with what the peer measured"; return 1; }
 }
 TESTS+=(t_impair_measured)
+ONCE+=(t_impair_measured)	# measures time; t_gray_blackhole reads show on both

@@ -52,6 +52,7 @@ t_adaptive_wakes_on_traffic() {
 	check_dir_clean xc.log "cable0 left->right" "$FRAMES_N"
 }
 TESTS+=(t_adaptive_wakes_on_traffic)
+ONCE+=(t_adaptive_wakes_on_traffic)	# measures wake-up latency
 
 t_bench_quick() {
 	local out=$T/bench n
@@ -268,3 +269,4 @@ t_soak_short() {
 	[ $rc = 0 ] || fail "the soak found a crash, unaccounted frames or growth"
 }
 TESTS+=(t_soak_short)
+ONCE+=(t_soak_short)	# a soak over time; t_change_torture runs on both

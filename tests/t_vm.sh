@@ -97,6 +97,7 @@ t_vm_basic_traffic() {
 	done
 }
 TESTS+=(t_vm_basic_traffic)
+SLOW_ONCE+=(t_vm_basic_traffic)	# the frontend tests run its paths on both builds
 
 t_vm_one_restarts() {
 	local before
