@@ -98,27 +98,32 @@ unsigned int xc_dir_send_queue(struct xc_dir *d, uint16_t q,
 			       struct rte_mbuf **pkts, unsigned int n,
 			       uint64_t *bytes, unsigned int *refused)
 {
-	unsigned int done = 0;
+	unsigned int done = 0, nope = 0;
 	uint32_t len[XC_BURST];
+	uint64_t sum = 0;
 
+	/* sums in locals: adding to *@bytes frame by frame made each add
+	 * wait for the store before it */
 	while (done < n) {
 		uint16_t k = (uint16_t)RTE_MIN(n - done, (unsigned int)XC_BURST);
 		uint16_t i, sent;
 
-		/* the PMD frees what it takes, so read lengths first */
+		/* the port frees what it takes, so read lengths first */
 		for (i = 0; i < k; i++)
 			len[i] = pkts[done + i]->pkt_len;
 		sent = xc_end_tx(d->tx, q, pkts + done, k, d->st.drop);
 		for (i = 0; i < sent; i++) {
 			if (unlikely(pkts[done + i] == NULL))
-				(*refused)++;
+				nope++;
 			else
-				*bytes += len[i];
+				sum += len[i];
 		}
 		done += sent;
 		if (sent < k)
 			break;
 	}
+	*bytes += sum;
+	*refused += nope;
 	return done;
 }
 
@@ -160,25 +165,30 @@ static unsigned int xmit(struct xc_dir *d, struct rte_mbuf **pkts,
 static void fix_offloads(struct xc_dir *d, struct xc_burst *b)
 {
 	uint64_t caps = xc_end_caps(d->tx);
+	/* in locals: written back once, not per frame */
+	uint16_t head = d->raw_head, left = d->raw_n, n = b->n;
 
-	while (d->raw_n) {
-		struct rte_mbuf *m = d->raw[d->raw_head];
-		int n;
+	while (left) {
+		struct rte_mbuf *m = d->raw[head];
+		int k;
 
 		if (likely(!xc_off_needed(m, caps))) {
-			if (b->n == b->room)
+			if (n == b->room)
 				break;
-			b->pkts[b->n++] = m;
+			b->pkts[n++] = m;
 		} else {
-			n = xc_off_fixup(&d->off, m, caps, b->pkts + b->n,
-					 b->room - b->n, &d->st);
-			if (n < 0)
+			k = xc_off_fixup(&d->off, m, caps, b->pkts + n,
+					 b->room - n, &d->st);
+			if (k < 0)
 				break;	/* no room or no mbufs: next round */
-			b->n += (uint16_t)n;
+			n += (uint16_t)k;
 		}
-		d->raw_head++;
-		d->raw_n--;
+		head++;
+		left--;
 	}
+	d->raw_head = head;
+	d->raw_n = left;
+	b->n = n;
 }
 
 /**
