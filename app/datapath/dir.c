@@ -57,6 +57,7 @@
 #include <rte_mbuf.h>
 
 #include "dir.h"
+#include "mbstack.h"
 #include "offload.h"
 
 /* mbufs one received frame may take at most from a pool of default
@@ -317,6 +318,19 @@ static inline void run_stages(struct xc_dir *d)
 }
 
 /**
+ * rx_slack() - free mbufs a direction leaves to the other lcores that
+ *		share its pool: each of them may fill its cache from the
+ *		pool's stack beyond its share (mbstack.c)
+ * @d:		direction
+ *
+ * Return: the count
+ */
+static inline unsigned int rx_slack(const struct xc_dir *d)
+{
+	return (d->rx_share - 1u) * XC_MBSTACK_CACHE;
+}
+
+/**
  * rx_budget() - how many frames a direction may receive now: a whole
  *		 burst, unless its end's driver chains large frames out of
  *		 a pool too short for a burst of the largest ones (the
@@ -331,16 +345,18 @@ static inline void run_stages(struct xc_dir *d)
  */
 static inline uint16_t rx_budget(struct xc_dir *d)
 {
-	unsigned int per, avail;
+	unsigned int per, avail, slack;
 
 	if (likely(d->rx_pool == NULL))
 		return XC_BURST;
 	d->starved = false;
 	per = XC_RX_SEGS_MAX * d->rx_share;
-	avail = rte_mempool_avail_count(d->rx_pool);
-	if (likely(avail >= XC_BURST * per))
+	slack = rx_slack(d);
+	/* the stack's and this lcore's cache's: what its next take finds */
+	avail = xc_mbstack_avail(d->rx_pool);
+	if (likely(avail >= XC_BURST * per + slack))
 		return XC_BURST;
-	return (uint16_t)(avail / per);
+	return (uint16_t)(avail > slack ? (avail - slack) / per : 0);
 }
 
 /* bursts of small frames cut short in a row before the pool is asked to
@@ -359,7 +375,7 @@ static inline uint16_t rx_budget(struct xc_dir *d)
  */
 static void rx_short(struct xc_dir *d, uint16_t n)
 {
-	uint32_t need = XC_BURST * XC_RX_SEGS_MAX * d->rx_share;
+	uint32_t need = XC_BURST * XC_RX_SEGS_MAX * d->rx_share + rx_slack(d);
 	bool chains = n == 0;
 	uint16_t i;
 
