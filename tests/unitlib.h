@@ -32,17 +32,21 @@
 static char unit_rundir[PATH_MAX];
 
 /**
- * unit_eal_init() - start the EAL as the unit tests need it
+ * unit_eal_init_lcores() - start the EAL as the unit tests need it, with
+ *			    the lcores given
  * @prog:	program name, argv[0]
+ * @lcores:	the EAL's --lcores ("0"; "0@0,1@0": two lcores on CPU 0)
  *
  * Return: 0, or -1 after printing why
  */
-static inline int unit_eal_init(const char *prog)
+static inline int unit_eal_init_lcores(const char *prog, const char *lcores)
 {
+	char l[64];
 	char *eal[] = { (char *)prog, "--no-huge", "-m", "128", "--no-pci",
 			"--no-shconf", "--no-telemetry", "--log-level=lib.eal:error",
-			"--log-level=pmd.net.ring:error", "-l", "0", NULL };
+			"--log-level=pmd.net.ring:error", l, NULL };
 
+	snprintf(l, sizeof(l), "--lcores=%s", lcores);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (geteuid() != 0) {
 		snprintf(unit_rundir, sizeof(unit_rundir),
@@ -58,6 +62,17 @@ static inline int unit_eal_init(const char *prog)
 		return -1;
 	}
 	return 0;
+}
+
+/**
+ * unit_eal_init() - start the EAL as the unit tests need it: one lcore
+ * @prog:	program name, argv[0]
+ *
+ * Return: 0, or -1 after printing why
+ */
+static inline int unit_eal_init(const char *prog)
+{
+	return unit_eal_init_lcores(prog, "0");
 }
 
 /**

@@ -57,6 +57,7 @@
 #include <rte_mbuf.h>
 
 #include "dir.h"
+#include "mbstack.h"
 #include "offload.h"
 
 /* mbufs one received frame may take at most from a pool of default
@@ -98,27 +99,32 @@ unsigned int xc_dir_send_queue(struct xc_dir *d, uint16_t q,
 			       struct rte_mbuf **pkts, unsigned int n,
 			       uint64_t *bytes, unsigned int *refused)
 {
-	unsigned int done = 0;
+	unsigned int done = 0, nope = 0;
 	uint32_t len[XC_BURST];
+	uint64_t sum = 0;
 
+	/* sums in locals: adding to *@bytes frame by frame made each add
+	 * wait for the store before it */
 	while (done < n) {
 		uint16_t k = (uint16_t)RTE_MIN(n - done, (unsigned int)XC_BURST);
 		uint16_t i, sent;
 
-		/* the PMD frees what it takes, so read lengths first */
+		/* the port frees what it takes, so read lengths first */
 		for (i = 0; i < k; i++)
 			len[i] = pkts[done + i]->pkt_len;
 		sent = xc_end_tx(d->tx, q, pkts + done, k, d->st.drop);
 		for (i = 0; i < sent; i++) {
 			if (unlikely(pkts[done + i] == NULL))
-				(*refused)++;
+				nope++;
 			else
-				*bytes += len[i];
+				sum += len[i];
 		}
 		done += sent;
 		if (sent < k)
 			break;
 	}
+	*bytes += sum;
+	*refused += nope;
 	return done;
 }
 
@@ -160,25 +166,30 @@ static unsigned int xmit(struct xc_dir *d, struct rte_mbuf **pkts,
 static void fix_offloads(struct xc_dir *d, struct xc_burst *b)
 {
 	uint64_t caps = xc_end_caps(d->tx);
+	/* in locals: written back once, not per frame */
+	uint16_t head = d->raw_head, left = d->raw_n, n = b->n;
 
-	while (d->raw_n) {
-		struct rte_mbuf *m = d->raw[d->raw_head];
-		int n;
+	while (left) {
+		struct rte_mbuf *m = d->raw[head];
+		int k;
 
 		if (likely(!xc_off_needed(m, caps))) {
-			if (b->n == b->room)
+			if (n == b->room)
 				break;
-			b->pkts[b->n++] = m;
+			b->pkts[n++] = m;
 		} else {
-			n = xc_off_fixup(&d->off, m, caps, b->pkts + b->n,
-					 b->room - b->n, &d->st);
-			if (n < 0)
+			k = xc_off_fixup(&d->off, m, caps, b->pkts + n,
+					 b->room - n, &d->st);
+			if (k < 0)
 				break;	/* no room or no mbufs: next round */
-			b->n += (uint16_t)n;
+			n += (uint16_t)k;
 		}
-		d->raw_head++;
-		d->raw_n--;
+		head++;
+		left--;
 	}
+	d->raw_head = head;
+	d->raw_n = left;
+	b->n = n;
 }
 
 /**
@@ -307,6 +318,19 @@ static inline void run_stages(struct xc_dir *d)
 }
 
 /**
+ * rx_slack() - free mbufs a direction leaves to the other lcores that
+ *		share its pool: each of them may fill its cache from the
+ *		pool's stack beyond its share (mbstack.c)
+ * @d:		direction
+ *
+ * Return: the count
+ */
+static inline unsigned int rx_slack(const struct xc_dir *d)
+{
+	return (d->rx_share - 1u) * XC_MBSTACK_CACHE;
+}
+
+/**
  * rx_budget() - how many frames a direction may receive now: a whole
  *		 burst, unless its end's driver chains large frames out of
  *		 a pool too short for a burst of the largest ones (the
@@ -321,16 +345,18 @@ static inline void run_stages(struct xc_dir *d)
  */
 static inline uint16_t rx_budget(struct xc_dir *d)
 {
-	unsigned int per, avail;
+	unsigned int per, avail, slack;
 
 	if (likely(d->rx_pool == NULL))
 		return XC_BURST;
 	d->starved = false;
 	per = XC_RX_SEGS_MAX * d->rx_share;
-	avail = rte_mempool_avail_count(d->rx_pool);
-	if (likely(avail >= XC_BURST * per))
+	slack = rx_slack(d);
+	/* the stack's and this lcore's cache's: what its next take finds */
+	avail = xc_mbstack_avail(d->rx_pool);
+	if (likely(avail >= XC_BURST * per + slack))
 		return XC_BURST;
-	return (uint16_t)(avail / per);
+	return (uint16_t)(avail > slack ? (avail - slack) / per : 0);
 }
 
 /* bursts of small frames cut short in a row before the pool is asked to
@@ -349,7 +375,7 @@ static inline uint16_t rx_budget(struct xc_dir *d)
  */
 static void rx_short(struct xc_dir *d, uint16_t n)
 {
-	uint32_t need = XC_BURST * XC_RX_SEGS_MAX * d->rx_share;
+	uint32_t need = XC_BURST * XC_RX_SEGS_MAX * d->rx_share + rx_slack(d);
 	bool chains = n == 0;
 	uint16_t i;
 

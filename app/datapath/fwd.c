@@ -13,6 +13,11 @@
  * --idle-us sleeps until a guest kicks (see idle.c): a new frame, or, for a
  * direction whose peer is not draining, new receive buffers; at most until
  * the next delayed frame of an impairment is due.
+ *
+ * An lcore keeps a few free mbufs of each pool it uses in a cache of its
+ * own (mbstack.c), which counts as in use until it gives them back: all
+ * of them before it sleeps and when it lets directions go, and every
+ * XC_MBSTACK_SWEEP_MS those of the pools it stopped using.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -23,6 +28,7 @@
 
 #include "fwd.h"
 #include "log.h"
+#include "mbstack.h"
 
 /* a receiver that never takes its frames is looked at this often even
  * without a kick (a guest driver may refill without notifying) */
@@ -168,11 +174,19 @@ static bool listed(const struct xc_dir *d, struct xc_dir *const *list,
 void xc_fwd_adopt(struct xc_fwd_lcore *lc)
 {
 	uint32_t gen = __atomic_load_n(&lc->gen, __ATOMIC_ACQUIRE);
+	bool dropped = false;
 	unsigned int i;
 
 	for (i = 0; i < lc->n_dirs; i++)
-		if (!listed(lc->dirs[i], lc->next, lc->n_next))
+		if (!listed(lc->dirs[i], lc->next, lc->n_next)) {
 			xc_idle_unwatch(&lc->idle, lc->dirs[i]);
+			dropped = true;
+		}
+	/* a dropped direction's cable may go as soon as @seen says so:
+	 * what this lcore keeps of its pools goes back first, so that they
+	 * are freed at once, not retired until a sweep (mbstack.c) */
+	if (dropped)
+		xc_mbstack_sweep(true);
 	for (i = 0; i < lc->n_next; i++)
 		if (!listed(lc->next[i], lc->dirs, lc->n_dirs) &&
 		    xc_idle_watch(&lc->idle, lc->next[i]))
@@ -196,11 +210,16 @@ int xc_fwd_loop(void *arg)
 	uint64_t now = rte_rdtsc(), next_hk = now + lc->hk_period;
 	uint64_t last_work = now, due, spin_until = 0;
 	uint64_t stall = rte_get_tsc_hz() / 1000000 * XC_STALL_SPIN_US;
+	uint64_t sweep = rte_get_tsc_hz() / 1000 * XC_MBSTACK_SWEEP_MS;
+	uint64_t next_sweep = now + sweep;
 	unsigned int work;
 	bool blocked, woken;
 
 	/* short sleeps must not be stretched by 50 us of timer slack */
 	prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
+	if (xc_mbstack_attach())
+		XC_LOG(fwd, WARNING, "lcore %u: no mbuf caches: every mbuf freed takes a lock",
+		       rte_lcore_id());
 	XC_LOG(fwd, INFO, "lcore %u forwards %u direction(s)%s, %s",
 	       rte_lcore_id(), lc->n_dirs, lc->hk ? " and keeps house" : "",
 	       lc->adaptive ? "sleeping when idle" : "busy polling");
@@ -217,6 +236,11 @@ int xc_fwd_loop(void *arg)
 
 			next_hk = rte_rdtsc() + RTE_MIN(lc->hk_period,
 					ms * (rte_get_tsc_hz() / 1000));
+		}
+		if (unlikely(now >= next_sweep)) {
+			/* the caches of pools no longer used go back */
+			xc_mbstack_sweep(false);
+			next_sweep = now + sweep;
 		}
 		if (work) {
 			last_work = now;
@@ -246,14 +270,18 @@ int xc_fwd_loop(void *arg)
 			spin_until = last_work + stall;
 			continue;
 		}
-		if (work == 0)
+		if (work == 0) {
+			/* what it keeps of the pools goes back: they may
+			 * shrink, or go, while it sleeps */
+			xc_mbstack_sweep(true);
 			woken = xc_idle_wait(&lc->idle,
 					     blocked || lc->idle.brief ?
 					     XC_BLOCKED_SLEEP_MS :
 					     lc->max_sleep_ms,
 					     due_ns(due, rte_rdtsc()));
-		else
+		} else {
 			woken = xc_idle_wait(&lc->idle, 0, 0) || true;
+		}
 		/* a kick or a wake-up may bring a burst: poll the idle time
 		 * before sleeping again; a sleep that merely ran out brings
 		 * nothing, so one empty round will do (an idle worker of a
@@ -263,5 +291,6 @@ int xc_fwd_loop(void *arg)
 		if (!woken)
 			last_work -= lc->idle_cycles;
 	}
+	xc_mbstack_detach();
 	return 0;
 }

@@ -37,16 +37,18 @@
  * its growth back, last chunk first (xc_pool_shrink()): a cable that was
  * busy once and is idle now costs what an idle cable costs.
  *
- * Free mbufs are kept last in, first out (DPDK's "stack" mempool
- * driver), not in a ring: a ring hands out the mbuf freed longest ago,
- * so with a pool grown to a couple of thousand mbufs (a burst's worth of
- * 64 KB frames, dir.c's rx_budget()) every frame was copied into and out
- * of memory last touched megabytes ago, out of the CPU's caches, while
- * a stack hands back the few mbufs the last bursts freed. The usual
- * answer, a per-lcore mempool cache, is no answer here: DPDK sizes it
- * for RTE_MAX_LCORE lcores, 1.5 MB a pool, three times what an idle
- * cable costs in all. Without the stack driver (a DPDK built without
- * it) the pool falls back to the ring, and says so.
+ * Free mbufs are kept last in, first out (mbstack.c, xcable's own
+ * mempool driver), not in a ring: a ring hands out the mbuf freed longest
+ * ago, so with a pool grown to a couple of thousand mbufs (a burst's worth
+ * of 64 KB frames, dir.c's rx_budget()) every frame was copied into and
+ * out of memory last touched megabytes ago, out of the CPU's caches,
+ * while a stack hands back the few mbufs the last bursts freed. DPDK's
+ * stack driver did that with a lock per call, so per frame the vhost PMD
+ * sent (it frees them one by one), and DPDK's per-lcore mempool cache,
+ * which would spare the lock, is sized for RTE_MAX_LCORE lcores, 1.5 MB a
+ * pool, three times what an idle cable costs in all: the driver keeps a
+ * small cache per forwarding lcore instead. What an lcore's cache holds
+ * counts as in use, so the free count below is what is on the stack.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -55,15 +57,13 @@
 
 #include <rte_errno.h>
 #include <rte_mbuf.h>
-#include <rte_mbuf_pool_ops.h>
 #include <rte_memzone.h>
 
 #include "log.h"
+#include "mbstack.h"
 #include "pool.h"
 
 RTE_LOG_REGISTER(xc_logtype_pool, xcable.pool, INFO);
-
-#define XC_POOL_CACHE		0	/* see the theory of operation */
 
 /**
  * free_zone() - give a pool's first chunk back, when the pool is freed
@@ -102,18 +102,21 @@ int xc_pool_create(struct xc_pool *p, const char *name, unsigned int first,
 	p->max = max;
 	p->room = room;
 	p->socket = socket;
+	rc = xc_mbstack_register();
+	if (rc) {
+		/* DPDK's table of drivers is full: nothing else works */
+		XC_LOG(pool, ERR, "%s: cannot register the mempool driver: %s",
+		       name, rte_strerror(-rc));
+		rte_errno = -rc;
+		return rc;
+	}
+	/* no DPDK cache: the driver keeps its own (see the theory) */
 	mp = rte_mempool_create_empty(name, max, sizeof(struct rte_mbuf) + room,
-				      XC_POOL_CACHE, sizeof(priv), socket, 0);
+				      0, sizeof(priv), socket, 0);
 	if (mp == NULL)
 		return -rte_errno;
 	p->mp = mp;
-	rc = rte_mempool_set_ops_byname(mp, "stack", NULL);
-	if (rc) {
-		XC_LOG(pool, NOTICE, "%s: no stack mempool driver (%s): free mbufs kept in a ring, first in first out",
-		       name, rte_strerror(-rc));
-		rc = rte_mempool_set_ops_byname(mp, rte_mbuf_best_mempool_ops(),
-						NULL);
-	}
+	rc = rte_mempool_set_ops_byname(mp, XC_MBSTACK_OPS, NULL);
 	if (rc)
 		goto fail;
 	rte_pktmbuf_pool_init(mp, &priv);
@@ -148,6 +151,7 @@ int xc_pool_create(struct xc_pool *p, const char *name, unsigned int first,
 	}
 	/* no one has it yet: its mbufs can be initialised in place */
 	rte_mempool_obj_iter(mp, rte_pktmbuf_init, NULL);
+	xc_mbstack_open(mp);
 	p->n = (unsigned int)rc;
 	/* what fit may differ from @first (objects do not cross pages) */
 	XC_LOG(pool, DEBUG, "%s: %u mbufs to start with, up to %u", name,
@@ -176,7 +180,7 @@ static unsigned int hand_over(struct xc_pool *p, struct rte_mempool *ch)
 		while (rte_mempool_get_bulk(ch, objs, k) == 0) {
 			for (i = 0; i < k; i++)
 				((struct rte_mbuf *)objs[i])->pool = p->mp;
-			rte_mempool_put_bulk(p->mp, objs, k);
+			xc_mbstack_give(p->mp, objs, k);
 			moved += k;
 		}
 	}
@@ -265,7 +269,7 @@ static bool shrink_last(struct xc_pool *p, unsigned int avail)
 	objs = malloc(sizeof(*objs) * avail);
 	if (objs == NULL)
 		return false;
-	if (rte_mempool_get_bulk(p->mp, objs, avail) != 0) {
+	if (xc_mbstack_take(p->mp, objs, avail) != 0) {
 		free(objs);	/* an lcore took one: not idle after all */
 		return false;
 	}
@@ -278,11 +282,11 @@ static bool shrink_last(struct xc_pool *p, unsigned int avail)
 			objs[i] = t;
 		}
 	if (k != want) {
-		rte_mempool_put_bulk(p->mp, objs, avail);
+		xc_mbstack_give(p->mp, objs, avail);
 		free(objs);
 		return false;
 	}
-	rte_mempool_put_bulk(p->mp, objs + k, avail - k);
+	xc_mbstack_give(p->mp, objs + k, avail - k);
 	free(objs);
 	rte_mempool_free(ch);
 	p->chunk[--p->n_chunks] = NULL;

@@ -10,6 +10,8 @@
 
 #include <rte_mempool.h>
 
+#include "mbstack.h"
+
 #define XC_POOL_CHUNKS		16	/* growth steps at most */
 
 /**
@@ -57,14 +59,17 @@ void xc_pool_shrink(struct xc_pool *p, bool hold);
 void xc_pool_free(struct xc_pool *p);
 
 /**
- * xc_pool_in_use() - has a pool mbufs out? (main thread)
+ * xc_pool_in_use() - has a pool mbufs out, or may an lcore still touch
+ *		      it? (main thread; an lcore's cache counts as in use,
+ *		      mbstack.c)
  * @p:		pool, created or zeroed
  *
  * Return: true if so
  */
 static inline bool xc_pool_in_use(const struct xc_pool *p)
 {
-	return p->mp != NULL && rte_mempool_avail_count(p->mp) < p->n;
+	return p->mp != NULL && (rte_mempool_avail_count(p->mp) < p->n ||
+				 xc_mbstack_cached(p->mp));
 }
 
 #endif /* XC_POOL_H */

@@ -36,6 +36,7 @@
 #include "dir.h"
 #include "fault.h"
 #include "log.h"
+#include "mbstack.h"
 #include "pull.h"
 #include "simple.h"
 #include "topology.h"
@@ -650,6 +651,9 @@ void xc_topo_stop_cable(struct xc_topo *t, unsigned int i)
  */
 static void retire(struct xc_topo *t, struct xc_pool *p)
 {
+	/* the frames of the cable this thread dropped may sit in its own
+	 * cache, if it forwards too (mbstack.c): back on the stack first */
+	xc_mbstack_sweep(true);
 	if (p->mp && xc_pool_in_use(p) && t->n_retired < RTE_DIM(t->retired)) {
 		t->retired[t->n_retired++] = *p;
 		memset(p, 0, sizeof(*p));
