@@ -62,9 +62,6 @@
  *		behind a vIOMMU
  * @guard:	keeps a second frontend off a server socket in use
  * @busy:	threads between vhost_enter() and vhost_exit() (atomic)
- * @vid:	the vhost device of the guest attached now (the event thread
- *		writes it before the link is seen up; lcores read it between
- *		vhost_enter() and vhost_exit())
  * @sock:	the server socket the port bound (main thread)
  * @aside:	while the port closes, where a file that is not @sock was
  *		moved from @iface; "" if none (main thread)
@@ -75,7 +72,6 @@ struct xc_vhost {
 	bool iommu;
 	struct xc_guard guard;
 	uint32_t busy;
-	int vid;
 	struct xc_sock_id sock;
 	char aside[XC_SOCK_PATH_MAX + 32];
 };
@@ -140,7 +136,6 @@ static int vhost_init(struct xc_port *p, const struct rte_eth_dev_info *info,
 	p->priv = v;
 	pthread_mutex_init(&v->guard.lock, NULL);
 	v->guard.decoy = -1;
-	v->vid = -1;
 	if (da != NULL && da->args != NULL)
 		kv = rte_kvargs_parse(da->args, NULL);
 	s = kv ? rte_kvargs_get(kv, "iface") : NULL;
@@ -264,52 +259,11 @@ static uint64_t vhost_caps(struct xc_port *p)
 	uint16_t mtu = 0;
 	int vid = rte_eth_vhost_get_vid_from_port_id(p->id);
 
-	/* for vhost_tx(), before the link is seen up: never a gone guest's
-	 * (a vid the library may have given another port since) */
-	vh(p)->vid = vid;
 	if (vid < 0 || rte_vhost_get_negotiated_features(vid, &features))
 		return 0;
 	if (rte_vhost_get_mtu(vid, &mtu))
 		mtu = 0;
 	return xc_caps_from_virtio(features, mtu);
-}
-
-/**
- * vhost_tx() - send frames to the guest through the vhost library and free
- *		those it took in one go (forwarding lcore)
- * @p:		port
- * @q:		queue pair
- * @pkts:	frames
- * @n:		how many
- *
- * The vhost PMD's transmit frees every frame it sent alone, a call into
- * the pool's driver each (profiled with 64-byte frames: 5.5 % of the
- * lcore's time in that driver, the cached one of mbstack.c); freed
- * here as a burst, they are one call. The library's own per-ring
- * statistics (the port's xstats) count these frames as before; the
- * PMD's basic ones (rte_eth_stats_get()'s opackets) do not, and xcable
- * counts its own.
- *
- * Return: frames the guest took (a prefix of @pkts, freed); 0 while it
- *	   is gone
- */
-static uint16_t vhost_tx(struct xc_port *p, uint16_t q, struct rte_mbuf **pkts,
-			 uint16_t n)
-{
-	uint16_t sent;
-
-	if (unlikely(!vhost_enter(p)))
-		return 0;
-	if (unlikely(vh(p)->vid < 0)) {
-		/* the PMD knew no guest as the link came up: its way */
-		vhost_exit(p);
-		return rte_eth_tx_burst(p->id, q, pkts, n);
-	}
-	/* queue pair q's receive ring is virtqueue 2q (the PMD's mapping) */
-	sent = rte_vhost_enqueue_burst(vh(p)->vid, (uint16_t)(q * 2), pkts, n);
-	vhost_exit(p);
-	rte_pktmbuf_free_bulk(pkts, sent);
-	return sent;
 }
 
 /**
@@ -548,7 +502,6 @@ const struct xc_port_ops xc_port_vhost_ops = {
 	.prepare = vhost_prepare,
 	.secure = vhost_secure,
 	.caps = vhost_caps,
-	.tx = vhost_tx,
 	.link_changed = vhost_link_changed,
 	.quiesce = vhost_quiesce,
 	.poll = vhost_poll,

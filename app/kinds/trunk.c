@@ -246,7 +246,7 @@ static uint16_t trunk_tx(struct xc_end *e, uint16_t q, struct rte_mbuf **pkts,
 			 uint16_t n, uint64_t *drop)
 {
 	(void)drop;
-	return xc_port_tx(e->port, q, pkts, n);
+	return rte_eth_tx_burst(e->port->id, q, pkts, n);
 }
 
 /**
