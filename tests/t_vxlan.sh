@@ -421,9 +421,61 @@ t_vxlan_offload() {
 	[ "$(counter xa.log "cable0 left->right" segmented)" -gt 0 ] ||
 		{ fail "nothing was segmented before the tunnel"; return 1; }
 	vx_clean xa.log && vx_clean xb.log || return 1
-	[ $rc = 0 ] || fail "frames from a TSO guest did not arrive whole and checksummed"
+	[ $rc = 0 ] || { fail "frames from a TSO guest did not arrive whole and checksummed"; return 1; }
+	# a TSO frame's segments do not fit a 1500-byte underlay: the
+	# kernel refuses them in one UDP_SEGMENT send, and they go one by
+	# one, fragmented
+	say "host a: tx-gso-refused $(vx_counter xa.log tx-gso-refused), tx-gso-datagrams $(vx_counter xa.log tx-gso-datagrams), tx-datagrams $(vx_counter xa.log tx-datagrams)"
+	[ "$(vx_counter xa.log tx-gso-refused)" -gt 0 ] ||
+		fail "no run of segments was refused whole over a 1500-byte underlay"
 }
 TESTS+=(t_vxlan_offload)
+
+# gso_pair MTU DF - the offload frontend (TSO frames and partial
+# checksums) from host a to host b over an underlay of MTU, host a with
+# --vxlan-df if DF is "df"; rc of the frontend in GSO_RC
+gso_pair() {
+	local pp df=${2:-}
+	rm -rf "$T/s" "$T"/run-*
+	cleanup_all >/dev/null 2>&1
+	three_hosts "$1" || return 1
+	vx_start a xa$1$df.log --left "$T/s/a.sock" --right-vxlan 10.51.2.1 --vni 9 ${df:+--vxlan-df} || return 1
+	vx_start b xb$1$df.log --left "$T/s/b.sock" --right-vxlan 10.51.1.1 --vni 9 || return 1
+	rm -f "$T/go"
+	"$XCPEER" $(peer_eal "$T/s/a.sock" "$T/s/b.sock") -- offload --tx tso --rx none \
+		--wait-file "$T/go" >peer$1$df.log 2>&1 &
+	pp=$!
+	wait_log xa$1$df.log "link up" 1 30 && wait_log xb$1$df.log "link up" 1 30 ||
+		{ kill $pp; fail "frontends did not attach"; return 1; }
+	sleep 0.5
+	touch "$T/go"
+	wait $pp; GSO_RC=$?
+	vx_stop a xa$1$df.log && vx_stop b xb$1$df.log
+}
+
+# where the path allows it, a TSO frame's segments leave in UDP_SEGMENT
+# sends and arrive glued (UDP GRO); with DF on a path they do not fit,
+# the refused runs go one by one, each frame refused and counted
+t_vxlan_gso() {
+	local d="cable0 left->right" big
+	gso_pair 9100 || return 1
+	say "MTU 9100: host a tx-gso-datagrams $(vx_counter xa9100.log tx-gso-datagrams) of tx-datagrams $(vx_counter xa9100.log tx-datagrams), tx-gso-refused $(vx_counter xa9100.log tx-gso-refused); host b rx-gro-datagrams $(vx_counter xb9100.log rx-gro-datagrams) of rx-datagrams $(vx_counter xb9100.log rx-datagrams)"
+	[ $GSO_RC = 0 ] || { grep '^FAIL' peer9100.log | head -n 3; fail "frames did not arrive whole and checksummed"; return 1; }
+	vx_clean xa9100.log && vx_clean xb9100.log || return 1
+	[ "$(vx_counter xa9100.log tx-gso-datagrams)" -gt 0 ] &&
+	[ "$(vx_counter xa9100.log tx-gso-refused)" = 0 ] &&
+	[ "$(vx_counter xb9100.log rx-gro-datagrams)" -gt 0 ] ||
+		{ fail "segments did not go in UDP_SEGMENT sends, or did not arrive glued"; return 1; }
+	dir_balance xa9100.log "$d" || { fail "host a: frames not accounted for"; return 1; }
+	gso_pair 1500 df || return 1
+	big=$(vx_counter xa1500df.log tx-too-big)
+	say "MTU 1500, --vxlan-df: host a tx-gso-refused $(vx_counter xa1500df.log tx-gso-refused), tx-too-big $big; $d: rx $(counter xa1500df.log "$d" rx-pkts) tx $(counter xa1500df.log "$d" tx-pkts) too-big $(counter xa1500df.log "$d" too-big)"
+	[ "$(vx_counter xa1500df.log tx-gso-refused)" -gt 0 ] && [ "$big" -gt 0 ] &&
+	[ "$(counter xa1500df.log "$d" too-big)" = "$big" ] ||
+		{ fail "refused segments not counted one by one as too-big"; return 1; }
+	dir_balance xa1500df.log "$d" || fail "host a: frames not accounted for"
+}
+TESTS+=(t_vxlan_gso)
 
 t_vxlan_df() {
 	local big pp rc d

@@ -17,6 +17,13 @@
  * - with every mbuf in use, datagrams are still read off the socket and
  *   counted as no-mbuf (no readable socket left for the lcore to spin
  *   on), and once mbufs are back frames flow again;
+ * - datagrams a sender's UDP GSO send glued together (UDP GRO over
+ *   loopback) are each sorted on their own: to several tunnels of one
+ *   remote, with hostile ones among them counted under their reason, a
+ *   short last one included;
+ * - a run of equal-sized frames sent through a tunnel goes out in one
+ *   UDP_SEGMENT send (a shorter last one included), a run broken by
+ *   other sizes in several, and every datagram arrives as its frame;
  * - every datagram is counted once, under one reason.
  *
  * Prints "ok NAME" or "FAIL NAME: why" per check; exits 1 on any failure.
@@ -30,6 +37,8 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
+
+#include <netinet/udp.h>
 
 #include <rte_mbuf.h>
 
@@ -89,6 +98,52 @@ static unsigned int send_frames(int fd, const struct sockaddr_in *to,
 	}
 	usleep(20000);	/* loopback delivers at once; be generous */
 	return sent;
+}
+
+/**
+ * send_glued() - send datagrams of @size bytes (the last may be shorter)
+ *		  in one UDP_SEGMENT send, each with its own VXLAN header
+ *		  and numbered frame (or the bytes @bad gives)
+ * @fd:		sending socket
+ * @to:		the tunnel socket's address
+ * @vni:	each datagram's VNI, 0 for one whose I flag is not set
+ * @seq:	each datagram's frame number
+ * @n:		how many datagrams
+ * @last:	the last one's length (at most FRAME_LEN + the header)
+ *
+ * Return: true if the kernel took the send
+ */
+static bool send_glued(int fd, const struct sockaddr_in *to,
+		       const uint32_t *vni, const uint32_t *seq, unsigned int n,
+		       unsigned int last)
+{
+	static uint8_t d[16][XC_VXLAN_HLEN + FRAME_LEN];
+	char ctl[CMSG_SPACE(sizeof(uint16_t))] = { 0 };
+	struct iovec iov[16];
+	struct msghdr h = { .msg_name = (void *)to, .msg_namelen = sizeof(*to),
+			    .msg_iov = iov, .msg_iovlen = n,
+			    .msg_control = ctl, .msg_controllen = sizeof(ctl) };
+	struct cmsghdr *c = CMSG_FIRSTHDR(&h);
+	uint16_t size = XC_VXLAN_HLEN + FRAME_LEN;
+	unsigned int i;
+
+	for (i = 0; i < n && i < 16; i++) {
+		memset(d[i], 0, sizeof(d[i]));
+		xc_vxlan_encap(d[i], vni[i]);
+		if (vni[i] == 0)
+			d[i][0] = 0;	/* no I flag */
+		memcpy(d[i] + XC_VXLAN_HLEN, "\x52\x54\x00\xab\xcd\xef\x52\x54\x00\x12\x34\x56\x08\x00", 14);
+		memcpy(d[i] + XC_VXLAN_HLEN + 14, &seq[i], 4);
+		iov[i].iov_base = d[i];
+		iov[i].iov_len = i + 1 == n ? last : sizeof(d[i]);
+	}
+	c->cmsg_level = SOL_UDP;
+	c->cmsg_type = UDP_SEGMENT;
+	c->cmsg_len = CMSG_LEN(sizeof(size));
+	memcpy(CMSG_DATA(c), &size, sizeof(size));
+	i = sendmsg(fd, &h, 0) > 0;
+	usleep(20000);
+	return i;
 }
 
 /**
@@ -158,7 +213,7 @@ static uint64_t sum(const struct xc_vxlan *vx, struct xc_vxlan_stats *s)
 
 int main(int argc, char **argv)
 {
-	static struct xc_end end[8];
+	static struct xc_end end[9];
 	static struct rte_mbuf *keep[XC_VXLAN_POOL_MBUFS + 64];
 	struct xc_vxlan_stats st;
 	struct sockaddr_in to;
@@ -241,37 +296,106 @@ int main(int argc, char **argv)
 	while (kept < RTE_DIM(keep) &&
 	       (keep[kept] = rte_pktmbuf_alloc(vx->pool)) != NULL)
 		kept++;
-	/* the receive slots still hold XC_BURST mbufs: 100 frames use them
-	 * up, and what comes after is drained and dropped */
 	sent = send_frames(s2, &to, 101, seq1, 100);
 	got = take(&end[1], &seq1, keep, &kept);
 	xc_vxlan_stats(vx, &st);
-	CHECK("with the pool dry, the receive slots' mbufs still carry frames",
-	      got == XC_BURST);
-	CHECK("the rest is read off the socket and counted as no-mbuf",
-	      st.no_mbuf == sent - XC_BURST && !readable(vx));
+	CHECK("with the pool dry, every datagram is read off the socket and counted as no-mbuf",
+	      got == 0 && st.no_mbuf == sent && !readable(vx));
 	for (i = 0; i < kept; i++)
 		rte_pktmbuf_free(keep[i]);
 	kept = 0;
-	seq1 += sent - XC_BURST;
+	seq1 += sent;
 	send_frames(s2, &to, 101, seq1, 20);
 	got = take(&end[1], &seq1, NULL, NULL);
 	CHECK("mbufs back: frames flow again", got == 20);
 
+	/* one UDP GSO send from 127.0.0.2, glued whole on its way over
+	 * loopback: tunnel 1's frame, tunnel 2's, an unknown VNI, one
+	 * without the I flag, tunnel 1's next, and a short last one */
+	{
+		static const uint32_t vni[6] = { 101, 102, 300, 0, 101, 101 };
+		uint32_t seqs[6] = { seq1, 0, 0, 0, seq1 + 1, 0 };
+		struct xc_vxlan_stats b;
+		uint32_t seq2 = 0;
+
+		xc_vxlan_stats(vx, &b);
+		CHECK("glued: the sender's UDP_SEGMENT send is taken",
+		      vx->gro && send_glued(s2, &to, vni, seqs, 6, 5));
+		got = take(&end[1], &seq1, NULL, NULL);
+		xc_vxlan_stats(vx, &st);
+		CHECK("glued: the 6 datagrams arrived as one message (UDP GRO)",
+		      st.rx_gro_datagrams - b.rx_gro_datagrams == 6);
+		CHECK("glued: tunnel 1 takes its 2 frames, in order, tunnel 2 its one",
+		      got == 2 && take(&end[2], &seq2, NULL, NULL) == 1);
+		CHECK("glued: the unknown VNI, the missing I flag and the short one are counted",
+		      st.rx_datagrams - b.rx_datagrams == 6 &&
+		      st.unknown_vni - b.unknown_vni == 1 &&
+		      st.rx_bad_flags - b.rx_bad_flags == 1 &&
+		      st.rx_short - b.rx_short == 1);
+	}
+
+	/* sending: a tunnel to a plain socket on 127.0.0.4 */
+	{
+		struct sockaddr_in ra = { .sin_family = AF_INET };
+		socklen_t ralen = sizeof(ra);
+		static const uint16_t lens[] = { 100, 100, 100, 100, 80,
+						 60, 100, 100, 90, 60 };
+		struct rte_mbuf *f[RTE_DIM(lens)];
+		uint64_t drop[XC_DROP__MAX] = { 0 };
+		uint8_t buf[256];
+		struct xc_vxlan_stats b;
+		unsigned int ok = 0;
+		int rfd = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK, 0);
+		ssize_t l;
+
+		inet_pton(AF_INET, "127.0.0.4", &ra.sin_addr);
+		if (rfd < 0 || bind(rfd, (struct sockaddr *)&ra, sizeof(ra)) ||
+		    getsockname(rfd, (struct sockaddr *)&ra, &ralen))
+			return 2;
+		snprintf(remote, sizeof(remote), "127.0.0.4:%u",
+			 ntohs(ra.sin_port));
+		snprintf(end[8].label, sizeof(end[8].label), "t8");
+		if (xc_vxlan_add(vx, &end[8], remote, 4789, 400, err,
+				 sizeof(err))) {
+			fprintf(stderr, "test_vxlan: %s\n", err);
+			return 2;
+		}
+		for (i = 0; i < RTE_DIM(lens); i++)
+			f[i] = unit_frame(vx->pool, 1000 + i, lens[i]);
+		xc_vxlan_stats(vx, &b);
+		got = end[8].ops->tx(&end[8], 0, f, RTE_DIM(lens), drop);
+		xc_vxlan_stats(vx, &st);
+		for (i = 0; i < RTE_DIM(lens); i++) {
+			uint32_t s;
+
+			l = recv(rfd, buf, sizeof(buf), 0);
+			memcpy(&s, buf + XC_VXLAN_HLEN + 14, 4);
+			ok += l == XC_VXLAN_HLEN + lens[i] && s == 1000 + i &&
+			      buf[0] == XC_VXLAN_FLAG_I;
+		}
+		CHECK("sending: 10 frames taken, each arrives as its own datagram, in order",
+		      got == (int)RTE_DIM(lens) && ok == RTE_DIM(lens) &&
+		      recv(rfd, buf, sizeof(buf), 0) < 0 &&
+		      st.tx_datagrams - b.tx_datagrams == RTE_DIM(lens));
+		/* runs: 100 x4 and 80; 60 alone (a 100 follows); 100 x2,
+		 * 90; 60 alone */
+		CHECK("sending: the runs of one size (a shorter last one ending each) went in UDP_SEGMENT sends",
+		      vx->gso && st.tx_gso_datagrams - b.tx_gso_datagrams == 8 &&
+		      st.tx_gso_refused == b.tx_gso_refused);
+		xc_vxlan_del(&end[8]);
+		close(rfd);
+	}
+
 	xc_vxlan_stats(vx, &st);
 	CHECK("every datagram counted once: taken, backlog or no-mbuf",
-	      sum(vx, &st) == 2 + 3 + 600 + 100 + 20 &&
+	      sum(vx, &st) == 2 + 3 + 600 + 100 + 20 + 6 &&
 	      st.backlog + st.no_mbuf + st.unknown_vni + st.unknown_remote +
 	      st.rx_short + st.rx_bad_flags + st.rx_too_big ==
-	      (500u - vx->qcap) + (100u - XC_BURST));
+	      (500u - vx->qcap) + 100u + 3);
 
 	close(s2);
 	close(s3);
 	xc_vxlan_flush(vx);
-	for (i = 0; i < XC_BURST; i++) {	/* the receive slots' own */
-		rte_pktmbuf_free(vx->rxm[i]);
-		vx->rxm[i] = NULL;
-	}
 	CHECK("no mbuf leaked", rte_mempool_in_use_count(vx->pool) == 0);
 	xc_vxlan_close(vx);
 	unit_eal_fini();

@@ -33,12 +33,6 @@
 /* a receiver that never takes its frames is looked at this often even
  * without a kick (a guest driver may refill without notifying) */
 #define XC_BLOCKED_SLEEP_MS	1
-/* a ring stalled on an IOTLB answer (a vIOMMU guest's) is polled, not
- * slept on, this long after the last work: the answer comes without a
- * kick, within tens of microseconds, and a 1 ms sleep per miss took 40
- * times a strict guest's throughput; a ring that stays stalled longer
- * (a guest that never answers) gets brief sleeps again */
-#define XC_STALL_SPIN_US	5000
 
 RTE_LOG_REGISTER(xc_logtype_fwd, xcable.fwd, INFO);
 
@@ -208,8 +202,7 @@ int xc_fwd_loop(void *arg)
 {
 	struct xc_fwd_lcore *lc = arg;
 	uint64_t now = rte_rdtsc(), next_hk = now + lc->hk_period;
-	uint64_t last_work = now, due, spin_until = 0;
-	uint64_t stall = rte_get_tsc_hz() / 1000000 * XC_STALL_SPIN_US;
+	uint64_t last_work = now, due;
 	uint64_t sweep = rte_get_tsc_hz() / 1000 * XC_MBSTACK_SWEEP_MS;
 	uint64_t next_sweep = now + sweep;
 	unsigned int work;
@@ -253,7 +246,7 @@ int xc_fwd_loop(void *arg)
 		}
 		/* a delayed frame due within the idle time is waited for
 		 * here: a sleep could wake too late */
-		if (now - last_work < lc->idle_cycles || now < spin_until ||
+		if (now - last_work < lc->idle_cycles ||
 		    (due != UINT64_MAX && due < now + lc->idle_cycles)) {
 			rte_pause();
 			continue;
@@ -262,15 +255,7 @@ int xc_fwd_loop(void *arg)
 		 * what is held), look once more, then sleep, at most until
 		 * the next delayed frame is due */
 		xc_idle_arm(&lc->idle);
-		work = poll_all(lc, &blocked, &due);
-		if (work == 0 && lc->idle.stalled &&
-		    rte_rdtsc() - last_work < stall) {
-			/* kicks off again; poll on, arming no more */
-			xc_idle_wait(&lc->idle, 0, 0);
-			spin_until = last_work + stall;
-			continue;
-		}
-		if (work == 0) {
+		if (poll_all(lc, &blocked, &due) == 0) {
 			/* what it keeps of the pools goes back: they may
 			 * shrink, or go, while it sleeps */
 			xc_mbstack_sweep(true);

@@ -13,8 +13,10 @@
  * eventfds, like l3fwd-power does with Rx interrupts. A kick, a link or
  * queue event (through the wake eventfd) or a timeout ends the sleep; the
  * kicks are read and turned off again, and polling resumes. A guest
- * behind a vIOMMU gets sleeps of at most 1 ms: its rings can stall on an
- * IOTLB miss, which QEMU's answer resolves without a kick.
+ * behind a vIOMMU can leave its rings stalled on an IOTLB miss, which
+ * QEMU's answer resolves without a kick: the vhost port wakes the lcores
+ * when an answer has come (the wake eventfd), or, should it be unable to
+ * follow the guest's IOTLB messages, asks for sleeps of at most 1 ms.
  *
  * The kick fds are taken from the vhost library (rte_vhost_get_vhost_vring)
  * rather than through the vhost PMD's Rx interrupt proxy, because the PMD
@@ -196,7 +198,6 @@ static void arm(struct xc_idle *s, struct xc_idle_q *q)
 	if (rc >= 0)
 		q->armed = true;
 	s->brief |= rc > 0;
-	s->stalled |= rc == 2;
 	follow(s, q, fd, gen);
 }
 
@@ -220,15 +221,13 @@ static void disarm(struct xc_idle_q *q)
  * @s:		sleeping state
  *
  * The caller must poll its queues once more after this, before sleeping,
- * and sleep briefly if @s->brief is set after it, or not at all, for a
- * while, if @s->stalled is.
+ * and sleep briefly if @s->brief is set after it.
  */
 void xc_idle_arm(struct xc_idle *s)
 {
 	unsigned int i;
 
 	s->brief = false;
-	s->stalled = false;
 	for (i = 0; i < s->n_dirs; i++) {
 		struct xc_idle_dir *w = &s->dirs[i];
 

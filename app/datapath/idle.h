@@ -55,8 +55,6 @@ struct xc_idle_dir {
  * @dirs:	watched directions
  * @brief:	a guest armed last may leave work without a kick: the
  *		next sleep must be short
- * @stalled:	such work waits now (a vIOMMU guest's ring on an IOTLB
- *		answer): better not to sleep at all for a while
  * @sleeps:	times the lcore went to sleep
  */
 struct xc_idle {
@@ -66,7 +64,6 @@ struct xc_idle {
 	unsigned int n_dirs;
 	struct xc_idle_dir dirs[XC_IDLE_MAX_DIRS];
 	bool brief;
-	bool stalled;
 	uint64_t sleeps;
 };
 

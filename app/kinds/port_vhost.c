@@ -25,12 +25,48 @@
  * fds, notifications) is made between vhost_enter() and vhost_exit(), and
  * the link-down path (quiesce()) waits until no thread is between them;
  * threads entering later see the link down and stay out.
+ *
+ * A guest behind a vIOMMU that flushes lazily (Linux's default) drops
+ * all its translations at once, and QEMU 7.2 passes that on as
+ * invalidations of whole ranges, one of which runs to the end of the
+ * 64-bit space (iova 0xfef00000, size 2^64 - 0xfef00000: above the
+ * interrupt window). DPDK 22.11's vhost library computes that range's end
+ * as iova + size, which wraps to 0, and then removes nothing
+ * (vhost_user_iotlb_cache_remove() stops at the first entry above the
+ * "end"): it keeps translations to pages the guest has given back, and
+ * frames written there never reach the guest (found by logging the
+ * messages of such a guest). A message pre-handler, registered for each
+ * guest as its link comes up, shortens such a range by one byte so that
+ * its end does not wrap (iotlb_pre()). (An invalidation of size 0 is
+ * left as it is: the library ignores it, and QEMU sends none.)
+ * Such an invalidation also covers the guest's rings: the library drops
+ * their translations and, at the end of the same message, reports the
+ * rings not ready, which the vhost PMD passes on as queues disabled; it
+ * translates them again only when a burst asks for them. But the vhost
+ * PMD passes no burst on to a queue it saw disabled, so nothing would ask,
+ * and the guest would receive and send nothing again. So a disable that
+ * comes while an invalidation is handled (iotlb_post() marks it, the next
+ * message's iotlb_pre() clears the mark) leaves the queue in use, and the
+ * ring is asked for at once with a burst of no frames, straight to the
+ * vhost library (retranslate()): it sends the IOTLB misses, QEMU's
+ * answers make the ring ready again, the PMD enables the queue, and
+ * frames held for it meanwhile go on.
+ *
+ * Such a guest's ring also stalls on an IOTLB miss: the vhost library
+ * asks QEMU for the translation and takes nothing more from the ring
+ * until the answer (an IOTLB update) has come, and the answer comes
+ * without a kick. A message post-handler wakes the lcores as each update
+ * has been applied (iotlb_post()), so that an adaptive lcore sleeps on
+ * such a guest as on any other, neither polling nor waking every
+ * millisecond, and takes the ring up again as soon as it can move.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <linux/vhost_types.h>
 
 #include <rte_eth_vhost.h>
 #include <rte_ethdev.h>
@@ -53,6 +89,44 @@
 #define XC_VIRTIO_F_IOMMU_PLATFORM	33
 /* the packed ring layout (virtio 1.1) */
 #define XC_VIRTIO_F_RING_PACKED	34
+/* the vhost-user request that carries an IOTLB message */
+#define XC_VHOST_USER_IOTLB_MSG	22
+/* the most a dequeue of the vhost library gives (its MAX_PKT_BURST), and a
+ * RARP frame it may put in front after a migration */
+#define XC_VHOST_DEQ_MAX	(32 + 1)
+
+/**
+ * struct xc_vu_iotlb - a vhost-user IOTLB message as a message pre-handler
+ *			receives it: the header, then the payload
+ * @request:	vhost-user request
+ * @flags:	version and reply flags
+ * @size:	payload size
+ * @iotlb:	the payload
+ */
+struct xc_vu_iotlb {
+	uint32_t request;
+	uint32_t flags;
+	uint32_t size;
+	struct vhost_iotlb_msg iotlb;
+} __attribute__((packed));
+
+/**
+ * struct xc_iotlb_follow - what the IOTLB message handlers know of a vhost
+ *			    device id (they are given nothing but the id)
+ * @p:		the port whose guest has the id, while its link is up and
+ *		it sits behind a vIOMMU (event thread writes; atomic)
+ * @whole:	invalidations to the end of the space made whole, since
+ *		its link came up (the vhost library's message thread)
+ */
+struct xc_iotlb_follow {
+	struct xc_port *p;
+	uint64_t whole;
+};
+
+/* xc_vhost's @invalidating, through the table (message thread) */
+static void set_invalidating(int vid, bool on);
+
+static struct xc_iotlb_follow xc_iotlb_by_vid[RTE_MAX_VHOST_DEVICE];
 
 /**
  * struct xc_vhost - a vhost port's own state
@@ -62,6 +136,18 @@
  *		behind a vIOMMU
  * @guard:	keeps a second frontend off a server socket in use
  * @busy:	threads between vhost_enter() and vhost_exit() (atomic)
+ * @vid:	the vhost device id its IOTLB handlers follow, -1 if none
+ *		(event thread)
+ * @follows:	the IOTLB handlers follow the guest: its lcores are woken
+ *		when an IOTLB miss is answered (event thread writes; atomic)
+ * @invalidating: an IOTLB invalidation of the guest is being handled: a
+ *		queue it disables stays in use (the message thread writes;
+ *		atomic)
+ * @retranslated: rings asked for again after an invalidation took their
+ *		translations (message thread writes; atomic)
+ * @lost:	frames a dequeue made only to translate a ring gave anyway
+ *		(a RARP after a migration), dropped (message thread writes;
+ *		atomic)
  * @sock:	the server socket the port bound (main thread)
  * @aside:	while the port closes, where a file that is not @sock was
  *		moved from @iface; "" if none (main thread)
@@ -72,6 +158,11 @@ struct xc_vhost {
 	bool iommu;
 	struct xc_guard guard;
 	uint32_t busy;
+	int vid;
+	bool follows;
+	bool invalidating;
+	uint64_t retranslated;
+	uint64_t lost;
 	struct xc_sock_id sock;
 	char aside[XC_SOCK_PATH_MAX + 32];
 };
@@ -136,6 +227,7 @@ static int vhost_init(struct xc_port *p, const struct rte_eth_dev_info *info,
 	p->priv = v;
 	pthread_mutex_init(&v->guard.lock, NULL);
 	v->guard.decoy = -1;
+	v->vid = -1;
 	if (da != NULL && da->args != NULL)
 		kv = rte_kvargs_parse(da->args, NULL);
 	s = kv ? rte_kvargs_get(kv, "iface") : NULL;
@@ -267,6 +359,133 @@ static uint64_t vhost_caps(struct xc_port *p)
 }
 
 /**
+ * iotlb_pre() - vhost-user message pre-handler: an IOTLB invalidation
+ *		 whose end wraps past 2^64
+ *		 is made one that ends at 2^64 - 1, which the vhost library
+ *		 applies (see the theory of operation)
+ * @vid:	vhost device id
+ * @msg:	the message (header and payload), may be changed
+ *
+ * Return: RTE_VHOST_MSG_RESULT_NOT_HANDLED: the library handles it
+ */
+static enum rte_vhost_msg_result iotlb_pre(int vid, void *msg)
+{
+	struct xc_vu_iotlb *m = msg;
+	struct xc_port *p;
+	uint64_t iova, size;
+
+	set_invalidating(vid, false);	/* the last message is done */
+	if (m->request != XC_VHOST_USER_IOTLB_MSG ||
+	    m->size < offsetof(struct vhost_iotlb_msg, type) + 1 ||
+	    m->iotlb.type != VHOST_IOTLB_INVALIDATE ||
+	    vid < 0 || vid >= RTE_MAX_VHOST_DEVICE)
+		return RTE_VHOST_MSG_RESULT_NOT_HANDLED;
+	iova = m->iotlb.iova;
+	size = m->iotlb.size;
+	if (size == 0 || iova + size > iova)
+		return RTE_VHOST_MSG_RESULT_NOT_HANDLED;
+	m->iotlb.size = UINT64_MAX - iova;
+	p = __atomic_load_n(&xc_iotlb_by_vid[vid].p, __ATOMIC_ACQUIRE);
+	if (++xc_iotlb_by_vid[vid].whole == 1 && p != NULL)
+		XC_LOG_FROM(vh(p)->iface, port, INFO,
+			    "%s (%s): the guest invalidates its IOTLB up to the end of the address space (a lazy IOMMU flush): applied in full; lazy flushing is less tested than iommu.strict=1",
+			    p->label, vh(p)->iface);
+	return RTE_VHOST_MSG_RESULT_NOT_HANDLED;
+}
+
+/**
+ * set_invalidating() - mark or unmark the port of a vhost device id as
+ *			having an IOTLB invalidation handled
+ * @vid:	vhost device id
+ * @on:		mark
+ */
+static void set_invalidating(int vid, bool on)
+{
+	struct xc_port *p;
+
+	if (vid < 0 || vid >= RTE_MAX_VHOST_DEVICE)
+		return;
+	p = __atomic_load_n(&xc_iotlb_by_vid[vid].p, __ATOMIC_ACQUIRE);
+	if (p)
+		__atomic_store_n(&vh(p)->invalidating, on, __ATOMIC_RELEASE);
+}
+
+/**
+ * iotlb_post() - vhost-user message post-handler: an IOTLB update was
+ *		  applied, which a ring of the guest may have waited for, or
+ *		  an invalidation, which may have taken the rings' own
+ *		  translations: wake the lcores (to take the ring up again,
+ *		  or to translate it again); queues an invalidation
+ *		  disables stay in use (see the theory of operation)
+ * @vid:	vhost device id
+ * @msg:	the message (header and payload)
+ *
+ * Return: RTE_VHOST_MSG_RESULT_NOT_HANDLED: nothing more to do
+ */
+static enum rte_vhost_msg_result iotlb_post(int vid, void *msg)
+{
+	const struct xc_vu_iotlb *m = msg;
+	void (*notify)(void *);
+	struct xc_port *p;
+
+	if (m->request != XC_VHOST_USER_IOTLB_MSG ||
+	    m->size < offsetof(struct vhost_iotlb_msg, type) + 1 ||
+	    (m->iotlb.type != VHOST_IOTLB_UPDATE &&
+	     m->iotlb.type != VHOST_IOTLB_INVALIDATE) ||
+	    vid < 0 || vid >= RTE_MAX_VHOST_DEVICE)
+		return RTE_VHOST_MSG_RESULT_NOT_HANDLED;
+	p = __atomic_load_n(&xc_iotlb_by_vid[vid].p, __ATOMIC_ACQUIRE);
+	if (p == NULL)
+		return RTE_VHOST_MSG_RESULT_NOT_HANDLED;
+	if (m->iotlb.type == VHOST_IOTLB_INVALIDATE)
+		__atomic_store_n(&vh(p)->invalidating, true, __ATOMIC_RELEASE);
+	notify = __atomic_load_n(&p->notify, __ATOMIC_ACQUIRE);
+	if (notify)
+		notify(p->notify_arg);
+	return RTE_VHOST_MSG_RESULT_NOT_HANDLED;
+}
+
+/**
+ * iotlb_follow() - a guest behind a vIOMMU whose link comes up gets the
+ *		    IOTLB message handlers; one whose link goes down loses
+ *		    them
+ * @p:		vhost port (event thread)
+ * @up:		its link came up
+ */
+static void iotlb_follow(struct xc_port *p, bool up)
+{
+	static const struct rte_vhost_user_extern_ops ops = {
+		.pre_msg_handle = iotlb_pre,
+		.post_msg_handle = iotlb_post,
+	};
+	struct xc_vhost *v = vh(p);
+	uint64_t features = 0;
+	int vid;
+
+	__atomic_store_n(&v->follows, false, __ATOMIC_RELAXED);
+	__atomic_store_n(&v->invalidating, false, __ATOMIC_RELAXED);
+	if (v->vid >= 0)
+		__atomic_store_n(&xc_iotlb_by_vid[v->vid].p, NULL,
+				 __ATOMIC_RELEASE);
+	v->vid = -1;
+	vid = rte_eth_vhost_get_vid_from_port_id(p->id);
+	if (!up || !v->iommu || vid < 0 || vid >= RTE_MAX_VHOST_DEVICE ||
+	    rte_vhost_get_negotiated_features(vid, &features) ||
+	    !(features & 1ULL << XC_VIRTIO_F_IOMMU_PLATFORM))
+		return;
+	xc_iotlb_by_vid[vid].whole = 0;
+	if (rte_vhost_extern_callback_register(vid, &ops, NULL)) {
+		XC_LOG_FROM(v->iface, port, WARNING,
+			    "%s: cannot follow the guest's IOTLB messages: a guest that flushes its IOMMU lazily may receive nothing, and the lcore wakes every millisecond for it",
+			    p->label);
+		return;
+	}
+	v->vid = vid;
+	__atomic_store_n(&xc_iotlb_by_vid[vid].p, p, __ATOMIC_RELEASE);
+	__atomic_store_n(&v->follows, true, __ATOMIC_RELEASE);
+}
+
+/**
  * vhost_link_changed() - log a guest's coming and going; the guard hides
  *			  a served socket while a guest is attached
  * @p:		port
@@ -278,6 +497,7 @@ static void vhost_link_changed(struct xc_port *p, bool up, uint64_t caps)
 	struct xc_vhost *v = vh(p);
 	char takes[64];
 
+	iotlb_follow(p, up);
 	if (up) {
 		xc_caps_describe(caps, takes, sizeof(takes));
 		XC_LOG_FROM(v->iface, port, INFO,
@@ -286,6 +506,12 @@ static void vhost_link_changed(struct xc_port *p, bool up, uint64_t caps)
 	} else {
 		XC_LOG_FROM(v->iface, port, INFO, "%s (%s): link down, VM gone", p->label,
 		       v->iface);
+		if (__atomic_load_n(&v->retranslated, __ATOMIC_RELAXED))
+			XC_LOG_FROM(v->iface, port, INFO,
+				    "%s (%s): rings translated again after IOTLB invalidations: %" PRIu64 ", frames dropped doing so: %" PRIu64 " (since start)",
+				    p->label, v->iface,
+				    __atomic_load_n(&v->retranslated, __ATOMIC_RELAXED),
+				    __atomic_load_n(&v->lost, __ATOMIC_RELAXED));
 	}
 	if (v->client)
 		return;
@@ -380,6 +606,44 @@ static void vhost_fini(struct xc_port *p)
 }
 
 /**
+ * retranslate() - have the vhost library translate again a vring whose
+ *		   translations an IOTLB invalidation took: a burst of no
+ *		   frames does it, sending the IOTLB misses (see the theory
+ *		   of operation)
+ * @p:		vhost port, its guest behind a vIOMMU (the vhost library's
+ *		message thread, between messages: no ring lock is held)
+ * @vring:	the vring: even, the guest's Rx ring; odd, its Tx ring
+ */
+static void retranslate(struct xc_port *p, uint16_t vring)
+{
+	struct rte_mbuf *m[XC_VHOST_DEQ_MAX];
+	struct xc_vhost *v = vh(p);
+	struct rte_mempool *pool;
+	uint16_t n = 0;
+	int vid;
+
+	if (!vhost_enter(p))
+		return;
+	vid = rte_eth_vhost_get_vid_from_port_id(p->id);
+	pool = __atomic_load_n(&p->rx_pool, __ATOMIC_ACQUIRE);
+	if (vid >= 0 && vring % 2 == 0)
+		rte_vhost_enqueue_burst(vid, vring, NULL, 0);
+	else if (vid >= 0 && pool != NULL)
+		/* takes no frame, but for a pending RARP, which it puts in
+		 * front and then asks for up to its burst more */
+		n = rte_vhost_dequeue_burst(vid, vring, pool, m, 0);
+	vhost_exit(p);
+	__atomic_fetch_add(&v->retranslated, 1, __ATOMIC_RELAXED);
+	if (n == 0)
+		return;
+	rte_pktmbuf_free_bulk(m, RTE_MIN(n, XC_VHOST_DEQ_MAX));
+	__atomic_fetch_add(&v->lost, n, __ATOMIC_RELAXED);
+	XC_LOG_FROM(v->iface, port, WARNING,
+		    "%s: %u frames of the guest dropped: they came with a RARP while its ring was translated again",
+		    p->label, n);
+}
+
+/**
  * vhost_queue_events() - apply the vhost PMD's pending vring state changes
  * @p:		port (event thread)
  */
@@ -391,6 +655,14 @@ static void vhost_queue_events(struct xc_port *p)
 		uint64_t *mask = ev.rx ? &p->rxq_on : &p->txq_on;
 		uint64_t bit = 1ULL << (ev.queue_id & 63);
 
+		if (!ev.enable &&
+		    __atomic_load_n(&vh(p)->invalidating, __ATOMIC_ACQUIRE)) {
+			XC_LOG(port, DEBUG, "%s: %s queue %u kept in use: its rings' translations were invalidated",
+			       p->label, ev.rx ? "rx" : "tx", ev.queue_id);
+			retranslate(p, (uint16_t)(2 * ev.queue_id +
+						  (ev.rx ? 1 : 0)));
+			continue;
+		}
 		if (ev.enable)
 			__atomic_fetch_or(mask, bit, __ATOMIC_RELEASE);
 		else
@@ -434,6 +706,12 @@ static void vhost_describe(struct xc_port *p, xc_kv_fn fn, void *arg)
 	fn(arg, "virtio_features", NULL, vhost_features(p));
 	fn(arg, "refused_frontends", NULL,
 	   __atomic_load_n(&vh(p)->guard.refused, __ATOMIC_RELAXED));
+	if (!vh(p)->iommu)
+		return;
+	fn(arg, "iotlb_retranslated", NULL,
+	   __atomic_load_n(&vh(p)->retranslated, __ATOMIC_RELAXED));
+	fn(arg, "iotlb_retranslate_dropped", NULL,
+	   __atomic_load_n(&vh(p)->lost, __ATOMIC_RELAXED));
 }
 
 /**
@@ -448,12 +726,14 @@ static void vhost_describe(struct xc_port *p, xc_kv_fn fn, void *arg)
  * @gen:	the current vhost device id, -1 if none (only set when @on)
  *
  * A guest behind a vIOMMU (VIRTIO_F_IOMMU_PLATFORM) may leave a ring
- * stalled on an IOTLB miss: the update that resolves it comes without a
- * kick, so such a guest asks for a brief sleep, and for none while its
- * ring holds entries the last burst could not take.
+ * stalled on an IOTLB miss, and the update that resolves it comes
+ * without a kick: iotlb_post() wakes the lcores then. Should the port's
+ * IOTLB handlers not follow the guest, it asks for brief sleeps instead,
+ * as it does while a ring's own translation is gone (kicks cannot be
+ * turned on then; the next burst translates it again).
  *
- * Return: 0 if done, 1 if done and the sleep must be brief, 2 if entries
- *	   wait (a stall), -ENODEV if the guest is gone
+ * Return: 0 if done, 1 if done and the sleep must be brief, -ENODEV if the
+ *	   guest is gone
  */
 static int vhost_kick_fd(struct xc_port *p, uint16_t q, bool room, bool on,
 			 int *fd, int *gen)
@@ -462,6 +742,7 @@ static int vhost_kick_fd(struct xc_port *p, uint16_t q, bool room, bool on,
 	struct rte_vhost_vring vr;
 	uint64_t features = 0;
 	int vid, rc = -ENODEV;
+	bool iommu;
 
 	if (!vhost_enter(p))
 		return -ENODEV;
@@ -472,14 +753,15 @@ static int vhost_kick_fd(struct xc_port *p, uint16_t q, bool room, bool on,
 		if (vid >= 0 && rte_vhost_get_vhost_vring(vid, vring, &vr) == 0)
 			*fd = vr.kickfd;
 	}
+	if (vid >= 0 && rte_vhost_get_negotiated_features(vid, &features))
+		features = 0;
+	iommu = features & 1ULL << XC_VIRTIO_F_IOMMU_PLATFORM;
 	if (vid >= 0 &&
 	    rte_vhost_enable_guest_notification(vid, vring, on) == 0)
-		rc = on && rte_vhost_get_negotiated_features(vid, &features) == 0 &&
-		     (features & 1ULL << XC_VIRTIO_F_IOMMU_PLATFORM) ? 1 : 0;
-	/* entries the guest made available that the last burst did not
-	 * take: behind a vIOMMU, an IOTLB miss whose answer is coming */
-	if (rc == 1 && rte_vhost_avail_entries(vid, vring) != 0)
-		rc = 2;
+		rc = on && iommu &&
+		     !__atomic_load_n(&vh(p)->follows, __ATOMIC_ACQUIRE);
+	else if (vid >= 0 && iommu)
+		rc = 1;	/* its ring awaits translation: no kick can come */
 	vhost_exit(p);
 	return rc;
 }

@@ -4,12 +4,18 @@
  *
  * Theory of operation (see vxlan.h for the model): receiving is the
  * trunk's way. A tunnel asked for frames gets those already sorted into
- * its queue; when that is empty, one recvmmsg() of up to XC_BURST
- * datagrams is made, each into two iovecs: the 8-byte VXLAN header into an
- * array of the socket's, the frame straight into the data of an mbuf of
- * the socket's pool (no copy). The header says the VNI (vxlan_wire.c),
- * the sender's address says the remote; the pair picks the tunnel. A
- * datagram no tunnel takes keeps its mbuf for the next receive.
+ * its queue; when that is empty, up to XC_BURST datagrams are sorted
+ * (fill()): those left of the last receive, else those of one recvmmsg()
+ * of up to XC_BURST messages, each into a 64 KB buffer of the socket's.
+ * A message is one datagram, or, with UDP GRO, several of one sender
+ * glued together, all of the size the control data gives but the last
+ * (the kernel hands over what a sender's UDP GSO send made, or what the
+ * interface's GRO glued, in one piece). Each datagram's 8-byte VXLAN
+ * header says the VNI (vxlan_wire.c), the sender's address says the
+ * remote; the pair picks the tunnel, and the frame is copied into an mbuf
+ * of the socket's pool (glued datagrams may belong to several tunnels of
+ * one remote: each is sorted on its own). Every datagram is counted once,
+ * under what became of it.
  *
  * The socket's pool is shared by its tunnels, so each tunnel's queue
  * holds at most its share of it (qcap: half the pool split evenly, at
@@ -19,18 +25,30 @@
  * tunnel holds its share and the burst its direction holds: with the
  * share's floor of a burst, about 60 stalled tunnels at once use up the
  * pool). Should the pool run dry all the same (that many such cables, or
- * delay lines holding frames), what arrives is received into a scratch
- * buffer and counted as no-mbuf: the socket is drained either way (a held
- * direction drains it too, vxlan_drain()), and its lcore never spins on a
- * readable socket it cannot read.
+ * delay lines holding frames), what arrives is read all the same and
+ * counted as no-mbuf: the socket is drained either way (a held direction
+ * drains it too, vxlan_drain()), and its lcore never spins on a readable
+ * socket it cannot read. Datagrams received but not sorted yet count as
+ * queued for every tunnel (vxlan_queued()), so the lcore sorts them
+ * before it sleeps.
  *
  * Sending is one sendmmsg() per burst, each frame one message of iovecs:
  * the tunnel's prebuilt header, then every segment of the mbuf (a chain
- * is sent as it is). The socket is non-blocking: a full socket buffer
- * (EAGAIN, ENOBUFS) leaves the rest of the burst with the direction,
- * which holds it (backpressure); a frame the kernel refuses (EMSGSIZE
- * with vxlan-df, no route) is dropped and counted under its reason, by
- * the socket and by the cable's direction (too-big, refused).
+ * is sent as it is). A run of two or more frames of one size (the last
+ * may be shorter: the segments of a guest's TSO frame) goes instead as
+ * one sendmsg() with UDP_SEGMENT, up to 64 KB: the kernel builds one
+ * packet and cuts it into datagrams as late as it can (often never on
+ * the way to a peer on this host, and a peer with UDP GRO takes it
+ * whole), which costs a third of the CPU per datagram. The kernel
+ * refuses such a send whole where a datagram of it does not fit the path
+ * (it fragments single ones) or with DF set: those frames then go one by
+ * one as before, with each one's fate counted, and runs of that size or
+ * larger go one by one for a second before UDP_SEGMENT is tried again.
+ * The socket is non-blocking: a full socket buffer (EAGAIN, ENOBUFS)
+ * leaves the rest of the burst with the direction, which holds it
+ * (backpressure); a frame the kernel refuses (EMSGSIZE with vxlan-df, no
+ * route) is dropped and counted under its reason, by the socket and by
+ * the cable's direction (too-big, refused).
  *
  * Outer fragmentation is the kernel's, set as Linux's vxlan device sets
  * it by default: IPv4 packets without DF (IP_PMTUDISC_DONT), IPv6 ones
@@ -43,14 +61,17 @@
 #include <assert.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <netinet/udp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <rte_common.h>
+#include <rte_cycles.h>
 #include <rte_errno.h>
 #include <rte_mbuf.h>
+#include <rte_memcpy.h>
 
 #include "log.h"
 #include "vxlan.h"
@@ -78,16 +99,18 @@ static int set_opt(int fd, int level, int name, int val, const char *what,
 
 /**
  * open_socket() - the tunnel socket: bound, non-blocking, fragmenting as
- *		   asked
+ *		   asked, receiving glued datagrams if the kernel can
  * @ss:		local address and port (any: a dual-stack IPv6 socket)
  * @df:		set DF instead of letting the kernel fragment
+ * @gso:	set if the kernel sends with UDP_SEGMENT
+ * @gro:	set if it glues received datagrams (UDP_GRO)
  * @err:	one-line message on error
  * @errlen:	size of @err
  *
  * Return: the fd, or -errno
  */
-static int open_socket(const struct sockaddr_storage *ss, bool df, char *err,
-		       size_t errlen)
+static int open_socket(const struct sockaddr_storage *ss, bool df, bool *gso,
+		       bool *gro, char *err, size_t errlen)
 {
 	int fam = ss->ss_family, fd, rc = 0;
 	int pmtu4 = df ? IP_PMTUDISC_DO : IP_PMTUDISC_DONT;
@@ -115,6 +138,10 @@ static int open_socket(const struct sockaddr_storage *ss, bool df, char *err,
 	/* bigger buffers if allowed; the kernel caps them (rmem_max) */
 	(void)set_opt(fd, SOL_SOCKET, SO_RCVBUF, 4 << 20, "", err, errlen);
 	(void)set_opt(fd, SOL_SOCKET, SO_SNDBUF, 4 << 20, "", err, errlen);
+	/* UDP GSO and GRO where the kernel has them (Linux 4.18 and 5.0):
+	 * a size of 0 asks for no segmenting of plain sends */
+	*gso = set_opt(fd, SOL_UDP, UDP_SEGMENT, 0, "", err, errlen) == 0;
+	*gro = set_opt(fd, SOL_UDP, UDP_GRO, 1, "", err, errlen) == 0;
 	err[0] = '\0';
 	if (rc == 0 && bind(fd, (const struct sockaddr *)ss,
 			    fam == AF_INET ? sizeof(struct sockaddr_in) :
@@ -150,11 +177,17 @@ static const struct xc_counter vxlan_counters[] = {
 		  "dropped: their tunnel's queue held its share of the socket's buffers"),
 	VXLAN_CTR("no-mbuf", no_mbuf,
 		  "dropped: every buffer of the socket was in use"),
+	VXLAN_CTR("rx-gro-datagrams", rx_gro_datagrams,
+		  "datagrams received glued to others of their sender (UDP GRO); counted in rx-datagrams too"),
 	VXLAN_CTR("tx-datagrams", tx_datagrams, "datagrams sent"),
 	VXLAN_CTR("tx-too-big", tx_too_big,
 		  "frames the kernel refused as too big (vxlan-df); each cable counts them as too-big"),
 	VXLAN_CTR("tx-error", tx_error,
 		  "frames the kernel refused otherwise (no route...); each cable counts them as refused"),
+	VXLAN_CTR("tx-gso-datagrams", tx_gso_datagrams,
+		  "datagrams sent in runs of one size, one send each (UDP GSO); counted in tx-datagrams too"),
+	VXLAN_CTR("tx-gso-refused", tx_gso_refused,
+		  "runs the kernel refused to send at once (they do not fit the path, or DF): sent one by one"),
 };
 
 static const struct xc_counter_table vxlan_table = {
@@ -189,6 +222,8 @@ static void hub_describe(const struct xc_hub *h, xc_kv_fn fn, void *arg)
 
 	fn(arg, "local", vx->local, 0);
 	fn(arg, "df", vx->df ? "yes" : "no", 0);
+	fn(arg, "udp-gso", vx->gso ? "yes" : "no", 0);
+	fn(arg, "udp-gro", vx->gro ? "yes" : "no", 0);
 }
 
 static const struct xc_hub_ops vxlan_hub_ops = {
@@ -217,7 +252,9 @@ int xc_vxlan_open(struct xc_vxlan **out, const char *local, uint16_t port,
 {
 	struct sockaddr_storage ss;
 	struct xc_vxlan *vx;
+	bool gso, gro;
 	char why[128];
+	unsigned int i;
 	int fd;
 
 	if (xc_addr_parse(local ? local : "::", false, port, &ss, why,
@@ -225,10 +262,10 @@ int xc_vxlan_open(struct xc_vxlan **out, const char *local, uint16_t port,
 		snprintf(err, errlen, "vxlan-local: %s", why);
 		return -EINVAL;
 	}
-	fd = open_socket(&ss, df, err, errlen);
+	fd = open_socket(&ss, df, &gso, &gro, err, errlen);
 	if (fd == -EAFNOSUPPORT && local == NULL) {	/* no IPv6 here */
 		xc_addr_parse("0.0.0.0", false, port, &ss, why, sizeof(why));
-		fd = open_socket(&ss, df, err, errlen);
+		fd = open_socket(&ss, df, &gso, &gro, err, errlen);
 	}
 	if (fd < 0)
 		return fd;
@@ -241,15 +278,23 @@ int xc_vxlan_open(struct xc_vxlan **out, const char *local, uint16_t port,
 	vx->hub.ops = &vxlan_hub_ops;
 	vx->fd = fd;
 	vx->df = df;
+	vx->gso = gso;
+	vx->gro = gro;
 	xc_addr_format(&ss, vx->local, sizeof(vx->local));
+	/* pages the kernel never writes to are never backed */
+	vx->rbuf = malloc((size_t)XC_BURST * XC_VXLAN_RX_BUF);
 	vx->pool = rte_pktmbuf_pool_create("xc_vxlan", XC_VXLAN_POOL_MBUFS,
 					   256, 0, XC_VXLAN_FRAME_MAX +
 					   RTE_PKTMBUF_HEADROOM, SOCKET_ID_ANY);
-	if (vx->pool == NULL) {
+	if (vx->pool == NULL || vx->rbuf == NULL) {
 		snprintf(err, errlen, "vxlan: cannot create mbuf pool: %s",
-			 rte_strerror(rte_errno));
+			 vx->pool ? "out of memory" : rte_strerror(rte_errno));
 		xc_vxlan_close(vx);
 		return -ENOMEM;
+	}
+	for (i = 0; i < XC_BURST; i++) {
+		vx->riov[i].iov_base = vx->rbuf + (size_t)i * XC_VXLAN_RX_BUF;
+		vx->riov[i].iov_len = XC_VXLAN_RX_BUF;
 	}
 	*out = vx;
 	return 0;
@@ -425,64 +470,79 @@ static struct xc_vxlan_tun *find_tun(struct xc_vxlan *vx, uint32_t vni,
 }
 
 /**
- * ready() - give every receive slot an mbuf and point its iovecs at it
+ * receive() - one recvmmsg() of up to XC_BURST messages into the socket's
+ *	       buffers, all sorted before (the serving lcore)
  * @vx:		socket
  *
- * Return: the number of slots ready, from the first (fewer if the pool is
- *	   empty)
+ * Return: messages received
  */
-static unsigned int ready(struct xc_vxlan *vx)
+static unsigned int receive(struct xc_vxlan *vx)
 {
-	unsigned int i, k;
+	unsigned int i;
+	int got;
 
-	/* the slots that still hold an mbuf first (a datagram no tunnel
-	 * took left its own), so that a dry pool does not hide them */
-	for (i = k = 0; i < XC_BURST; i++)
-		if (vx->rxm[i] != NULL) {
-			struct rte_mbuf *m = vx->rxm[i];
-
-			vx->rxm[i] = vx->rxm[k];
-			vx->rxm[k++] = m;
-		}
 	for (i = 0; i < XC_BURST; i++) {
 		struct msghdr *h = &vx->rmsg[i].msg_hdr;
 
-		if (vx->rxm[i] == NULL) {
-			vx->rxm[i] = rte_pktmbuf_alloc(vx->pool);
-			if (vx->rxm[i] == NULL)
-				break;
-		}
-		vx->riov[i][0].iov_base = vx->rxhdr[i];
-		vx->riov[i][0].iov_len = XC_VXLAN_HLEN;
-		vx->riov[i][1].iov_base = rte_pktmbuf_mtod(vx->rxm[i], void *);
-		vx->riov[i][1].iov_len = XC_VXLAN_FRAME_MAX;
-		memset(h, 0, sizeof(*h));
 		h->msg_name = &vx->rfrom[i];
 		h->msg_namelen = sizeof(vx->rfrom[i]);
-		h->msg_iov = vx->riov[i];
-		h->msg_iovlen = 2;
+		h->msg_iov = &vx->riov[i];
+		h->msg_iovlen = 1;
+		h->msg_control = &vx->rctl[i];
+		h->msg_controllen = sizeof(vx->rctl[i]);
+		h->msg_flags = 0;
 	}
-	return i;
+	got = recvmmsg(vx->fd, vx->rmsg, XC_BURST, MSG_DONTWAIT, NULL);
+	vx->r_n = got > 0 ? (unsigned int)got : 0;
+	vx->r_i = 0;
+	vx->r_off = 0;
+	return vx->r_n;
 }
 
 /**
- * take() - sort one received datagram: to its tunnel's queue, or dropped
- *	    and counted (its mbuf then stays for the next receive)
+ * glued() - the size of each datagram of a received message but the
+ *	     last, if the kernel glued several together (UDP GRO)
  * @vx:		socket
- * @i:		its slot
+ * @i:		the message
+ *
+ * Return: that size, or the message's length if it is one datagram
  */
-static void take(struct xc_vxlan *vx, unsigned int i)
+static uint32_t glued(struct xc_vxlan *vx, unsigned int i)
 {
-	unsigned int len = vx->rmsg[i].msg_len;
-	struct rte_mbuf *m = vx->rxm[i];
+	struct msghdr *h = &vx->rmsg[i].msg_hdr;
+	struct cmsghdr *c;
+	int size;
+
+	for (c = CMSG_FIRSTHDR(h); c; c = CMSG_NXTHDR(h, c))
+		if (c->cmsg_level == SOL_UDP && c->cmsg_type == UDP_GRO &&
+		    c->cmsg_len >= CMSG_LEN(sizeof(int))) {
+			memcpy(&size, CMSG_DATA(c), sizeof(size));
+			if (size > 0)
+				return (uint32_t)size;
+		}
+	return vx->rmsg[i].msg_len;
+}
+
+/**
+ * take() - sort one received datagram: copied into an mbuf on its
+ *	    tunnel's queue, or dropped and counted
+ * @vx:		socket
+ * @d:		the datagram: VXLAN header, then the frame
+ * @len:	its length
+ * @from:	its sender
+ */
+static void take(struct xc_vxlan *vx, const uint8_t *d, uint32_t len,
+		 const struct sockaddr_storage *from)
+{
 	struct xc_vxlan_tun *t;
+	struct rte_mbuf *m;
 	uint32_t vni = 0;
 
-	if (vx->rmsg[i].msg_hdr.msg_flags & MSG_TRUNC) {
+	if (len > XC_VXLAN_HLEN + XC_VXLAN_FRAME_MAX) {
 		xc_stat_add(&vx->st.rx_too_big, 1);
 		return;
 	}
-	switch (xc_vxlan_decap(vx->rxhdr[i], len, &vni)) {
+	switch (xc_vxlan_decap(d, len, &vni)) {
 	case XC_VXLAN_SHORT:
 		xc_stat_add(&vx->st.rx_short, 1);
 		return;
@@ -492,64 +552,66 @@ static void take(struct xc_vxlan *vx, unsigned int i)
 	case XC_VXLAN_OK:
 		break;
 	}
-	t = find_tun(vx, vni, &vx->rfrom[i]);
+	t = find_tun(vx, vni, from);
 	if (t == NULL)
 		return;
 	if (t->q.n >= __atomic_load_n(&vx->qcap, __ATOMIC_RELAXED)) {
 		xc_stat_add(&vx->st.backlog, 1);
 		return;
 	}
-	m->data_len = (uint16_t)(len - XC_VXLAN_HLEN);
-	m->pkt_len = len - XC_VXLAN_HLEN;
-	t->q.m[(t->q.head + t->q.n++) % XC_VXLAN_QLEN] = m;
-	vx->rxm[i] = NULL;
-}
-
-/**
- * sink() - receive one burst of datagrams into the scratch buffer, when
- *	    the pool has no mbuf left, and count them as dropped
- * @vx:		socket
- */
-static void sink(struct xc_vxlan *vx)
-{
-	unsigned int i;
-	int got;
-
-	for (i = 0; i < XC_BURST; i++) {
-		struct msghdr *h = &vx->rmsg[i].msg_hdr;
-
-		vx->riov[i][0].iov_base = vx->sink;
-		vx->riov[i][0].iov_len = sizeof(vx->sink);
-		memset(h, 0, sizeof(*h));
-		h->msg_iov = vx->riov[i];
-		h->msg_iovlen = 1;
-	}
-	got = recvmmsg(vx->fd, vx->rmsg, XC_BURST, MSG_DONTWAIT, NULL);
-	if (got <= 0)
+	m = rte_pktmbuf_alloc(vx->pool);
+	if (m == NULL) {
+		xc_stat_add(&vx->st.no_mbuf, 1);
 		return;
-	xc_stat_add(&vx->st.rx_datagrams, (uint64_t)got);
-	xc_stat_add(&vx->st.no_mbuf, (uint64_t)got);
+	}
+	len -= XC_VXLAN_HLEN;
+	rte_memcpy(rte_pktmbuf_mtod(m, void *), d + XC_VXLAN_HLEN, len);
+	m->data_len = (uint16_t)len;
+	m->pkt_len = len;
+	t->q.m[(t->q.head + t->q.n++) % XC_VXLAN_QLEN] = m;
 }
 
 /**
- * fill() - receive one burst of datagrams and sort them
+ * fill() - sort up to a burst of received datagrams: those left of the
+ *	    last receive first, else those of one new receive
  * @vx:		socket
  */
 static void fill(struct xc_vxlan *vx)
 {
-	unsigned int n = ready(vx);
-	int got, i;
+	unsigned int sorted = 0;
+	bool received = false;
 
-	if (n == 0) {
-		sink(vx);
-		return;
+	while (sorted < XC_BURST) {
+		struct mmsghdr *mm;
+		uint32_t size, len;
+
+		if (vx->r_i == vx->r_n) {
+			if (received || receive(vx) == 0)
+				return;
+			received = true;
+		}
+		mm = &vx->rmsg[vx->r_i];
+		if (mm->msg_hdr.msg_flags & MSG_TRUNC) {
+			/* more than UDP carries: cannot happen */
+			xc_stat_add(&vx->st.rx_datagrams, 1);
+			xc_stat_add(&vx->st.rx_too_big, 1);
+			vx->r_i++;
+			continue;
+		}
+		size = glued(vx, vx->r_i);
+		len = RTE_MIN(size, mm->msg_len - vx->r_off);
+		xc_stat_add(&vx->st.rx_datagrams, 1);
+		if (size < mm->msg_len)
+			xc_stat_add(&vx->st.rx_gro_datagrams, 1);
+		take(vx, (const uint8_t *)vx->riov[vx->r_i].iov_base + vx->r_off,
+		     len, &vx->rfrom[vx->r_i]);
+		sorted++;
+		vx->r_off += len;
+		if (vx->r_off >= mm->msg_len || len == 0) {
+			vx->r_i++;
+			vx->r_off = 0;
+		}
 	}
-	got = recvmmsg(vx->fd, vx->rmsg, n, MSG_DONTWAIT, NULL);
-	if (got <= 0)
-		return;
-	xc_stat_add(&vx->st.rx_datagrams, (uint64_t)got);
-	for (i = 0; i < got; i++)
-		take(vx, (unsigned int)i);
 }
 
 /**
@@ -590,14 +652,17 @@ static void vxlan_drain(struct xc_end *e)
 
 /**
  * vxlan_queued() - end op: do frames received for the tunnel wait in its
- *		    queue?
+ *		    queue, or datagrams received for any tunnel wait to be
+ *		    sorted?
  * @e:		tunnel end
  *
  * Return: true if so
  */
 static bool vxlan_queued(const struct xc_end *e)
 {
-	return ((const struct xc_vxlan_tun *)e->priv)->q.n != 0;
+	const struct xc_vxlan_tun *t = e->priv;
+
+	return t->q.n != 0 || t->vx->r_i != t->vx->r_n;
 }
 
 /**
@@ -647,7 +712,117 @@ static void refuse(uint64_t *sock_ctr, uint64_t *drop, enum xc_drop why)
 }
 
 /**
- * vxlan_tx() - end op: send frames through the tunnel, one datagram each
+ * gso_run() - how many frames from @k on one UDP_SEGMENT send can take:
+ *	       frames of @k's length, the last of them possibly shorter,
+ *	       up to XC_VXLAN_GSO_BYTES in all
+ * @t:		tunnel
+ * @pkts:	the frames
+ * @ok:		which have a message
+ * @k:		the first
+ * @n:		how many frames there are
+ *
+ * Return: the run's length, 0 if it is not two frames or more, or if the
+ *	   kernel refused runs of that size lately
+ */
+static unsigned int gso_run(const struct xc_vxlan_tun *t,
+			    struct rte_mbuf *const *pkts, const bool *ok,
+			    unsigned int k, unsigned int n)
+{
+	uint32_t len = pkts[k]->pkt_len, bytes = XC_VXLAN_HLEN + len;
+	unsigned int r = 1;
+
+	if (!t->vx->gso || (t->gso_refused &&
+			    XC_VXLAN_HLEN + len >= t->gso_refused &&
+			    rte_rdtsc() < t->gso_retry))
+		return 0;
+	while (k + r < n && ok[k + r]) {
+		uint32_t l = pkts[k + r]->pkt_len;
+
+		if (l > len || bytes + XC_VXLAN_HLEN + l > XC_VXLAN_GSO_BYTES)
+			break;
+		bytes += XC_VXLAN_HLEN + l;
+		r++;
+		if (l < len)	/* a shorter one ends it */
+			break;
+	}
+	return r >= 2 ? r : 0;
+}
+
+/**
+ * send_gso() - send a run of frames as one UDP_SEGMENT send
+ * @t:		tunnel
+ * @k:		message of the first
+ * @r:		how many (gso_run())
+ * @size:	the datagrams' size, but the last's
+ *
+ * Return: the sendmsg() result: bytes sent, or -1 with errno set
+ */
+static ssize_t send_gso(struct xc_vxlan_tun *t, unsigned int k,
+			unsigned int r, uint32_t size)
+{
+	struct xc_vxlan *vx = t->vx;
+	struct msghdr h = {
+		.msg_name = &t->remote, .msg_namelen = t->rlen,
+		.msg_iov = vx->giov, .msg_control = &vx->gctl,
+		.msg_controllen = sizeof(vx->gctl),
+	};
+	struct cmsghdr *c = &vx->gctl.h;
+	uint16_t gso = (uint16_t)size;
+	unsigned int i, j, v = 0;
+
+	for (i = k; i < k + r; i++) {
+		const struct msghdr *m = &vx->smsg[i].msg_hdr;
+
+		for (j = 0; j < m->msg_iovlen; j++)
+			vx->giov[v++] = m->msg_iov[j];
+	}
+	h.msg_iovlen = v;
+	c->cmsg_level = SOL_UDP;
+	c->cmsg_type = UDP_SEGMENT;
+	c->cmsg_len = CMSG_LEN(sizeof(gso));
+	memcpy(CMSG_DATA(c), &gso, sizeof(gso));
+	return sendmsg(vx->fd, &h, MSG_DONTWAIT);
+}
+
+/**
+ * held() - is a send error the socket's full buffer (hold the frames)?
+ * @err:	errno
+ *
+ * Return: true if so
+ */
+static bool held(int err)
+{
+	return err == EAGAIN || err == EWOULDBLOCK || err == ENOBUFS ||
+	       err == EINTR;
+}
+
+/**
+ * one_by_one() - how many frames from @k go one datagram each: a run the
+ *		  kernel refused whole, or those up to the next run
+ * @t:		tunnel
+ * @pkts:	the frames
+ * @ok:		which have a message
+ * @k:		the first, which starts no run
+ * @n:		how many frames there are
+ *
+ * Return: at least 1
+ */
+static unsigned int one_by_one(const struct xc_vxlan_tun *t,
+			       struct rte_mbuf *const *pkts, const bool *ok,
+			       unsigned int k, unsigned int n)
+{
+	unsigned int span = 1;
+
+	while (k + span < n && ok[k + span] &&
+	       gso_run(t, pkts, ok, k + span, n) == 0)
+		span++;
+	return span;
+}
+
+/**
+ * vxlan_tx() - end op: send frames through the tunnel, one datagram each;
+ *		runs of one size in one UDP_SEGMENT send where the kernel
+ *		takes it
  * @e:		tunnel end
  * @q:		queue
  * @pkts:	frames (whole and checksummed: the end takes no offloads);
@@ -663,7 +838,7 @@ static uint16_t vxlan_tx(struct xc_end *e, uint16_t q, struct rte_mbuf **pkts,
 {
 	struct xc_vxlan_tun *t = e->priv;
 	struct xc_vxlan *vx = t->vx;
-	unsigned int k, done = 0, run;
+	unsigned int k, done = 0, run, span;
 	bool ok[XC_BURST], refused[XC_BURST];
 	int sent;
 
@@ -679,18 +854,35 @@ static uint16_t vxlan_tx(struct xc_end *e, uint16_t q, struct rte_mbuf **pkts,
 			refused[done++] = true;
 			continue;
 		}
-		for (run = 1; done + run < n && ok[done + run]; run++)
-			;
-		sent = sendmmsg(vx->fd, &vx->smsg[done], run, MSG_DONTWAIT);
+		run = gso_run(t, pkts, ok, done, n);
+		span = run;
+		if (run) {
+			uint32_t size = XC_VXLAN_HLEN + pkts[done]->pkt_len;
+
+			if (send_gso(t, done, run, size) >= 0) {
+				xc_stat_add(&vx->st.tx_datagrams, run);
+				xc_stat_add(&vx->st.tx_gso_datagrams, run);
+				done += run;
+				continue;
+			}
+			if (held(errno))
+				break;	/* the socket's buffer is full */
+			/* refused whole (a datagram does not fit the path,
+			 * DF...): one by one, each counted as it fares */
+			xc_stat_add(&vx->st.tx_gso_refused, 1);
+			if (t->gso_refused == 0 || size < t->gso_refused)
+				t->gso_refused = size;
+			t->gso_retry = rte_rdtsc() + rte_get_tsc_hz();
+		} else {
+			span = one_by_one(t, pkts, ok, done, n);
+		}
+		sent = sendmmsg(vx->fd, &vx->smsg[done], span, MSG_DONTWAIT);
 		if (sent > 0) {
 			xc_stat_add(&vx->st.tx_datagrams, (uint64_t)sent);
 			done += (unsigned int)sent;
 			continue;
 		}
-		if (sent == 0)
-			break;	/* nothing taken, no error: hold the rest */
-		if (errno == EAGAIN || errno == EWOULDBLOCK ||
-		    errno == ENOBUFS || errno == EINTR)
+		if (sent == 0 || held(errno))
 			break;	/* the socket's buffer is full: hold the rest */
 		if (errno == EMSGSIZE)
 			refuse(&vx->st.tx_too_big, drop, XC_DROP_TOO_BIG);
@@ -804,34 +996,55 @@ void xc_vxlan_stats(const struct xc_vxlan *vx, struct xc_vxlan_stats *s)
 }
 
 /**
+ * unsorted() - datagrams received and not sorted yet
+ * @vx:		socket
+ *
+ * Return: how many
+ */
+static uint64_t unsorted(struct xc_vxlan *vx)
+{
+	uint64_t n = 0;
+
+	while (vx->r_i < vx->r_n) {
+		uint32_t size = glued(vx, vx->r_i);
+		uint32_t left = vx->rmsg[vx->r_i].msg_len - vx->r_off;
+
+		n += size ? (left + size - 1) / size : 1;
+		vx->r_i++;
+		vx->r_off = 0;
+	}
+	return n;
+}
+
+/**
  * xc_vxlan_flush() - at shutdown, free frames received for tunnels that
- *		      will not take them any more (counted as backlog)
+ *		      will not take them any more (counted as backlog, as
+ *		      are datagrams received and not sorted yet)
  * @vx:		socket, whose lcore is not running
  */
 void xc_vxlan_flush(struct xc_vxlan *vx)
 {
 	unsigned int i;
+	uint64_t n = unsorted(vx);
 
+	xc_stat_add(&vx->st.rx_datagrams, n);
+	xc_stat_add(&vx->st.backlog, n);
 	for (i = 0; i < vx->hi; i++)
 		if (vx->tun[i].end)
 			drop_queue(&vx->tun[i]);
 }
 
 /**
- * xc_vxlan_idle() - are all of the socket's mbufs back, but those its
- *		     receive slots hold? (none is in a delay line or a
- *		     NIC's transmit ring: the socket may close)
+ * xc_vxlan_idle() - are all of the socket's mbufs back? (none is in a
+ *		     delay line or a NIC's transmit ring: the socket may
+ *		     close)
  * @vx:		socket, without tunnels
  *
  * Return: true if so
  */
 bool xc_vxlan_idle(const struct xc_vxlan *vx)
 {
-	unsigned int i, held = 0;
-
-	for (i = 0; i < XC_BURST; i++)
-		held += vx->rxm[i] != NULL;
-	return rte_mempool_in_use_count(vx->pool) == held;
+	return rte_mempool_in_use_count(vx->pool) == 0;
 }
 
 /**
@@ -840,15 +1053,13 @@ bool xc_vxlan_idle(const struct xc_vxlan *vx)
  */
 void xc_vxlan_close(struct xc_vxlan *vx)
 {
-	unsigned int i;
-
 	if (vx == NULL)
 		return;
-	xc_vxlan_flush(vx);
-	for (i = 0; i < XC_BURST; i++)
-		rte_pktmbuf_free(vx->rxm[i]);
+	if (vx->pool)
+		xc_vxlan_flush(vx);
 	if (vx->fd >= 0)
 		close(vx->fd);
 	rte_mempool_free(vx->pool);
+	free(vx->rbuf);
 	free(vx);
 }

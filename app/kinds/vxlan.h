@@ -11,6 +11,11 @@
  * IPv6 (one dual-stack socket, or an IPv4 one if the local address is
  * IPv4). No privilege is needed: any port above 1023 will do.
  *
+ * Where the kernel allows, a run of equal-sized frames to one tunnel (the
+ * segments of a guest's TSO frame) goes in one send, which the kernel
+ * cuts into datagrams (UDP GSO), and datagrams of one sender may arrive
+ * glued into one buffer (UDP GRO); see vxlan.c.
+ *
  * One socket (struct xc_vxlan) carries every tunnel of an xcable, like a
  * trunk's port carries its members: received datagrams are sorted by VNI
  * and remote address into per-tunnel queues; the rest is dropped and
@@ -46,6 +51,11 @@
 #define XC_VXLAN_IOV		18	/* header + segments of a frame */
 #define XC_VXLAN_POOL_MBUFS	4095
 #define XC_VXLAN_QMIN		XC_BURST	/* the least share of a tunnel */
+/* a received message: one datagram, or several glued by UDP GRO */
+#define XC_VXLAN_RX_BUF		65536
+/* the most one UDP_SEGMENT send carries: UDP's 64 KB less the IPv6 and
+ * UDP headers (IPv4 would allow 20 bytes more) */
+#define XC_VXLAN_GSO_BYTES	(65535 - 40 - 8)
 
 struct xc_vxlan;
 
@@ -62,9 +72,12 @@ struct xc_vxlan_stats {
 	uint64_t unknown_remote;
 	uint64_t backlog;
 	uint64_t no_mbuf;
+	uint64_t rx_gro_datagrams;
 	uint64_t tx_datagrams;
 	uint64_t tx_too_big;
 	uint64_t tx_error;
+	uint64_t tx_gso_datagrams;
+	uint64_t tx_gso_refused;
 };
 
 /**
@@ -79,10 +92,15 @@ struct xc_vxlan_stats {
  * @live:	datagrams are sorted to it: set by the main thread once the
  *		rest is written, cleared before it goes (atomic)
  * @q:		frames received for it, not yet taken (@head, @n)
+ * @gso_refused: the smallest datagram size of a UDP_SEGMENT send the
+ *		kernel refused (it does not fit the path), 0 if none; runs
+ *		of that size or larger go datagram by datagram until
+ *		@gso_retry (TSC)
+ * @gso_retry:	when to try UDP_SEGMENT again for them
  *
- * A free slot has @end NULL. Everything but @q is written by the main
- * thread while @live is clear; @q belongs to the socket's lcore while the
- * tunnel is live.
+ * A free slot has @end NULL. Everything but @q and the @gso_ fields is
+ * written by the main thread while @live is clear; those belong to the
+ * socket's lcore while the tunnel is live.
  */
 struct xc_vxlan_tun {
 	uint8_t live;
@@ -98,6 +116,8 @@ struct xc_vxlan_tun {
 		uint16_t head;
 		uint16_t n;
 	} q;
+	uint32_t gso_refused;
+	uint64_t gso_retry;
 };
 
 /**
@@ -106,7 +126,10 @@ struct xc_vxlan_tun {
  * @fd:		the socket
  * @local:	its address, for people
  * @df:		outer packets are not fragmented (vxlan-df)
- * @pool:	mbufs datagrams are received into, XC_VXLAN_FRAME_MAX each
+ * @gso:	the kernel sends runs of datagrams with UDP_SEGMENT
+ * @gro:	it may glue received datagrams (UDP_GRO)
+ * @pool:	mbufs received frames are copied into, XC_VXLAN_FRAME_MAX
+ *		each
  * @n_tuns:	tunnels (main thread)
  * @hi:		slots of @tun ever used: the lcore looks at those (main
  *		thread; atomic)
@@ -115,14 +138,20 @@ struct xc_vxlan_tun {
  *		it for the others (set by the main thread as tunnels come
  *		and go; atomic)
  * @tun:	them, by slot
- * @rxm:	mbufs ready to receive into (the serving lcore's)
- * @rxhdr:	where each received datagram's VXLAN header goes
- * @rfrom:	who sent each
+ * @rbuf:	XC_BURST receive buffers of XC_VXLAN_RX_BUF bytes, one per
+ *		message (the serving lcore's, as is all below)
+ * @rfrom:	who sent each message
  * @rmsg:	recvmmsg()'s messages
- * @riov:	their iovecs: the header, then the mbuf's data
+ * @riov:	their iovecs, each its buffer
+ * @rctl:	their control data: the size of glued datagrams (UDP_GRO)
+ * @r_n:	messages received, of which @r_i are sorted; @r_off is where
+ *		the next datagram of message @r_i starts
+ * @r_i:	see @r_n
+ * @r_off:	see @r_n
  * @smsg:	sendmmsg()'s messages
  * @siov:	their iovecs: the header, then the mbuf's segments
- * @sink:	where datagrams go that no mbuf is left for (dropped)
+ * @giov:	a UDP_SEGMENT send's iovecs: those of its messages in turn
+ * @gctl:	its control data: the datagrams' size
  * @st:		counters (one writer, the serving lcore; atomic)
  */
 struct xc_vxlan {
@@ -130,19 +159,31 @@ struct xc_vxlan {
 	int fd;
 	char local[XC_ADDR_TEXT_MAX];
 	bool df;
+	bool gso;
+	bool gro;
 	struct rte_mempool *pool;
 	unsigned int n_tuns;
 	unsigned int hi;
 	uint16_t qcap;
 	struct xc_vxlan_tun tun[XC_VXLAN_MAX_TUNS];
-	struct rte_mbuf *rxm[XC_BURST];
-	uint8_t rxhdr[XC_BURST][XC_VXLAN_HLEN];
+	uint8_t *rbuf;
 	struct sockaddr_storage rfrom[XC_BURST];
 	struct mmsghdr rmsg[XC_BURST];
-	struct iovec riov[XC_BURST][2];
+	struct iovec riov[XC_BURST];
+	union {
+		struct cmsghdr h;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} rctl[XC_BURST];
+	unsigned int r_n;
+	unsigned int r_i;
+	uint32_t r_off;
 	struct mmsghdr smsg[XC_BURST];
 	struct iovec siov[XC_BURST][XC_VXLAN_IOV];
-	uint8_t sink[XC_VXLAN_HLEN];
+	struct iovec giov[XC_BURST * XC_VXLAN_IOV];
+	union {
+		struct cmsghdr h;
+		char buf[CMSG_SPACE(sizeof(uint16_t))];
+	} gctl;
 	struct xc_vxlan_stats st;
 };
 

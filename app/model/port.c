@@ -291,6 +291,7 @@ static int setup_queues(struct xc_port *p, struct rte_mempool *pool)
 
 	if (socket < 0)
 		socket = 0;
+	__atomic_store_n(&p->rx_pool, pool, __ATOMIC_RELEASE);
 	for (q = 0; q < p->conf.n_queues && rc == 0; q++) {
 		rc = rte_eth_rx_queue_setup(p->id, q, XC_RING_SIZE, socket,
 					    NULL, pool);
@@ -557,6 +558,7 @@ void xc_port_free(struct xc_port *p)
 	if (p->ops->fini)
 		p->ops->fini(p);
 	p->priv = NULL;
+	__atomic_store_n(&p->rx_pool, NULL, __ATOMIC_RELEASE);
 	rte_mempool_free(p->own_pool);
 	p->own_pool = NULL;
 }

@@ -97,10 +97,9 @@ struct xc_wake {
  *		that it sent a frame to receive from @q) and give the fd
  *		to wait on and a generation that changes when the fd does;
  *		returns 1 instead of 0 if the peer may leave work without a
- *		kick (a guest behind a vIOMMU: a ring stalled on an IOTLB
- *		miss moves again when the IOTLB update comes, unkicked),
- *		2 if such work waits now (the ring has entries the port
- *		could not take: its IOTLB answer is on its way);
+ *		kick or a wake-up (a guest behind a vIOMMU whose IOTLB
+ *		updates the port cannot follow: a ring stalled on an IOTLB
+ *		miss moves again when the update comes, unkicked);
  *		a kernel-backed port gives its driver's socket instead;
  *		NULL for ports without kicks (polled every millisecond)
  * @features:	virtio features the peer negotiated, NULL if none
@@ -200,6 +199,8 @@ struct xc_port_conf {
  *		atomic; 0 while the link is down)
  * @own_pool:	Rx mbufs of a port that is not a guest's, sized for its
  *		frames (kind's prepare), freed by xc_port_free()
+ * @rx_pool:	the pool its Rx queues take mbufs from (main thread writes,
+ *		at configure; atomic)
  * @whole_only:	its driver sends single-segment frames only: chains are
  *		copied into one mbuf of @own_pool before they go to it
  * @user:	the kind of end that has the port (endkind.h), while one
@@ -231,6 +232,7 @@ struct xc_port {
 	uint64_t rxq_on;
 	uint64_t caps;
 	struct rte_mempool *own_pool;
+	struct rte_mempool *rx_pool;
 	bool whole_only;
 	const struct xc_end_kind *user;
 	int wake_set;
