@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * capture.c - let dpdk-dumpcap capture the frames crossing a cable
+ * pdump.c - let dpdk-dumpcap capture the frames crossing a cable
  *
  * dpdk-dumpcap is a DPDK secondary process: it attaches to xcable's shared
  * memory (the EAL's --file-prefix names it) and asks, through rte_pdump,
@@ -20,7 +20,7 @@
 #include <rte_errno.h>
 #include <rte_pdump.h>
 
-#include "capture.h"
+#include "pdump.h"
 #include "log.h"
 
 RTE_LOG_REGISTER(xc_logtype_capture, xcable.capture, INFO);
@@ -42,13 +42,13 @@ static const char *port_name(const struct xc_cable *c, int j)
 }
 
 /**
- * xc_capture_init() - enable rte_pdump and tell how to capture
+ * xc_pdump_init() - enable rte_pdump and tell how to capture
  * @cables:	the cables, whose port names are shown
  * @n_cables:	number of cables
  *
- * Return: true if captures are possible (call xc_capture_fini() at exit)
+ * Return: true if captures are possible (call xc_pdump_fini() at exit)
  */
-bool xc_capture_init(const struct xc_cable *cables, unsigned int n_cables)
+bool xc_pdump_init(const struct xc_cable *cables, unsigned int n_cables)
 {
 	char dir[PATH_MAX], sock[PATH_MAX + 16];
 	unsigned int i;
@@ -80,10 +80,10 @@ bool xc_capture_init(const struct xc_cable *cables, unsigned int n_cables)
 }
 
 /**
- * xc_capture_fini() - stop serving capture requests
- * @on:		what xc_capture_init() returned
+ * xc_pdump_fini() - stop serving capture requests
+ * @on:		what xc_pdump_init() returned
  */
-void xc_capture_fini(bool on)
+void xc_pdump_fini(bool on)
 {
 	if (on)
 		rte_pdump_uninit();
