@@ -194,6 +194,9 @@ static void start_control(struct xc_ctx *ctx)
 	c->change_arg = &ctx->reconf;
 	c->wake = xc_lcores_wake;
 	c->wake_arg = &ctx->lcores;
+	c->caps.mark = xc_lcores_mark;	/* a capture's taps are freed once */
+	c->caps.past = xc_lcores_past;	/* no lcore holds them */
+	c->caps.lc_arg = &ctx->lcores;
 	if (xc_control_start(c, err, sizeof(err)))
 		XC_LOG(main, WARNING, "no runtime control: %s", err);
 	else if (ctx->cl.opts.control)

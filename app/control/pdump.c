@@ -10,7 +10,8 @@
  * capture, no cost: rte_pdump adds its Rx/Tx callbacks only while a
  * capture runs. Without shared memory (--in-memory, --no-shconf, which the
  * simple mode uses when no hugetlbfs is mounted) there is nothing to attach
- * to, and xcable says so at start.
+ * to, and xcable says so at start; xcablectl capture (capture.c) works
+ * in every case.
  */
 #include <libgen.h>
 #include <string.h>
@@ -22,8 +23,6 @@
 
 #include "pdump.h"
 #include "log.h"
-
-RTE_LOG_REGISTER(xc_logtype_capture, xcable.capture, INFO);
 
 /**
  * port_name() - the port to capture an end of a cable on: its own, or,
@@ -62,7 +61,7 @@ bool xc_pdump_init(const struct xc_cable *cables, unsigned int n_cables)
 	if (access(sock, F_OK) != 0 || !rte_eal_has_hugepages() ||
 	    rte_pdump_init() != 0) {
 		XC_LOG(capture, INFO,
-		       "capture unavailable: the EAL runs without shared hugepage memory; mount a hugetlbfs (mount -t hugetlbfs nodev /dev/hugepages), reserve hugepages and restart to capture with dpdk-dumpcap");
+		       "dpdk-dumpcap cannot attach: the EAL runs without shared hugepage memory; capture with xcablectl capture CABLE -w FILE");
 		return false;
 	}
 	snprintf(dir, sizeof(dir), "%s", rte_eal_get_runtime_dir());
