@@ -2,7 +2,8 @@
 /*
  * ctlclient.h - a client of xcable's control socket: finding the running
  *		 xcables' sockets, connecting, a request and its answer,
- *		 within a time (xcablectl and its streams)
+ *		 within a time (xcablectl, its streams, its Wireshark
+ *		 extcap interface)
  */
 #ifndef XC_CTLCLIENT_H
 #define XC_CTLCLIENT_H

@@ -26,6 +26,8 @@
  *		   [-s SNAPLEN] [-c COUNT] [-a duration:S]   the frames
  *		   crossing the ends, as pcapng (ctlstream.c)
  *   xcablectl ... events [--json]   a line per event, as they happen
+ *   xcablectl --extcap-interfaces ...   Wireshark's extcap interface
+ *		   (extcap.c; installed as xcable-extcap)
  *
  * The socket is xcable.ctl in xcable's EAL runtime directory
  * (/var/run/dpdk/PREFIX, or $XDG_RUNTIME_DIR/dpdk/PREFIX for other users);
@@ -52,6 +54,7 @@
 #include "ctlclient.h"
 #include "ctlcmd.h"
 #include "ctlstream.h"
+#include "extcap.h"
 
 #define XC_READ_S	5	/* default --timeout of list, show, workers */
 #define XC_CHANGE_S	60	/* ... of requests that change the lab */
@@ -142,6 +145,8 @@ int main(int argc, char **argv)
 	char dir[256];
 	int i = 1, rc;
 
+	if (xc_extcap_asked(argc, argv))
+		return xc_extcap_main(argc, argv);
 	if (argc == 2 && (strcmp(argv[1], "--version") == 0 ||
 			  strcmp(argv[1], "-V") == 0)) {
 		printf("xcablectl %s (xcable's control protocol; built with DPDK %s)\n",

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # tests/t_capture.sh - xcablectl capture: the frames crossing cable ends,
-# as pcapng from the control socket (app/control/capture.c,
-# app/datapath/tap.c, app/ctlstream.c); checked byte for byte against what the frontends sent
+# as pcapng from the control socket, and Wireshark's extcap interface
+# (app/control/capture.c, app/datapath/tap.c, app/ctlstream.c,
+# app/extcap.c); checked byte for byte against what the frontends sent
 # (xcpeer --record) by tests/pcapng_cmp.py
 # (sourced by tests/run; each t_* function is one test)
 
@@ -278,3 +279,51 @@ t_capture_refused() {
 	return $ok
 }
 TESTS+=(t_capture_refused)
+
+# tshark in a mount namespace of its own, with $1 bound on Wireshark's
+# extcap folder $2 (the host's folder is left as it is); its arguments
+# after those two
+EXTCAP_SH='mount --bind "$1" "$2" && shift 2 && exec tshark "$@"'
+EXTCAP_DIR=/usr/lib/x86_64-linux-gnu/wireshark/extcap
+
+# extcap_prep - the build's xcable-extcap in $T/extcap
+extcap_prep() {
+	mkdir -p "$T/extcap" && cp "$BUILD/config/xcable-extcap" "$T/extcap/" &&
+		chmod 0755 "$T/extcap/xcable-extcap"
+}
+
+# extcap_tshark ARGS... - tshark ARGS with the build's xcable-extcap in
+# Wireshark's extcap folder, running the build's xcablectl
+extcap_tshark() {
+	extcap_prep || return 1
+	XCABLECTL=$XCTL unshare -m sh -c "$EXTCAP_SH" sh "$T/extcap" "$EXTCAP_DIR" "$@"
+}
+
+# Wireshark lists the cables: tshark -D shows both ends of each cable of
+# the running xcable, and tshark -i captures one of them live, every frame
+# byte for byte what was sent, in its direction
+t_extcap_tshark() {
+	local ts pfx iface
+	command -v tshark >/dev/null || { fail "tshark is not installed (scripts/setup installs it)"; return 1; }
+	xc_start xc.log --left "$T/l.sock" --right "$T/r.sock"
+	wait_log xc.log "running;" 1 20 || { cat xc.log; fail "xcable did not start"; return 1; }
+	pfx=$(sed -nE 's/.*xcablectl -s .* \(or -p ([^)]*)\).*/\1/p' xc.log | head -n 1)
+	extcap_tshark -D >d.out 2>d.err
+	grep -F "xcable:$pfx:cable0:" d.out | sed 's/^/  tshark -D: /'
+	[ "$(grep -c "xcable:$pfx:cable0:\(left\|right\)" d.out)" = 2 ] ||
+		{ cat d.out d.err; fail "tshark -D does not list both ends of cable0"; return 1; }
+	iface=xcable:$pfx:cable0:left
+	# not through a function: $! must be tshark itself, which Ctrl-C ends
+	XCABLECTL=$XCTL unshare -m sh -c "$EXTCAP_SH" sh "$T/extcap" "$EXTCAP_DIR" \
+		-i "$iface" -w "$T/ts.pcapng" >ts.out 2>&1 & ts=$!
+	XC_PIDS+=("$ts")
+	wait_log xc.log "capture of 1 end(s) started" 1 20 || { cat ts.out; fail "tshark did not start the capture"; return 1; }
+	PEER_RECORD=$T/rec run_frames xc.log "$T/l.sock" "$T/r.sock" 2 1 || return 1
+	sleep 1
+	kill -INT "$ts"
+	wait "$ts" || { cat ts.out; fail "tshark did not end cleanly on Ctrl-C"; return 1; }
+	cmp_capture ts.cmp ts.pcapng "#0:in=rec-0.pcap" "#0:out=rec-1.pcap" || { cat ts.out; return 1; }
+	xc_stop
+	[ "$XC_RC" = 0 ] || { fail "xcable exited with $XC_RC"; return 1; }
+}
+TESTS+=(t_extcap_tshark)
