@@ -339,7 +339,7 @@ static int open_out(struct capout *o, const char *path)
 	}
 	o->path = path;
 	o->made = stat(path, &st) != 0;
-	o->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	o->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (o->fd < 0) {
 		fprintf(stderr, "xcablectl: capture: cannot write %s: %s\n",
 			path, strerror(errno));

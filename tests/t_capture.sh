@@ -116,7 +116,7 @@ t_capture_user_nohuge() {
 	cap_end "$cap" cap.err || return 1
 	cmp_capture cap.out "$s/cap.pcapng" cable0:left:in=rec-0.pcap cable0:left:out=rec-1.pcap \
 		cable0:right:in=rec-1.pcap cable0:right:out=rec-0.pcap || return 1
-	[ "$(stat -c %U "$s/cap.pcapng")" = nobody ] || { fail "the capture file is not nobody's"; return 1; }
+	[ "$(stat -c %U:%a "$s/cap.pcapng")" = nobody:600 ] || { fail "the capture file is not nobody's alone"; return 1; }
 	xc_stop
 	[ "$XC_RC" = 0 ] || { fail "xcable as nobody exited with $XC_RC"; return 1; }
 }
