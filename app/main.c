@@ -25,7 +25,6 @@
 #include <rte_lcore.h>
 #include <rte_log.h>
 
-#include "capture.h"
 #include "cmdline.h"
 #include "control.h"
 #include "counters.h"
@@ -34,6 +33,7 @@
 #include "log.h"
 #include "memguard.h"
 #include "notify.h"
+#include "pdump.h"
 #include "pull.h"
 #include "reconf.h"
 #include "runfiles.h"
@@ -194,6 +194,9 @@ static void start_control(struct xc_ctx *ctx)
 	c->change_arg = &ctx->reconf;
 	c->wake = xc_lcores_wake;
 	c->wake_arg = &ctx->lcores;
+	c->caps.mark = xc_lcores_mark;	/* a capture's taps are freed once */
+	c->caps.past = xc_lcores_past;	/* no lcore holds them */
+	c->caps.lc_arg = &ctx->lcores;
 	if (xc_control_start(c, err, sizeof(err)))
 		XC_LOG(main, WARNING, "no runtime control: %s", err);
 	else if (ctx->cl.opts.control)
@@ -224,7 +227,7 @@ static void stop_all(struct xc_ctx *ctx, bool counters)
 				 ctx->topo.n_cables, &ctx->topo.gone, true);
 		xc_lcores_report(&ctx->lcores);
 	}
-	xc_capture_fini(ctx->capture);	/* after the counters: it may hang */
+	xc_pdump_fini(ctx->capture);	/* after the counters: it may hang */
 	xc_topo_free(&ctx->topo);
 	xc_reconf_fini(&ctx->reconf);
 	/* its fds close now: no handler may write to them any more */
@@ -347,7 +350,7 @@ static void start(struct xc_ctx *ctx, struct xc_eal_argv *ea)
 	start_reconf(ctx);
 	xc_telemetry_lock(&ctx->reconf.lock);
 	xc_telemetry_init(t->cables, XC_MAX_CABLES);
-	ctx->capture = xc_capture_init(t->cables, t->n_cables);
+	ctx->capture = xc_pdump_init(t->cables, t->n_cables);
 	start_control(ctx);
 }
 

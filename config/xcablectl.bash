@@ -69,6 +69,16 @@ _xcablectl() {
 		fi ;;
 	add)	[ $n -ge 1 ] && { compopt -o nospace 2>/dev/null
 		COMPREPLY=($(compgen -W "$(_xcablectl_add_keys)" -- "$cur")); } ;;
+	events) COMPREPLY=($(compgen -W "--json" -- "$cur")) ;;
+	capture)
+		case $prev in
+		-w) COMPREPLY=($(compgen -f -- "$cur")) ;;
+		-f|-s|-c) ;;
+		-a) COMPREPLY=($(compgen -W "duration:" -- "$cur")); compopt -o nospace 2>/dev/null ;;
+		*) local c ends=""
+		   for c in $(_xcablectl_cables "${where[@]}"); do ends="$ends $c $c:left $c:right"; done
+		   COMPREPLY=($(compgen -W "$ends -w -f -s -c -a" -- "$cur")) ;;
+		esac ;;
 	esac
 }
 complete -F _xcablectl xcablectl

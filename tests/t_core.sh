@@ -4,11 +4,13 @@
 
 # run_frames XCLOG SOCK_A SOCK_B UPS [ROUNDS [GAP_US]] - once xcable logged UPS
 # "link up" lines after the peer connects, send the frame catalogue through
-# sockets A and B both ways; frames per direction in $FRAMES_N
+# sockets A and B both ways; frames per direction in $FRAMES_N; with
+# PEER_RECORD=P the frames sent from A and B are in P-0.pcap and P-1.pcap
 run_frames() {
 	local log=$1 a=$2 b=$3 ups=$4 rounds=${5:-2} gap=${6:-0} pp prc
 	rm -f "$T/go"
 	"$XCPEER" $(peer_eal "$a" "$b") -- frames --rounds "$rounds" --gap-us "$gap" \
+		${PEER_RECORD:+--record "$PEER_RECORD"} \
 		--wait-file "$T/go" >"$T/peer.log" 2>&1 &
 	pp=$!
 	wait_log "$log" "link up" "$ups" 30 || { kill $pp; fail "xcable never saw both frontends"; return 1; }

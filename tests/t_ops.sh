@@ -266,7 +266,7 @@ xc_start_as() {
 }
 
 # user_cable LOG WHAT EAL NOTE - as nobody, simple mode starts with the EAL
-# option EAL, logs NOTE (why capture is unavailable), carries the frame
+# option EAL, logs NOTE (why dpdk-dumpcap cannot attach), carries the frame
 # catalogue both ways (frontend as root) and exits 0 on SIGTERM
 user_cable() {
 	local log=$1 what=$2 eal=$3 note=$4 s=$T/nobody args
@@ -276,9 +276,9 @@ user_cable() {
 	args=$(grep -m1 "EAL arguments:" "$log")
 	[[ "$args " == *" $eal "* && $args != *--huge-dir* ]] ||
 		{ echo "$args"; fail "simple mode did not pick $eal, or picked a hugetlbfs"; return 1; }
-	grep -q "^xcable: hugetlbfs .*$note.*so capture is unavailable" "$log" ||
-		{ cat "$log"; fail "xcable did not say why capture is unavailable"; return 1; }
-	say "as nobody $what: $(grep -m1 "^xcable: hugetlbfs" "$log" | sed 's/^xcable: //; s/, so capture.*//')"
+	grep -q "^xcable: hugetlbfs .*$note.*so dpdk-dumpcap cannot attach (xcablectl capture can)" "$log" ||
+		{ cat "$log"; fail "xcable did not say why dpdk-dumpcap cannot attach"; return 1; }
+	say "as nobody $what: $(grep -m1 "^xcable: hugetlbfs" "$log" | sed 's/^xcable: //; s/, so dpdk-dumpcap.*//')"
 	run_frames "$log" "$s/l.sock" "$s/r.sock" 2 1 || return 1
 	xc_stop
 	[ "$XC_RC" = 0 ] || { fail "xcable as nobody exited with $XC_RC"; return 1; }

@@ -154,7 +154,8 @@ t_package_install() {
 	files=$(dpkg -L xcable)
 	for f in /usr/bin/xcable /usr/bin/xcablectl /lib/systemd/system/xcable@.service \
 		 /usr/share/bash-completion/completions/xcablectl /usr/share/man/man1/xcable.1.gz \
-		 /usr/share/doc/xcable/examples/one-link.ini "$PKG_DROPIN"; do
+		 /usr/share/doc/xcable/examples/one-link.ini "$PKG_DROPIN" \
+		 /usr/lib/x86_64-linux-gnu/wireshark/extcap/xcable-extcap; do
 		[ -e "$f" ] || { pkg_gone; fail "$f is not installed"; return 1; }
 	done
 	pkg_verify_unit || { pkg_gone; return 1; }
@@ -198,6 +199,11 @@ t_package_install() {
 	[ $v -lt 300 ] || { kill $rc; pkg_gone; fail "xcablectl list never showed both ends of link1 up"; return 1; }
 	wait $rc || { tail -n 5 peer.log; /usr/bin/xcablectl -s /run/xcable/lab.ctl list; pkg_gone; fail "frames did not cross the packaged lab"; return 1; }
 	say "$(grep catalogue peer.log)"
+	# Wireshark's extcap interface, installed, lists the service's cables
+	/usr/lib/x86_64-linux-gnu/wireshark/extcap/xcable-extcap --extcap-interfaces >extcap.out 2>&1
+	grep -q '^interface {value=xcable:lab:link1:left}' extcap.out ||
+		{ cat extcap.out; pkg_gone; fail "the installed xcable-extcap does not list link1"; return 1; }
+	say "xcable-extcap --extcap-interfaces: $(grep -c '^interface' extcap.out) interfaces, $(grep -m1 -o 'xcable:lab:link1:left' extcap.out) among them"
 	# reload: one more cable in the file
 	printf '[cable link2]\nleft = /run/xcable/vm-c.sock\nright = /run/xcable/vm-d.sock\n' >>/etc/xcable/lab.ini
 	if [ $sd = 1 ]; then

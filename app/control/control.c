@@ -25,8 +25,13 @@
  *                              pull and plug on a schedule (pull.c)
  *   add NAME KEY=VALUE..., del NAME, reload   cables added and removed
  *                              at runtime (reconf.c, through @change_post)
+ *   capture CABLE[:END]... [-s N] [-c N] [-a duration:S] [-f FILTER]
+ *                              a pcapng stream of the frames crossing
+ *                              the ends (capture.c)
+ *   events [--json]            a line per event from now on (events.c)
  *
- * list, show, impair and clear are answered at once. The others are
+ * list, show, impair and clear are answered at once; capture and events
+ * are streams, handed over to the stream thread (stream.c). The others are
  * carried out by the main thread: they are serial (the engine gives them
  * their turn one at a time, in the order they came), and once posted to
  * the main thread their answer is pending: the engine polls it every
@@ -46,6 +51,8 @@
 #include "control.h"
 #include "counters.h"
 #include "dir.h"
+#include "evlog.h"
+#include "events.h"
 #include "log.h"
 #include "metrics.h"
 #include "logrl.h"
@@ -79,7 +86,7 @@ struct ctl_call {
 };
 
 /**
- * find() - a cable by name
+ * find() - a shown cable by name
  * @c:		control state
  * @name:	cable name
  *
@@ -87,13 +94,7 @@ struct ctl_call {
  */
 static struct xc_cable *find(struct xc_control *c, const char *name)
 {
-	unsigned int i;
-
-	for (i = 0; name && i < c->n_cables; i++)
-		if (xc_cable_shown(&c->cables[i]) &&
-		    strcmp(c->cables[i].name, name) == 0)
-			return &c->cables[i];
-	return NULL;
+	return xc_cable_find(c->cables, c->n_cables, name);
 }
 
 /**
@@ -276,6 +277,8 @@ static int cmd_clear(struct xc_control *c, struct ctl_call *k)
 		xc_impair_set(&k->cb->dir[i].im, &ic);
 	XC_LOG_FROM(k->src, control, INFO, "%s: impairments cleared",
 		    k->cb->name);
+	xc_ev("impair", k->cb->name, NULL, "changed", "clear",
+	      "both ways: none");
 	return 0;
 }
 
@@ -313,6 +316,8 @@ static int cmd_impair(struct xc_control *c, struct ctl_call *k)
 	XC_LOG_FROM(k->src, control, INFO, "%s: impairment %s%s set to %s",
 		    k->cb->name, j < 0 ? "both ways" : "",
 		    j == 0 ? "to-right" : j == 1 ? "to-left" : "", spec);
+	xc_ev("impair", k->cb->name, NULL, "changed", "impair", "%s: %s",
+	      j < 0 ? "both ways" : j == 0 ? "to-right" : "to-left", spec);
 	return 0;
 }
 
@@ -407,28 +412,6 @@ static int run_now(struct xc_control *c, struct ctl_call *k)
 }
 
 /**
- * end_of() - the end of a cable a word names
- * @cb:		cable
- * @w:		"left", "right", or an end's label (the DPDK mode's port
- *		names)
- *
- * Return: 0 or 1, -1 if the word names neither
- */
-static int end_of(const struct xc_cable *cb, const char *w)
-{
-	int i;
-
-	if (strcmp(w, "left") == 0)
-		return 0;
-	if (strcmp(w, "right") == 0)
-		return 1;
-	for (i = 0; i < 2; i++)
-		if (strcmp(w, cb->end[i].label) == 0)
-			return i;
-	return -1;
-}
-
-/**
  * pull_args() - what down, up or flap asks of the main thread
  * @cb:		the cable it names
  * @k:		the request: down CABLE [END], up CABLE [END],
@@ -454,7 +437,7 @@ static int pull_args(const struct xc_cable *cb, struct ctl_call *k,
 		return 0;
 	}
 	if (a < r->argc && strncmp(r->argv[a], "--", 2) != 0) {
-		*end = end_of(cb, r->argv[a]);
+		*end = xc_cable_end_named(cb, r->argv[a]);
 		if (*end < 0) {
 			snprintf(k->why, sizeof(k->why),
 				 "%s: cable %s has no end '%.40s' (left or right)",
@@ -605,6 +588,81 @@ static bool is_main(const struct ctl_call *k)
 }
 
 /**
+ * stream_begin() - capture, events: a request whose answer is a stream;
+ *		    a capture is made now (its first blocks in job->out,
+ *		    its state in job->priv), then the connection goes to the
+ *		    stream thread (adopt())
+ * @c:		control state
+ * @k:		the request
+ * @job:	the engine's request
+ *
+ * Return: XC_CTLSRV_STREAM, or XC_CTLSRV_DONE with the reason
+ */
+static enum xc_ctlsrv_verdict stream_begin(struct xc_control *c,
+					   struct ctl_call *k,
+					   struct xc_ctlsrv_job *job)
+{
+	int rc = 0;
+
+	if (xc_streams_full(&c->streams)) {
+		snprintf(k->why, sizeof(k->why), "%s: %d streams (captures, event listeners) are served already: try again later",
+			 k->cmd->name, XC_STREAM_MAX);
+		rc = -EBUSY;
+	} else if (k->cmd->op == XC_CTL_CAPTURE) {
+		rc = xc_capture_begin(&c->caps, c->cables, c->n_cables,
+				      c->lock, &k->r, job->out, &job->priv,
+				      k->why, sizeof(k->why));
+		if (rc == 0)
+			XC_LOG_FROM(k->src, control, INFO, "capture for uid %d: %.200s",
+				    job->uid, job->line);
+	}
+	return rc ? finish(k, rc) : XC_CTLSRV_STREAM;
+}
+
+/**
+ * adopt() - a stream's connection, handed over by the engine: to the
+ *	     stream thread, as a capture (its state in job->priv) or a
+ *	     listener of the events
+ * @arg:	control state
+ * @job:	the request
+ * @fd:		its connection
+ */
+static void adopt(void *arg, struct xc_ctlsrv_job *job, int fd)
+{
+	struct xc_control *c = arg;
+	char why[XC_ERR_LEN], who[64];
+	struct ctl_call k;
+
+	if (job->priv) {
+		xc_streams_adopt(&c->streams, fd, &xc_capture_kind, job->priv,
+				 job->out, why, sizeof(why));
+		return;
+	}
+	split(&k, job);	/* it did before */
+	snprintf(who, sizeof(who), "xcable pid %d", (int)getpid());
+	xc_events_adopt(&c->streams, fd, k.r.json, who, why, sizeof(why));
+}
+
+/**
+ * tick() - the stream thread's own work: captures over freed once no
+ *	    lcore holds their taps, drops starting and stopping while
+ *	    someone listens
+ * @arg:	control state
+ *
+ * Return: when it wants to run again (stream clock), 0 for never
+ */
+static uint64_t tick(void *arg)
+{
+	struct xc_control *c = arg;
+	uint64_t a = xc_captures_reap(&c->caps), b;
+
+	b = xc_dropwatch_tick(&c->drops, c->cables, c->n_cables, c->lock,
+			      xc_streams_count(&c->streams,
+					       &xc_events_kind) > 0);
+	return a && b ? RTE_MIN(a, b) : a | b;
+}
+
+/**
  * handle() - a request came (the engine's handler): answer it at once, or
  *	      post it to the main thread once its turn has come
  * @arg:	control state
@@ -619,6 +677,8 @@ static enum xc_ctlsrv_verdict handle(void *arg, struct xc_ctlsrv_job *job)
 	int rc;
 
 	rc = split(&k, job);
+	if (rc == 0 && k.cmd->stream)
+		return stream_begin(c, &k, job);
 	if (rc || !is_main(&k))
 		return finish(&k, rc ? rc : run_now(c, &k));
 	if (!job->turn)
@@ -679,6 +739,20 @@ static void *loop(void *arg)
 }
 
 /**
+ * stop_streams() - end every stream (captures write what they can of
+ *		    their end), the stream thread, and free the captures
+ *		    over (the lcores stopped)
+ * @c:		control state
+ */
+static void stop_streams(struct xc_control *c)
+{
+	xc_ev_set_wake(NULL, NULL);
+	xc_streams_fini(&c->streams);
+	xc_captures_fini(&c->caps);
+	pthread_mutex_destroy(&c->caps.lock);
+}
+
+/**
  * xc_control_start() - create the control socket and its thread
  * @c:		control state; path, mode, uid, gid, cables set by the caller
  * @err:	one-line message on error
@@ -689,9 +763,23 @@ static void *loop(void *arg)
 int xc_control_start(struct xc_control *c, char *err, size_t errlen)
 {
 	const struct xc_ctlsrv_ops ops = {
-		.handle = handle, .poll = poll_main, .arg = c,
+		.handle = handle, .poll = poll_main, .adopt = adopt, .arg = c,
 	};
 	int rc;
+
+	pthread_mutex_init(&c->caps.lock, NULL);
+	rc = xc_streams_init(&c->streams, "control");
+	if (rc == 0) {
+		c->streams.tick = tick;
+		c->streams.tick_arg = c;
+		xc_ev_set_wake(xc_streams_wake, &c->streams);
+		rc = xc_streams_start(&c->streams);
+	}
+	if (rc) {
+		snprintf(err, errlen, "stream thread: %s", strerror(-rc));
+		xc_streams_fini(&c->streams);
+		return rc;
+	}
 
 	c->fd = xc_sock_listen_own(c->path, SOCK_NONBLOCK, XC_CTLSRV_BACKLOG,
 				   c->mode, c->uid, c->gid, &c->id, err,
@@ -711,6 +799,7 @@ int xc_control_start(struct xc_control *c, char *err, size_t errlen)
 	if (rc) {
 		xc_sock_unlink_own(c->path, &c->id, NULL, 0);
 		c->fd = -1;
+		stop_streams(c);
 	}
 	return rc;
 }
@@ -729,6 +818,7 @@ void xc_control_stop(struct xc_control *c)
 	xc_ctlsrv_wake(&c->srv);	/* ends its wait */
 	pthread_join(c->thread, NULL);
 	xc_ctlsrv_fini(&c->srv);
+	stop_streams(c);
 	/* ours only: another file at the path is left, and logged */
 	if (xc_sock_unlink_own(c->path, &c->id, why, sizeof(why)))
 		XC_LOG(control, WARNING, "%s", why);

@@ -15,10 +15,13 @@
 #include <stddef.h>
 
 #include "cable.h"
+#include "capture.h"
 #include "counters.h"
 #include "ctlsrv.h"
+#include "dropwatch.h"
 #include "json.h"
 #include "sockpath.h"
+#include "stream.h"
 
 /**
  * struct xc_control - control socket state
@@ -47,6 +50,12 @@
  * @wake:	wakes the main thread, which carries out down, up and the
  *		pools of impairments (NULL: it looks on its own, later)
  * @wake_arg:	its argument
+ * @streams:	the clients whose answer is a stream, served by the stream
+ *		thread (stream.c)
+ * @caps:	the captures (capture.c); its lcore callbacks are set by
+ *		the caller
+ * @drops:	drops starting and stopping, for the event listeners (the
+ *		stream thread's)
  */
 struct xc_control {
 	char path[XC_SOCK_PATH_MAX];
@@ -68,6 +77,9 @@ struct xc_control {
 	void *change_arg;
 	void (*wake)(void *arg);
 	void *wake_arg;
+	struct xc_streams streams;
+	struct xc_captures caps;
+	struct xc_dropwatch drops;
 };
 
 int xc_control_start(struct xc_control *c, char *err, size_t errlen);

@@ -33,6 +33,9 @@
  * - A client that hangs up while its request is carried out costs
  *   nothing: the request is carried out (it came whole), the answer is
  *   dropped.
+ * - A request whose answer is a stream (a capture, events) is handed
+ *   over, connection and all, to the stream's owner (ops->adopt), which
+ *   serves it on its own deadlines; its slot is free at once.
  *
  * Clients closed for a deadline, or to make room, are counted and logged
  * at most every XC_CTLSRV_REPORT_MS (a flood must not flood the log).
@@ -235,6 +238,30 @@ static void answer(struct xc_ctlsrv *s, struct xc_ctlsrv_conn *c,
 }
 
 /**
+ * hand_over() - a stream's request: its connection goes to the stream's
+ *		 owner, with its first bytes and the handler's state; the
+ *		 slot is free again
+ * @s:		server
+ * @c:		client
+ */
+static void hand_over(struct xc_ctlsrv *s, struct xc_ctlsrv_conn *c)
+{
+	int fd = c->fd;
+
+	if (!c->gone)
+		epoll_ctl(s->epfd, EPOLL_CTL_DEL, fd, NULL);
+	if (s->serial == c)
+		s->serial = NULL;
+	s->ops.adopt(s->ops.arg, &c->job, fd);	/* fd and priv are its own */
+	c->job.priv = NULL;
+	xc_sbuf_free(&c->out);
+	c->fd = -1;
+	c->state = C_FREE;
+	s->n_conns--;
+	s->st.streamed++;
+}
+
+/**
  * refuse() - answer a client with one error line
  * @s:		server
  * @c:		client
@@ -302,6 +329,13 @@ static void verdict(struct xc_ctlsrv *s, struct xc_ctlsrv_conn *c,
 		}
 		set_state(c, C_QUEUED, now, s->pending_ms);
 		c->seq = ++s->seq;
+		return;
+	case XC_CTLSRV_STREAM:
+		if (s->ops.adopt == NULL) {
+			refuse(s, c, now, "internal error: no stream owner");
+			return;
+		}
+		hand_over(s, c);
 		return;
 	case XC_CTLSRV_DONE:
 	default:

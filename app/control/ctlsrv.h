@@ -34,11 +34,15 @@
  *			in the order they came (changes of the lab): call
  *			the handler again, with @turn set, when its turn
  *			comes; the handler has done nothing yet
+ * @XC_CTLSRV_STREAM:	its answer is a stream (capture, events): the
+ *			connection is handed over to ops->adopt with @out,
+ *			the stream's first bytes, and @priv
  */
 enum xc_ctlsrv_verdict {
 	XC_CTLSRV_DONE,
 	XC_CTLSRV_PENDING,
 	XC_CTLSRV_SERIAL,
+	XC_CTLSRV_STREAM,
 };
 
 /**
@@ -73,12 +77,17 @@ struct xc_ctlsrv_job {
  * @cancel:	a pending request whose @priv is set is given up (its
  *		deadline passed, the server stops): free what @priv holds
  *		(NULL if the handler never sets @priv)
+ * @adopt:	a request whose answer is a stream: take the connection
+ *		@fd (non-blocking; the callee's from now on, closed by it
+ *		even on failure), write @job->out first, and take what
+ *		@job->priv holds (NULL if the handler never says STREAM)
  * @arg:	their first argument
  */
 struct xc_ctlsrv_ops {
 	enum xc_ctlsrv_verdict (*handle)(void *arg, struct xc_ctlsrv_job *job);
 	enum xc_ctlsrv_verdict (*poll)(void *arg, struct xc_ctlsrv_job *job);
 	void (*cancel)(void *arg, struct xc_ctlsrv_job *job);
+	void (*adopt)(void *arg, struct xc_ctlsrv_job *job, int fd);
 	void *arg;
 };
 
@@ -90,6 +99,7 @@ struct xc_ctlsrv_ops {
  * @no_read:	closed, their answer not read within the deadline
  * @evicted:	closed to make room for other clients
  * @hung_up:	left before their answer was written whole
+ * @streamed:	handed over to a stream's owner
  */
 struct xc_ctlsrv_stats {
 	uint64_t accepted;
@@ -98,6 +108,7 @@ struct xc_ctlsrv_stats {
 	uint64_t no_read;
 	uint64_t evicted;
 	uint64_t hung_up;
+	uint64_t streamed;
 };
 
 /**

@@ -79,6 +79,7 @@
 
 #include "config.h"
 #include "counters.h"
+#include "evlog.h"
 #include "fault.h"
 #include "log.h"
 #include "logrl.h"
@@ -685,6 +686,9 @@ static void again(struct xc_reconf *r, unsigned int s,
 			    d->name, why);
 		xc_sbuf_printf(r->out, "%s: LOST: could not be made again (%s): it is no longer in the lab; its last counters are above\n",
 			       d->name, why);
+		xc_ev("cable", d->name, NULL, "removed", "lost",
+		      "a change failed and it could not be made again: %s",
+		      why);
 		return;
 	}
 	if (keep == 3u)
@@ -833,6 +837,53 @@ static int release_step(struct xc_reconf *r, struct xc_plan *p, char *why,
 }
 
 /**
+ * goes_named() - does a cable of this name go in the change (to come back
+ *		  in a new form, when it is also added)?
+ * @p:		the change
+ * @name:	a cable's name
+ *
+ * Return: true if one of the cables that go has that name
+ */
+static bool goes_named(const struct xc_plan *p, const char *name)
+{
+	unsigned int s;
+
+	for (s = 0; s < XC_MAX_CABLES; s++)
+		if (p->gone[s] && strcmp(p->was[s].name, name) == 0)
+			return true;
+	return false;
+}
+
+/**
+ * announce() - the events of a change made: cables added, changed (made
+ *		again in a new form, some ends kept or none) and removed
+ * @r:		state
+ * @p:		the change, made
+ */
+static void announce(struct xc_reconf *r, const struct xc_plan *p)
+{
+	const struct xc_cable *c;
+	unsigned int k, s;
+
+	for (k = 0; k < p->n_add; k++) {
+		if (p->slot[k] < 0 || !p->shown[k])
+			continue;
+		c = &r->t->cables[p->slot[k]];
+		xc_ev("cable", c->name, NULL,
+		      p->keep_slot[k] >= 0 || goes_named(p, c->name) ?
+		      "changed" : "added", r->verb, "%s (%s) <-> %s (%s)%s%s",
+		      c->end[0].label, xc_end_where(&c->end[0]),
+		      c->end[1].label, xc_end_where(&c->end[1]),
+		      p->keep_slot[k] >= 0 ? "; " : "",
+		      p->keep_slot[k] >= 0 ? kept_text(p->keep[k]) : "");
+	}
+	for (s = 0; s < XC_MAX_CABLES; s++)
+		if (p->gone[s] && !is_replaced(p, p->was[s].name))
+			xc_ev("cable", p->was[s].name, NULL, "removed", r->verb,
+			      NULL);
+}
+
+/**
  * apply() - make, switch and release as check() planned; on a failure
  *	     while making or switching, undo it all
  * @r:		state
@@ -866,6 +917,7 @@ static int apply(struct xc_reconf *r, struct xc_plan *p, char *why,
 		return rc;
 	}
 	rc = take_away_step(r, p, false, why, whylen);
+	announce(r, p);
 	for (s = 0; s < XC_MAX_CABLES; s++) {
 		struct xc_cable *c = &r->t->cables[s];
 
@@ -881,6 +933,8 @@ static int apply(struct xc_reconf *r, struct xc_plan *p, char *why,
 			XC_LOG_FROM(r->src, main, INFO,
 				    "%s: impairments changed in place",
 				    c->name);
+			xc_ev("impair", c->name, NULL, "changed", r->verb,
+			      "in place, by the config");
 		}
 		if (memcmp(&r->defs[s].carrier, &p->tune_carrier[s],
 			   sizeof(r->defs[s].carrier))) {
@@ -890,6 +944,8 @@ static int apply(struct xc_reconf *r, struct xc_plan *p, char *why,
 			XC_LOG_FROM(r->src, main, INFO,
 				    "%s: carrier (down, flap) changed in place",
 				    c->name);
+			xc_ev("cable", c->name, NULL, "changed", r->verb,
+			      "its carrier (down, flap), in place");
 		}
 	}
 	return rc;
@@ -1159,6 +1215,7 @@ static int run(struct xc_reconf *r, char *line, char *why, size_t whylen)
 	for (w = strtok_r(line, " ", &save); w && argc < 64;
 	     w = strtok_r(NULL, " ", &save))
 		argv[argc++] = w;
+	snprintf(r->verb, sizeof(r->verb), "%s", argc ? argv[0] : "");
 	if (argc >= 2 && strcmp(argv[0], "add") == 0)
 		return cmd_add(r, argc - 1, argv + 1, why, whylen);
 	if (argc == 2 && strcmp(argv[0], "del") == 0)

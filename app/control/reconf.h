@@ -81,6 +81,8 @@ struct xc_plan {
  * @req:	a request of the control thread: its words, space separated
  * @src:	who asked for the change being made, the source its log
  *		lines are limited as (logrl.h): set with @req, or SIGHUP
+ * @verb:	the change being made: "add", "del", "reload" (its events
+ *		say so; main thread)
  * @pending:	@req is waiting for the main thread (atomic)
  * @done:	how it went: 1 done, -errno failed (atomic; set before
  *		@pending is cleared)
@@ -106,6 +108,7 @@ struct xc_reconf {
 	pthread_rwlock_t lock;
 	char req[XC_RECONF_REQ_LEN];
 	char src[XC_CTLSRV_SRC_LEN];
+	char verb[16];
 	uint32_t pending;
 	int done;
 	struct xc_sbuf answer;

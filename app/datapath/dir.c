@@ -59,6 +59,7 @@
 #include "dir.h"
 #include "mbstack.h"
 #include "offload.h"
+#include "tap.h"
 
 /* mbufs one received frame may take at most from a pool of default
  * mbufs: a 64 KB GSO frame with its Ethernet header and two tags, in
@@ -129,8 +130,8 @@ unsigned int xc_dir_send_queue(struct xc_dir *d, uint16_t q,
 }
 
 /**
- * xmit() - offer frames to the peer and count what it sent (what it took
- *	    but could not send, it counted as dropped)
+ * send_all() - offer frames to the peer and count what it sent (what it
+ *		took but could not send, it counted as dropped)
  * @d:		direction
  * @pkts:	frames, owned by us
  * @n:		how many
@@ -138,8 +139,8 @@ unsigned int xc_dir_send_queue(struct xc_dir *d, uint16_t q,
  * Return: number of frames the peer took, a prefix of @pkts; the rest
  *	   are still ours
  */
-static unsigned int xmit(struct xc_dir *d, struct rte_mbuf **pkts,
-			 unsigned int n)
+static unsigned int send_all(struct xc_dir *d, struct rte_mbuf **pkts,
+			     unsigned int n)
 {
 	uint64_t bytes = 0;
 	unsigned int done, refused = 0;
@@ -152,6 +153,60 @@ static unsigned int xmit(struct xc_dir *d, struct rte_mbuf **pkts,
 	xc_stat_add(&d->st.tx_pkts, done - refused);
 	xc_stat_add(&d->st.tx_bytes, bytes);
 	return done;
+}
+
+/**
+ * send_tapped() - send_all() for a direction whose receiving end is
+ *		   captured: each frame is referenced once more while it is
+ *		   offered, so that those the end took (and sent: not those
+ *		   it refused) can be copied after; the others are as they
+ *		   were
+ * @d:		direction
+ * @t:		the taps of its @tx end
+ * @pkts:	frames, owned by us
+ * @n:		how many
+ *
+ * Return: as send_all()
+ */
+static unsigned int send_tapped(struct xc_dir *d, struct xc_tap *t,
+				struct rte_mbuf **pkts, unsigned int n)
+{
+	struct rte_mbuf *held[XC_HOLD_MAX], *sent[XC_HOLD_MAX];
+	unsigned int i, done, k = 0;
+
+	for (i = 0; i < n; i++) {
+		held[i] = pkts[i];
+		xc_tap_ref(held[i], 1);
+	}
+	done = send_all(d, pkts, n);
+	for (i = 0; i < done; i++)
+		if (pkts[i] != NULL)	/* NULL: taken, but refused */
+			sent[k++] = held[i];
+	xc_tap_copy(t, sent, k, rte_rdtsc());
+	rte_pktmbuf_free_bulk(held, done);	/* the references taken */
+	for (i = done; i < n; i++)
+		xc_tap_ref(held[i], -1);
+	return done;
+}
+
+/**
+ * xmit() - offer frames to the peer (send_all()), copying those it took
+ *	    for the captures of the peer's end, if any
+ * @d:		direction
+ * @pkts:	frames, owned by us
+ * @n:		how many
+ *
+ * Return: number of frames the peer took, a prefix of @pkts; the rest
+ *	   are still ours
+ */
+static inline unsigned int xmit(struct xc_dir *d, struct rte_mbuf **pkts,
+				unsigned int n)
+{
+	struct xc_tap *t = __atomic_load_n(&d->tap_out, __ATOMIC_ACQUIRE);
+
+	if (unlikely(t != NULL) && n)
+		return send_tapped(d, t, pkts, n);
+	return send_all(d, pkts, n);
 }
 
 /**
@@ -403,6 +458,7 @@ unsigned int xc_dir_poll(struct xc_dir *d)
 						      __ATOMIC_ACQUIRE) : 0;
 	uint64_t bytes = 0;
 	unsigned int sent, work = 0;
+	struct xc_tap *tap;
 	uint16_t n, i;
 
 	if (unlikely(paused) &&
@@ -443,6 +499,9 @@ unsigned int xc_dir_poll(struct xc_dir *d)
 			return work;
 		for (i = 0; i < n; i++)
 			bytes += d->raw[i]->pkt_len;
+		tap = __atomic_load_n(&d->tap_in, __ATOMIC_ACQUIRE);
+		if (unlikely(tap != NULL) && n)
+			xc_tap_copy(tap, d->raw, n, rte_rdtsc());
 		xc_stat_add(&d->st.rx_pkts, n);
 		xc_stat_add(&d->st.rx_bytes, bytes);
 		d->raw_head = 0;
@@ -568,8 +627,12 @@ void xc_cable_dirs_free(struct xc_cable *c)
 {
 	unsigned int j;
 
-	for (j = 0; c->dir && j < 2 * c->n_queues; j++)
+	for (j = 0; c->dir && j < 2 * c->n_queues; j++) {
 		xc_impair_fini(&c->dir[j].im);
+		/* its captures end here: no lcore holds their taps now */
+		xc_tap_slot_freed(&c->dir[j].tap_in);
+		xc_tap_slot_freed(&c->dir[j].tap_out);
+	}
 	rte_free(c->dir);
 	c->dir = NULL;
 	xc_steer_tables_free(c);

@@ -24,6 +24,7 @@
 
 struct xc_burst;
 struct xc_dir;
+struct xc_tap;
 
 /**
  * struct xc_dir - one direction of a cable: receive on @rx, send on @tx;
@@ -72,6 +73,10 @@ struct xc_dir;
  * @starved:	the last burst was cut short by @rx_pool's free mbufs and
  *		the pool asked to grow (written by the owning lcore)
  * @rx_cut:	bursts of small frames cut short in a row (the same)
+ * @tap_in:	the captures of @rx: copies of the frames received from it
+ *		(tap.h; put on and taken off by the captures, read by the
+ *		owning lcore once per burst)
+ * @tap_out:	the captures of @tx: copies of the frames it took (the same)
  * @st:		counters, written only by the owning lcore
  */
 struct xc_dir {
@@ -100,6 +105,8 @@ struct xc_dir {
 	uint32_t *pool_want;
 	bool starved;
 	uint8_t rx_cut;
+	struct xc_tap *tap_in;
+	struct xc_tap *tap_out;
 	struct xc_dir_stats st;
 } __rte_cache_aligned;
 

@@ -4,7 +4,9 @@
  *	      splitting of a request line
  *
  * A request is one line of words separated by blanks: the command, its
- * arguments, and "--json" anywhere for list and show. xcable's control
+ * arguments, and "--json" anywhere for list, show and events; a command
+ * may take the rest of the line after one of its words as one word (a
+ * capture's filter, after "-f"). xcable's control
  * thread (control.c), the supervisor (supctl.c) and xcablectl (which
  * waits longer for requests that change the lab) read the same table, so
  * that the three cannot disagree on what a request is. Everything here
@@ -18,21 +20,31 @@
 #include "ctlcmd.h"
 
 static const struct xc_ctl_cmd xc_ctl_cmds[] = {
-	{ "list",    XC_CTL_LIST,    1, 1, false, true,  false, "[--json]" },
-	{ "show",    XC_CTL_SHOW,    2, 2, true,  true,  false, "CABLE [--json]" },
-	{ "impair",  XC_CTL_IMPAIR,  3, 4, true,  false, true,
+	{ "list",    XC_CTL_LIST,    1, 1, false, true,  false, false, NULL,
+	  "[--json]" },
+	{ "show",    XC_CTL_SHOW,    2, 2, true,  true,  false, false, NULL,
+	  "CABLE [--json]" },
+	{ "impair",  XC_CTL_IMPAIR,  3, 4, true,  false, true, false, NULL,
 	  "CABLE [to-right|to-left] SPEC" },
-	{ "clear",   XC_CTL_CLEAR,   2, 2, true,  false, true,  "CABLE" },
-	{ "down",    XC_CTL_DOWN,    2, 3, true,  false, true,  "CABLE [END]" },
-	{ "up",      XC_CTL_UP,      2, 3, true,  false, true,  "CABLE [END]" },
-	{ "flap",    XC_CTL_FLAP,    3, 10, true, false, true,
+	{ "clear",   XC_CTL_CLEAR,   2, 2, true,  false, true, false, NULL,
+	  "CABLE" },
+	{ "down",    XC_CTL_DOWN,    2, 3, true,  false, true, false, NULL,
+	  "CABLE [END]" },
+	{ "up",      XC_CTL_UP,      2, 3, true,  false, true, false, NULL,
+	  "CABLE [END]" },
+	{ "flap",    XC_CTL_FLAP,    3, 10, true, false, true, false, NULL,
 	  "CABLE [END] --down TIME --up TIME --count N|forever, flap CABLE stop" },
-	{ "add",     XC_CTL_ADD,     2, XC_CTL_WORDS, false, false, true,
-	  "NAME left=SOCKET right=SOCKET [KEY=VALUE]..." },
-	{ "del",     XC_CTL_DEL,     2, 2, false, false, true,  "NAME" },
-	{ "reload",  XC_CTL_RELOAD,  1, 1, false, false, true,  "" },
-	{ "workers", XC_CTL_WORKERS, 1, 1, false, false, false, "" },
-	{ "metrics", XC_CTL_METRICS, 1, 1, false, false, false, "" },
+	{ "add",     XC_CTL_ADD,     2, XC_CTL_WORDS, false, false, true, false,
+	  NULL, "NAME left=SOCKET right=SOCKET [KEY=VALUE]..." },
+	{ "del",     XC_CTL_DEL,     2, 2, false, false, true, false, NULL,
+	  "NAME" },
+	{ "reload",  XC_CTL_RELOAD,  1, 1, false, false, true, false, NULL, "" },
+	{ "workers", XC_CTL_WORKERS, 1, 1, false, false, false, false, NULL, "" },
+	{ "metrics", XC_CTL_METRICS, 1, 1, false, false, false, false, NULL, "" },
+	{ "capture", XC_CTL_CAPTURE, 1, XC_CTL_WORDS, false, false, false, true,
+	  "-f", "CABLE[:END]... [-w FILE|-] [-f FILTER] [-s SNAPLEN] [-c COUNT] [-a duration:SECONDS]" },
+	{ "events",  XC_CTL_EVENTS,  1, 1, false, true,  false, true, NULL,
+	  "[--json]" },
 };
 
 /**
@@ -88,6 +100,26 @@ const struct xc_ctl_cmd *xc_ctl_cmd_at(unsigned int i)
 }
 
 /**
+ * rest_of() - the rest of a line as one word: its blanks at both ends
+ *	       taken off
+ * @p:		the rest (strtok_r's position), or NULL
+ *
+ * Return: the word, NULL if there is none
+ */
+static char *rest_of(char *p)
+{
+	size_t n;
+
+	if (p == NULL)
+		return NULL;
+	p += strspn(p, " \t\r\n");
+	n = strlen(p);
+	while (n && strchr(" \t\r\n", p[n - 1]))
+		p[--n] = '\0';
+	return n ? p : NULL;
+}
+
+/**
  * xc_ctl_parse() - split a request line into its words and find its
  *		    command, checking the number of words it takes
  * @line:	the request, NUL-terminated (its newline may be there);
@@ -131,6 +163,13 @@ int xc_ctl_parse(char *line, struct xc_ctl_req *r,
 			return -EINVAL;
 		}
 		r->argv[r->argc++] = t;
+		c = xc_ctl_lookup(r->argv[0]);
+		if (r->argc > 1 && c && c->rest && strcmp(t, c->rest) == 0) {
+			t = rest_of(save);
+			if (t && r->argc < XC_CTL_WORDS)
+				r->argv[r->argc++] = t;
+			break;
+		}
 	}
 	if (r->argc == 0) {
 		snprintf(why, whylen, "empty request");
@@ -141,7 +180,7 @@ int xc_ctl_parse(char *line, struct xc_ctl_req *r,
 		return usage(r->argv[0], why, whylen);
 	if (r->json && !c->json) {
 		snprintf(why, whylen,
-			 "--json: only list and show answer in JSON");
+			 "--json: only list, show and events answer in JSON");
 		return -EINVAL;
 	}
 	if (c->cable && r->argc < 2) {

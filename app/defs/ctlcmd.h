@@ -28,6 +28,9 @@
  * @XC_CTL_RELOAD:	reload
  * @XC_CTL_WORKERS:	workers (a supervisor's only)
  * @XC_CTL_METRICS:	metrics
+ * @XC_CTL_CAPTURE:	capture CABLE[:END]... [-s SNAPLEN] [-c COUNT]
+ *			[-a duration:S] [-f FILTER]
+ * @XC_CTL_EVENTS:	events [--json]
  * @XC_CTL_N_OPS:	how many there are
  */
 enum xc_ctl_op {
@@ -43,6 +46,8 @@ enum xc_ctl_op {
 	XC_CTL_RELOAD,
 	XC_CTL_WORKERS,
 	XC_CTL_METRICS,
+	XC_CTL_CAPTURE,
+	XC_CTL_EVENTS,
 	XC_CTL_N_OPS,
 };
 
@@ -55,6 +60,10 @@ enum xc_ctl_op {
  * @cable:	its second word names a cable
  * @json:	it can answer in JSON
  * @changes:	it changes the lab (xcablectl waits longer for its answer)
+ * @stream:	its answer is a stream, until one side ends it (capture:
+ *		pcapng; events: a line per event)
+ * @rest:	the word after which the rest of the line is one word (a
+ *		capture's filter, "-f"), or NULL
  * @usage:	its words after the name, for people ("" for none)
  */
 struct xc_ctl_cmd {
@@ -65,6 +74,8 @@ struct xc_ctl_cmd {
 	bool cable;
 	bool json;
 	bool changes;
+	bool stream;
+	const char *rest;
 	const char *usage;
 };
 

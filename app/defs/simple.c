@@ -12,7 +12,8 @@
  * not one for an ordinary user) the memory is shared (--huge-dir names the
  * mount), so that dpdk-dumpcap (a secondary process) can attach and
  * capture; without one, hugepages are used privately (--in-memory) and
- * capture is not available. DPDK locks the first hugetlbfs of each page
+ * dpdk-dumpcap cannot attach (xcablectl capture works in every case).
+ * DPDK locks the first hugetlbfs of each page
  * size even then: where this user cannot open one, no hugepages are used.
  * EAL options the user gave before "--" come first and take precedence.
  */
@@ -231,7 +232,8 @@ static bool user_has(int argc, char **argv, const char *const *names)
 /**
  * add_mem() - append the memory options: hugepages shared in a hugetlbfs
  *	       this user can create files in, else private ones, else none
- * @ea:		argv being built; its note says why capture is unavailable
+ * @ea:		argv being built; its note says why dpdk-dumpcap cannot
+ *		attach
  *		where a hugetlbfs is mounted that this user cannot use
  * @h:		host facts
  * @dir_given:	the user gave --huge-dir
@@ -269,7 +271,7 @@ static int add_mem(struct xc_eal_argv *ea, const struct xc_host *h,
 	}
 	if (n > 0 && n < sizeof(ea->note))
 		snprintf(ea->note + n, sizeof(ea->note) - n,
-			 ", so capture is unavailable; to capture, run xcable as root or mount a hugetlbfs it can write (mount -t hugetlbfs -o uid=%u nodev DIR)",
+			 ", so dpdk-dumpcap cannot attach (xcablectl capture can); for dpdk-dumpcap, run xcable as root or mount a hugetlbfs it can write (mount -t hugetlbfs -o uid=%u nodev DIR)",
 			 h->uid);
 	return rc;
 }

@@ -117,6 +117,7 @@ void xc_kind_set_port(struct xc_cable *c, unsigned int j, struct xc_port *p,
 	e->idx = (int)j;
 	snprintf(e->label, sizeof(e->label), "%s", label);
 	snprintf(p->label, sizeof(p->label), "%s", label);
+	snprintf(p->cable, sizeof(p->cable), "%s", c->name);
 }
 
 /**

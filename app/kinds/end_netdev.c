@@ -68,6 +68,7 @@
 #include "caps.h"
 #include "end_netdev_def.h"
 #include "endkind.h"
+#include "evlog.h"
 #include "fwd.h"
 #include "log.h"
 #include "logrl.h"
@@ -541,6 +542,9 @@ static bool netdev_poll(struct xc_end *e)
 	if (idx < 0 && nd->ifindex) {
 		XC_LOG_FROM(nd->where, netdev, WARNING, "%s: %s: interface %s is gone (%s): the end is down until it is back",
 		       e->cable->name, e->label, nd->where, strerror(-idx));
+		if (netdev_is_up(e))
+			xc_ev("link", e->cable->name, e->label, "down",
+			      "interface", "interface %s is gone", nd->where);
 		nd->ifindex = 0;
 		__atomic_store_n(&nd->up, 0, __ATOMIC_RELEASE);	/* said */
 	}
@@ -561,10 +565,13 @@ static bool netdev_poll(struct xc_end *e)
 		}
 	}
 	up = idx > 0 && (flags & IFF_UP) && (flags & IFF_RUNNING);
-	if (up != netdev_is_up(e))
+	if (up != netdev_is_up(e)) {
 		XC_LOG_FROM(nd->where, netdev, INFO, "%s: %s: interface %s is %s",
 		       e->cable->name, e->label, nd->where,
 		       up ? "up" : "down");
+		xc_ev("link", e->cable->name, e->label, up ? "up" : "down",
+		      "interface", "interface %s, MTU %u", nd->where, mtu);
+	}
 	nd->mtu = mtu;
 	/* what the kernel sends: the MTU, its header and one 802.1Q tag */
 	__atomic_store_n(&nd->caps, up ? xc_caps_pack(0, RTE_MIN(

@@ -796,6 +796,7 @@ const struct xc_port_ops xc_port_vhost_ops = {
 	.queue_events = vhost_queue_events,
 	.socket = vhost_socket,
 	.declared = "by its socket (left = PATH)",
+	.peer = "guest",
 	.event_link = true,
 	.pluggable = true,
 	.mt_txq = true,		/* the vhost library locks each ring */

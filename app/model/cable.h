@@ -31,6 +31,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <rte_branch_prediction.h>
 #include <rte_ethdev.h>
@@ -428,6 +429,49 @@ static inline bool xc_end_wakes(const struct xc_end *e)
 static inline bool xc_cable_shown(const struct xc_cable *c)
 {
 	return __atomic_load_n(&c->shown, __ATOMIC_ACQUIRE) != 0;
+}
+
+/**
+ * xc_cable_find() - a shown cable by name (the caller holds the cables
+ *		     still: the main thread, or reconf's lock)
+ * @cables:	the cable slots
+ * @n:		how many
+ * @name:	its name, or NULL
+ *
+ * Return: the cable, or NULL
+ */
+static inline struct xc_cable *xc_cable_find(struct xc_cable *cables,
+					     unsigned int n, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; name && i < n; i++)
+		if (xc_cable_shown(&cables[i]) &&
+		    strcmp(cables[i].name, name) == 0)
+			return &cables[i];
+	return NULL;
+}
+
+/**
+ * xc_cable_end_named() - the end of a cable a word names
+ * @c:		cable
+ * @w:		"left", "right", or an end's label (the DPDK mode's port
+ *		names)
+ *
+ * Return: 0 or 1, -1 if the word names neither
+ */
+static inline int xc_cable_end_named(const struct xc_cable *c, const char *w)
+{
+	int i;
+
+	if (strcmp(w, "left") == 0)
+		return 0;
+	if (strcmp(w, "right") == 0)
+		return 1;
+	for (i = 0; i < 2; i++)
+		if (strcmp(w, c->end[i].label) == 0)
+			return i;
+	return -1;
 }
 
 void xc_end_describe(const struct xc_end *e, xc_kv_fn fn, void *arg);

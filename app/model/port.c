@@ -22,6 +22,7 @@
 #include <rte_devargs.h>
 #include <rte_ethdev.h>
 
+#include "evlog.h"
 #include "log.h"
 #include "logrl.h"
 #include "port.h"
@@ -159,6 +160,39 @@ int xc_port_create(struct xc_port *p, uint16_t id, char *err, size_t errlen)
 }
 
 /**
+ * link_event() - a port's link went up or down: an event, naming its
+ *		  cable and end, or the port shared by several
+ * @p:		port
+ * @up:		its link now
+ * @caps:	what its receiver takes, if up
+ */
+static void link_event(struct xc_port *p, bool up, uint64_t caps)
+{
+	char takes[64], detail[XC_EV_DETAIL] = "";
+	uint64_t f = up ? xc_port_features(p) : 0;
+	size_t n = 0;
+
+	if (f)
+		n = (size_t)snprintf(detail, sizeof(detail),
+				     "virtio features 0x%llx, ",
+				     (unsigned long long)f);
+	if (up) {
+		xc_caps_describe(caps, takes, sizeof(takes));
+		n += (size_t)snprintf(detail + n, sizeof(detail) - n,
+				      "takes %s, frames up to %u bytes, ", takes,
+				      xc_caps_max_frame(caps));
+	}
+	if (!p->cable[0])
+		n += (size_t)snprintf(detail + n, sizeof(detail) - n,
+				      "port %s, ", p->label);
+	if (n >= 2 && n < sizeof(detail))
+		detail[n - 2] = '\0';	/* its last ", " */
+	xc_ev("link", p->cable[0] ? p->cable : NULL,
+	      p->cable[0] ? p->label : NULL, up ? "up" : "down",
+	      p->ops->peer ? p->ops->peer : "interface", "%s", detail);
+}
+
+/**
  * update_link() - read the link state and what the port's receiver can
  *		   take, and tell the kind about a change
  * @p:		port
@@ -197,6 +231,7 @@ static void update_link(struct xc_port *p)
 	else
 		XC_LOG_FROM(p->label, port, INFO, "%s: link %s", p->label,
 			    up ? "up" : "down");
+	link_event(p, up, caps);
 }
 
 /**

@@ -119,6 +119,8 @@ struct xc_wake {
  *		has none (may be NULL)
  * @declared:	how a cable end on such a port is declared, if not as a
  *		[port NAME] (a guest's socket), else NULL
+ * @peer:	what is at the other end of its link, as its link events
+ *		say it ("guest"); NULL: "interface"
  * @rx_chains:	the driver builds a frame that does not fit one mbuf as a
  *		chain from the pool and drops the frame, uncounted, if the
  *		pool runs dry in the middle (the vhost library does): its
@@ -148,6 +150,7 @@ struct xc_port_ops {
 	bool (*absent)(const char *devargs, char *why, size_t len);
 	const char *(*socket)(const struct xc_port *p);
 	const char *declared;
+	const char *peer;
 	bool event_link;
 	bool pluggable;
 	bool mt_txq;
@@ -183,6 +186,8 @@ struct xc_port_conf {
  * @id:		ethdev port id (main thread; changes when plugged again)
  * @name:	ethdev name, e.g. "net_vhost0"
  * @label:	name shown to people: "left"/"right", a [port] name, or @name
+ * @cable:	the cable whose end is the whole port, as events name it;
+ *		empty for a port several ends share (a trunk's; main thread)
  * @devargs:	how to probe the port again after an unplug
  * @ops:	its kind
  * @priv:	the kind's own state
@@ -219,6 +224,7 @@ struct xc_port {
 	uint16_t id;
 	char name[RTE_ETH_NAME_MAX_LEN];
 	char label[RTE_ETH_NAME_MAX_LEN];
+	char cable[XC_NAME_MAX];
 	char devargs[XC_DEVARGS_LEN];
 	const struct xc_port_ops *ops;
 	void *priv;

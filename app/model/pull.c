@@ -52,6 +52,7 @@
 #include <rte_lcore.h>
 #include <rte_pause.h>
 
+#include "evlog.h"
 #include "json.h"
 #include "log.h"
 #include "logrl.h"
@@ -108,6 +109,26 @@ static bool pluggable(const struct xc_cable *c, int only)
 }
 
 /**
+ * ev_why() - why a carrier changed, as its event says it
+ * @why:	the reason the end was (plugged) or is (unplugged) out
+ * @in:		it was plugged in
+ *
+ * Return: "pulled" or "plugged" (an operator), "flap", "propagated" (its
+ *	   far end went, or came back)
+ */
+static const char *ev_why(enum xc_pull_why why, bool in)
+{
+	switch (why) {
+	case XC_PULL_FLAP:
+		return "flap";
+	case XC_PULL_PROPAGATED:
+		return "propagated";
+	default:
+		return in ? "plugged" : "pulled";
+	}
+}
+
+/**
  * set_end() - unplug or plug one end of a paused cable
  * @c:		cable
  * @i:		which end
@@ -118,11 +139,18 @@ static bool pluggable(const struct xc_cable *c, int only)
  */
 static int set_end(struct xc_cable *c, int i, bool in, enum xc_pull_why why)
 {
+	enum xc_pull_why was = (enum xc_pull_why)c->pull_why[i];
 	int rc = 0;
 
-	if (c->pulled[i] != !in)
+	if (c->pulled[i] != !in) {
 		rc = in ? xc_port_plug(c->end[i].port, c->pool) :
 			  xc_port_unplug(c->end[i].port);
+		if (rc == 0 || !in)
+			xc_ev("carrier", c->name, c->end[i].label,
+			      in ? "up" : "down", ev_why(in ? was : why, in),
+			      rc ? "the port could not be unplugged cleanly" :
+			      NULL);
+	}
 	if (rc == 0 || !in) {
 		c->pulled[i] = !in;
 		__atomic_store_n(&c->pull_why[i],

@@ -219,6 +219,67 @@ static int xc_lcores_pause(void *arg, struct xc_cable *c)
 }
 
 /**
+ * forwards() - does an lcore run a forwarding loop?
+ * @l:		lcores
+ * @lcore:	which one
+ *
+ * Return: true for a worker lcore, or the main one if it forwards
+ */
+static bool forwards(const struct xc_lcores *l, unsigned int lcore)
+{
+	return lcore != rte_get_main_lcore() || l->main_fwd;
+}
+
+/**
+ * xc_lcores_mark() - note where every forwarding lcore is, and wake them:
+ *		      xc_lcores_past() then tells when each has passed two
+ *		      poll boundaries (what was taken from the directions
+ *		      before the mark is in no lcore's hands after; any
+ *		      thread)
+ * @arg:	struct xc_lcores
+ * @mark:	RTE_MAX_LCORE values, filled
+ */
+void xc_lcores_mark(void *arg, uint64_t *mark)
+{
+	struct xc_lcores *l = arg;
+	unsigned int lcore;
+
+	RTE_LCORE_FOREACH(lcore) {
+		mark[lcore] = __atomic_load_n(&l->lc[lcore].epoch,
+					      __ATOMIC_ACQUIRE);
+		if (forwards(l, lcore))
+			xc_idle_wake(&l->lc[lcore].idle);
+	}
+}
+
+/**
+ * xc_lcores_past() - has every forwarding lcore passed two poll boundaries
+ *		      since a mark? Those that have not are woken again
+ *		      (any thread; once they stopped, nothing is in their
+ *		      hands either: xcable's stop frees what waits)
+ * @arg:	struct xc_lcores
+ * @mark:	what xc_lcores_mark() noted
+ *
+ * Return: true if so
+ */
+bool xc_lcores_past(void *arg, const uint64_t *mark)
+{
+	struct xc_lcores *l = arg;
+	unsigned int lcore;
+	bool past = true;
+
+	RTE_LCORE_FOREACH(lcore) {
+		if (!forwards(l, lcore) ||
+		    __atomic_load_n(&l->lc[lcore].epoch, __ATOMIC_ACQUIRE) >=
+		    mark[lcore] + 2)
+			continue;
+		past = false;
+		xc_idle_wake(&l->lc[lcore].idle);
+	}
+	return past;
+}
+
+/**
  * xc_lcores_wire() - connect what placement decided to the rest: ports
  *		      wake the lcores on a link or queue change, pulling a
  *		      cable pauses them, the main lcore keeps house

@@ -55,5 +55,7 @@ int xc_lcores_add_cable(struct xc_lcores *l, struct xc_cable *c, int want,
 int xc_lcores_del_cable(struct xc_lcores *l, const struct xc_cable *c);
 
 void xc_lcores_report(const struct xc_lcores *l);
+void xc_lcores_mark(void *arg, uint64_t *mark);
+bool xc_lcores_past(void *arg, const uint64_t *mark);
 
 #endif /* XC_LCORES_H */

@@ -15,6 +15,7 @@
  *			the worker, or starts one
  *   workers		the workers: pid, EAL prefix (for dpdk-telemetry.py
  *			-f PREFIX), state, cables, restarts
+ *   capture, events	streams, relayed from the workers (suprelay.c)
  *
  * The supervisor is one thread: its socket is served by the engine of
  * ctlsrv.c from its main loop (the engine's epoll fd is in its poll set),
@@ -441,6 +442,9 @@ static enum xc_ctlsrv_verdict handle(void *arg, struct xc_ctlsrv_job *job)
 		cmd_workers(s, out);
 		xc_sbuf_printf(out, "ok\n");
 		return XC_CTLSRV_DONE;
+	case XC_CTL_CAPTURE:
+	case XC_CTL_EVENTS:
+		return xc_suprelay_begin(s, job, &r, cmd);
 	case XC_CTL_ADD:
 	case XC_CTL_DEL:
 	case XC_CTL_RELOAD:
@@ -482,7 +486,8 @@ int xc_supctl_serve(struct xc_sup *s)
 int xc_supctl_start(struct xc_sup *s, char *err, size_t errlen)
 {
 	const struct xc_ctlsrv_ops ops = {
-		.handle = handle, .poll = poll_job, .cancel = cancel, .arg = s,
+		.handle = handle, .poll = poll_job, .cancel = cancel,
+		.adopt = xc_suprelay_adopt, .arg = s,
 	};
 	int rc;
 

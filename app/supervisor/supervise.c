@@ -39,6 +39,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -223,6 +224,31 @@ static const char *status_text(int st, char *buf, size_t len)
 }
 
 /**
+ * worker_event() - an event of the supervisor's own: a worker exited,
+ *		    restarted or stopped
+ * @k:		the worker
+ * @state:	"exited", "restarted", "stopped"
+ * @why:	how it ended, or NULL
+ * @fmt:	the detail, printf-style
+ */
+__attribute__((format(printf, 4, 5)))
+static void worker_event(unsigned int k, const char *state, const char *why,
+			 const char *fmt, ...)
+{
+	char detail[XC_EV_DETAIL];
+	struct xc_ev e = {
+		.event = "worker", .state = state, .why = why,
+		.detail = detail, .worker = (int)k,
+	};
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(detail, sizeof(detail), fmt, ap);
+	va_end(ap);
+	xc_ev_post(&e);
+}
+
+/**
  * worker_exited() - a worker process ended: free its slot if it was asked
  *		     to stop, else plan its restart
  * @s:		supervisor
@@ -238,6 +264,7 @@ static void worker_exited(struct xc_sup *s, unsigned int k, int st)
 	status_text(st, how, sizeof(how));
 	if (w->state == XC_W_STOPPING || s->quit) {
 		XC_LOG(super, INFO, "worker %u (pid %d) %s", k, (int)w->pid, how);
+		worker_event(k, "stopped", how, "pid %d", (int)w->pid);
 		xc_worker_cleanup(s, k, true);
 		return;
 	}
@@ -247,6 +274,8 @@ static void worker_exited(struct xc_sup *s, unsigned int k, int st)
 		w->backoff_ms *= 2;
 	XC_LOG(super, WARNING, "worker %u (pid %d, %u cable(s)) %s: restarting it in %u ms",
 	       k, (int)w->pid, xc_worker_cables(s, k), how, w->backoff_ms);
+	worker_event(k, "exited", how, "pid %d, %u cable(s): restarting it in %u ms",
+		     (int)w->pid, xc_worker_cables(s, k), w->backoff_ms);
 	xc_worker_cleanup(s, k, false);
 	w->state = XC_W_WAITING;
 	w->restart_ms = now + w->backoff_ms;
@@ -296,6 +325,11 @@ static int restart_due(struct xc_sup *s)
 		if (xc_worker_start(s, k)) {
 			w->restart_ms = now + XC_SUP_BACKOFF_MAX_MS;
 			next = RTE_MIN(next, w->restart_ms);
+		} else {
+			worker_event(k, "restarted", NULL,
+				     "pid %d, restart %u, %u cable(s)",
+				     (int)w->pid, w->restarts,
+				     xc_worker_cables(s, k));
 		}
 	}
 	return next == UINT64_MAX ? -1 : (int)(next - now);
@@ -1235,12 +1269,13 @@ static void merge_stats(struct xc_sup *s)
  */
 static void loop(struct xc_sup *s)
 {
-	struct pollfd p[2] = {
+	struct pollfd p[3] = {
 		{ .fd = s->sig_fd, .events = POLLIN },
 		{ .fd = s->ctl_fd >= 0 ? xc_ctlsrv_fd(&s->ctl) : -1,
 		  .events = POLLIN },
+		{ .fd = s->streams.epfd, .events = POLLIN },
 	};
-	int wait_ms, ctl_ms = -1;
+	int wait_ms, ctl_ms = -1, st_ms = s->streams.epfd >= 0 ? 0 : -1;
 	bool busy = false;
 
 	while (!s->quit) {
@@ -1253,18 +1288,22 @@ static void loop(struct xc_sup *s)
 			wait_ms++;
 		if (ctl_ms >= 0 && (wait_ms < 0 || ctl_ms < wait_ms))
 			wait_ms = ctl_ms;
+		if (st_ms >= 0 && (wait_ms < 0 || st_ms < wait_ms))
+			wait_ms = st_ms;
 		if (busy && (wait_ms < 0 || wait_ms > XC_CTLSRV_POLL_MS))
 			wait_ms = XC_CTLSRV_POLL_MS;
 		/* and what the log held back is said when its window ends */
 		if (wait_ms < 0 || wait_ms > XC_LOGRL_WINDOW_S * 1000)
 			wait_ms = XC_LOGRL_WINDOW_S * 1000;
-		if (poll(p, 2, wait_ms) > 0 && p[0].revents)
+		if (poll(p, 3, wait_ms) > 0 && p[0].revents)
 			on_signal(s);
 		if (s->quit)
 			break;
 		busy = xc_sup_change_step(s);
 		if (s->ctl_fd >= 0)
 			ctl_ms = xc_supctl_serve(s);
+		if (s->streams.epfd >= 0)	/* captures, events */
+			st_ms = xc_streams_serve(&s->streams, 0);
 		xc_logrl_tick();
 	}
 }
@@ -1349,6 +1388,9 @@ static int setup(struct xc_sup *s, int argc, char **argv, char *why,
 		XC_LOG(super, WARNING, "no control socket: path too long");
 	else if (xc_supctl_start(s, why, whylen))
 		XC_LOG(super, WARNING, "no runtime control: %s", why);
+	else if ((rc = xc_suprelay_start(s)) != 0)
+		XC_LOG(super, WARNING, "no captures, no events: %s",
+		       strerror(-rc));
 	return 0;
 }
 
@@ -1361,6 +1403,7 @@ static void teardown(struct xc_sup *s)
 	unsigned int k;
 
 	xc_supctl_stop(s);	/* its clients first: they may wait for chg */
+	xc_suprelay_stop(s);
 	for (k = 0; k < XC_SUP_MAX_WORKERS; k++)
 		if (s->chg.asking[k])
 			xc_ask_end(&s->chg.ask[k]);
@@ -1401,6 +1444,7 @@ int xc_sup_run(struct xc_cmdline *cl, int argc, char **argv)
 	}
 	s->cl = cl;
 	s->ctl_fd = s->sig_fd = -1;
+	s->streams.epfd = s->streams.evfd = -1;
 	xc_logrl_init();	/* no EAL here: on stderr */
 	rc = setup(s, argc, argv, why, sizeof(why));
 	if (rc) {

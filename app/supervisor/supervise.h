@@ -20,7 +20,9 @@
 #include "bounds.h"
 #include "cmdline.h"
 #include "ctlsrv.h"
+#include "evlog.h"
 #include "sbuf.h"
+#include "stream.h"
 #include "sockpath.h"
 #include "options.h"
 
@@ -187,6 +189,22 @@ struct xc_sup_change {
 };
 
 /**
+ * struct xc_sup_evup - a worker's events, listened to (suprelay.c)
+ * @sup:	the supervisor
+ * @fd:		the connection, -1 while there is none
+ * @next_ms:	when to try again to connect (stream clock)
+ * @have:	bytes of @buf not a whole line yet
+ * @buf:	what came of the next line
+ */
+struct xc_sup_evup {
+	struct xc_sup *sup;
+	int fd;
+	uint64_t next_ms;
+	size_t have;
+	char buf[2 * XC_EV_LINE];
+};
+
+/**
  * struct xc_sup - the supervisor
  * @cl:		the command line and config, as parsed (the parent's)
  * @exe:	this program, executed for each worker
@@ -216,6 +234,9 @@ struct xc_sup_change {
  *		before the supervisor's own line
  * @chg:	the change being made
  * @hup:	SIGHUP came: reload once no change is being made
+ * @streams:	the clients whose answer is a stream (captures, events),
+ *		served from the loop (suprelay.c); its epfd -1 if none
+ * @evup:	each worker's events, listened to
  */
 struct xc_sup {
 	struct xc_cmdline *cl;
@@ -241,6 +262,8 @@ struct xc_sup {
 	struct xc_sbuf said;
 	struct xc_sup_change chg;
 	bool hup;
+	struct xc_streams streams;
+	struct xc_sup_evup evup[XC_SUP_MAX_WORKERS];
 };
 
 /**
@@ -288,6 +311,15 @@ void xc_ask_why(const struct xc_ask *a, unsigned int k, char *why,
 		size_t whylen);
 bool xc_worker_ready(const struct xc_worker *w);
 unsigned int xc_worker_cables(const struct xc_sup *s, unsigned int i);
+
+/* suprelay.c: the workers' streams passed on (captures, events) */
+int xc_suprelay_start(struct xc_sup *s);
+void xc_suprelay_stop(struct xc_sup *s);
+enum xc_ctlsrv_verdict xc_suprelay_begin(struct xc_sup *s,
+					 struct xc_ctlsrv_job *job,
+					 const struct xc_ctl_req *r,
+					 const struct xc_ctl_cmd *cmd);
+void xc_suprelay_adopt(void *arg, struct xc_ctlsrv_job *job, int fd);
 
 /* supctl.c: the control socket of the supervisor */
 int xc_supctl_start(struct xc_sup *s, char *err, size_t errlen);
