@@ -8,8 +8,12 @@
  * nothing new: the sending guest's Tx ring fills up and the guest itself
  * slows down, which is how a slow receiver is handled without losing a
  * frame. Frames are dropped only when the peer cannot take any (its link
- * or queue is down), and every drop is counted under its reason. Which
- * lcore polls a direction, and when it sleeps, is fwd.c's.
+ * or queue is down), and every drop is counted under its reason. While
+ * the guest a direction sends to moves to another QEMU (a live migration,
+ * XC_PAUSED_HOLD), the direction neither sends nor receives: its frames
+ * wait, here and in the sending guest's ring, until the destination runs
+ * or the wait is over (control/migrate.c). Which lcore polls a direction,
+ * and when it sleeps, is fwd.c's.
  *
  * Between receive and transmit a frame goes through its direction's
  * stages, in order: one function each, of one signature (xc_stage_fn),
@@ -379,14 +383,20 @@ unsigned int xc_dir_poll(struct xc_dir *d)
 	unsigned int sent, work = 0;
 	uint16_t n, i;
 
-	if (unlikely(paused) &&
-	    (paused & (XC_PAUSED_ALL | XC_PAUSED_RX(d->rx->idx)))) {
+	if (unlikely(paused)) {
 		/* the cable is being pulled, or the end this direction
 		 * receives from is out: drop what waits, touch nothing (a
 		 * direction towards an end that is out sees its link down) */
-		if (d->hold_n || d->raw_n || xc_impair_pending(&d->im))
-			xc_dir_flush(d, XC_DROP_CABLE_DOWN);
-		return 0;
+		if (paused & (XC_PAUSED_ALL | XC_PAUSED_RX(d->rx->idx))) {
+			if (d->hold_n || d->raw_n ||
+			    xc_impair_pending(&d->im))
+				xc_dir_flush(d, XC_DROP_CABLE_DOWN);
+			return 0;
+		}
+		/* the guest it sends to is moving: what it holds waits, and
+		 * what it would receive waits in the sender's ring */
+		if (paused & XC_PAUSED_HOLD(d->tx->idx))
+			return 0;
 	}
 	if (unlikely(xc_impair_changed(&d->im) || d->restage))
 		xc_dir_build(d);
