@@ -30,6 +30,8 @@ static const struct xc_ctl_cmd xc_ctl_cmds[] = {
 	{ "add",     XC_CTL_ADD,     2, XC_CTL_WORDS, false, false, true,
 	  "NAME left=SOCKET right=SOCKET [KEY=VALUE]..." },
 	{ "del",     XC_CTL_DEL,     2, 2, false, false, true,  "NAME" },
+	{ "migrate", XC_CTL_MIGRATE, 3, 11, true, false, true,
+	  "CABLE END [--socket PATH] [--within SECONDS] [--to-remote ADDR[:PORT] --vni N], migrate CABLE cancel" },
 	{ "reload",  XC_CTL_RELOAD,  1, 1, false, false, true,  "" },
 	{ "workers", XC_CTL_WORKERS, 1, 1, false, false, false, "" },
 	{ "metrics", XC_CTL_METRICS, 1, 1, false, false, false, "" },

@@ -28,6 +28,7 @@
  * @XC_CTL_RELOAD:	reload
  * @XC_CTL_WORKERS:	workers (a supervisor's only)
  * @XC_CTL_METRICS:	metrics
+ * @XC_CTL_MIGRATE:	migrate CABLE END [OPTIONS], migrate CABLE cancel
  * @XC_CTL_N_OPS:	how many there are
  */
 enum xc_ctl_op {
@@ -43,6 +44,7 @@ enum xc_ctl_op {
 	XC_CTL_RELOAD,
 	XC_CTL_WORKERS,
 	XC_CTL_METRICS,
+	XC_CTL_MIGRATE,
 	XC_CTL_N_OPS,
 };
 
