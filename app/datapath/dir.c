@@ -12,7 +12,9 @@
  * the guest a direction sends to moves to another QEMU (a live migration,
  * XC_PAUSED_HOLD), the direction neither sends nor receives: its frames
  * wait, here and in the sending guest's ring, until the destination runs
- * or the wait is over (control/migrate.c). Which lcore polls a direction,
+ * or the wait is over (control/migrate.c); so do they from the moment
+ * the moving guest's frontend disables its queues, which it does just
+ * before it stops its device (tx_stopping()). Which lcore polls a direction,
  * and when it sleeps, is fwd.c's.
  *
  * Between receive and transmit a frame goes through its direction's
@@ -369,6 +371,20 @@ static void rx_short(struct xc_dir *d, uint16_t n)
 }
 
 /**
+ * tx_stopping() - the guest this direction sends to is moving, and its
+ *		   device stops: its queues are disabled before its link
+ *		   goes down (and frames wait, XC_PAUSED_HOLD); what the
+ *		   direction holds meanwhile waits too, not dropped
+ * @d:		direction
+ *
+ * Return: true if so
+ */
+static inline bool tx_stopping(const struct xc_dir *d)
+{
+	return d->tx->port != NULL && xc_port_stopping(d->tx->port);
+}
+
+/**
  * xc_dir_poll() - one round of a direction: retry held frames, or receive a
  *		   new burst and send it on
  * @d:		direction
@@ -402,6 +418,8 @@ unsigned int xc_dir_poll(struct xc_dir *d)
 		xc_dir_build(d);
 	if (d->hold_n || d->raw_n) {
 		if (!xc_dir_pick_txq(d)) {
+			if (tx_stopping(d))
+				return 0;
 			work = d->hold_n + d->raw_n;
 			xc_dir_flush(d, XC_DROP_PEER_DOWN);
 			return work;
@@ -435,6 +453,8 @@ unsigned int xc_dir_poll(struct xc_dir *d)
 		if (d->tx->steer != NULL && n)
 			xc_steer_received(d);
 		if (!xc_dir_pick_txq(d)) {
+			if (tx_stopping(d))
+				return work;
 			work += d->im.n;
 			xc_dir_flush(d, XC_DROP_PEER_DOWN);
 			return work;

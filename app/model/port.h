@@ -331,6 +331,22 @@ static inline bool xc_port_is_up(const struct xc_port *p)
 	return __atomic_load_n(&p->link_up, __ATOMIC_ACQUIRE) != 0;
 }
 
+/**
+ * xc_port_stopping() - is the port's guest moving, and its device
+ *			stopping (its queues disabled, its link not yet
+ *			down)? Frames towards it wait then, instead of
+ *			meeting a peer that is down: a frontend disables its
+ *			queues just before it stops its device (any thread)
+ * @p:		port
+ *
+ * Return: true if so
+ */
+static inline bool xc_port_stopping(const struct xc_port *p)
+{
+	return __atomic_load_n(&p->hold_word, __ATOMIC_ACQUIRE) != NULL &&
+	       xc_port_is_up(p);
+}
+
 /* the port kinds: xc_port_NAME_ops, one file each, listed in
  * portkinds.def */
 #define XC_PORT_KIND(name) extern const struct xc_port_ops xc_port_##name##_ops;
