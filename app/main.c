@@ -32,6 +32,7 @@
 #include "logrl.h"
 #include "log.h"
 #include "memguard.h"
+#include "migrate.h"
 #include "notify.h"
 #include "pdump.h"
 #include "pull.h"
@@ -67,6 +68,7 @@ RTE_LOG_REGISTER(xc_logtype_main, xcable.main, INFO);
  * @eal:	the EAL runs (cleanup must stop it)
  * @capture:	captures are served (cleanup must stop them)
  * @reconf:	cables added and removed at runtime
+ * @mig:	cables' guests moving to another QEMU (xcablectl migrate)
  */
 struct xc_ctx {
 	struct xc_cmdline cl;
@@ -81,6 +83,7 @@ struct xc_ctx {
 	bool eal;
 	bool capture;
 	struct xc_reconf reconf;
+	struct xc_migrate mig;
 };
 
 /* the state a signal handler cannot be given as an argument */
@@ -137,8 +140,8 @@ static void on_hup(int sig)
  * Return: milliseconds until it wants to run again: XC_HK_MS while a
  *	   port's link is polled or a pool has mbufs in use (it may need to
  *	   grow), else XC_HK_IDLE_MS; less if pulling wants it sooner (an
- *	   end that went down is waited for, a flap's next change is due)
- *	   or counters or metrics are due sooner
+ *	   end that went down is waited for, a flap's next change is due),
+ *	   a guest moves, or counters or metrics are due sooner
  */
 static unsigned int housekeeping(void *arg)
 {
@@ -154,7 +157,8 @@ static unsigned int housekeeping(void *arg)
 	xc_port_wake_poll(ctx->topo.wake_set);
 	soon |= xc_ends_poll(ctx->topo.cables, ctx->topo.n_cables);
 	xc_reconf_housekeeping(&ctx->reconf);
-	pull_ms = xc_pull_housekeeping(&ctx->pull);	/* after new cables */
+	pull_ms = RTE_MIN(xc_pull_housekeeping(&ctx->pull),	/* after new cables */
+			  xc_migrate_housekeeping(&ctx->mig));
 	soon |= xc_topo_pools(&ctx->topo);
 	xc_logrl_tick();
 	if (rte_rdtsc() >= ctx->next_mg) {
@@ -281,6 +285,7 @@ static void start_reconf(struct xc_ctx *ctx)
 	r->config = ctx->cl.opts.config;
 	pthread_rwlock_init(&r->lock, NULL);
 	xc_hup_flag = &r->hup;
+	xc_migrate_init(&ctx->mig, r);
 }
 
 /**

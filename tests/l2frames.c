@@ -6,6 +6,14 @@
  *   l2frames recv IFACE SECONDS  listen until every catalogue frame arrived
  *                                byte for byte or SECONDS pass, then say
  *                                which did
+ *   l2frames announce IFACE SECONDS MAC
+ *                                count, for SECONDS, the announcements of
+ *                                the guest with MAC: gratuitous ARPs (its
+ *                                own address asked for) and RARPs from it,
+ *                                what a guest that moved sends, or QEMU
+ *                                (through its backend) for it; a line each,
+ *                                "announce arp|rarp T" (T: seconds since the
+ *                                start), then "announcements: arp N rarp N"
  *
  * Static, AF_PACKET only, so it runs in the tiny busybox guest. The kernel
  * takes VLAN tags off received frames into PACKET_AUXDATA; they are put
@@ -173,12 +181,80 @@ static int do_recv(const char *ifname, int seconds)
 	return fails ? 1 : 0;
 }
 
+/**
+ * announcement() - is a frame an announcement of the guest with MAC @mac
+ *		    (a gratuitous ARP from it, or a RARP)?
+ * @f:		the frame
+ * @n:		its length (or recv()'s -1)
+ * @mac:	the guest's MAC
+ *
+ * Return: 1 for a gratuitous ARP, 2 for a RARP, 0 if neither
+ */
+static int announcement(const uint8_t *f, ssize_t n, const uint8_t *mac)
+{
+	if (n < 42 || memcmp(f + 6, mac, 6))
+		return 0;
+	if (f[12] == 0x80 && f[13] == 0x35)
+		return 2;
+	/* ARP for IPv4 over Ethernet, its sender's address = its target's */
+	if (f[12] == 0x08 && f[13] == 0x06 && f[16] == 0x08 && f[17] == 0x00 &&
+	    !memcmp(f + 28, f + 38, 4))
+		return 1;
+	return 0;
+}
+
+/**
+ * do_announce() - count the announcements of a guest for a while
+ * @ifname:	the interface to listen on
+ * @seconds:	for how long
+ * @macs:	the guest's MAC, as text
+ *
+ * Return: 0, or 2 for a MAC that is not one
+ */
+static int do_announce(const char *ifname, int seconds, const char *macs)
+{
+	struct timespec t0, t;
+	time_t end = time(NULL) + seconds;
+	unsigned int count[3] = { 0 };
+	uint8_t buf[2048], mac[6];
+	int ifindex, fd, k;
+
+	if (sscanf(macs, "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx", &mac[0], &mac[1],
+		   &mac[2], &mac[3], &mac[4], &mac[5]) != 6) {
+		fprintf(stderr, "l2frames: bad MAC %s\n", macs);
+		return 2;
+	}
+	fd = open_sock(ifname, &ifindex);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (time(NULL) < end) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		ssize_t n;
+
+		if (poll(&p, 1, 200) <= 0)
+			continue;
+		n = recv(fd, buf, sizeof(buf), 0);
+		k = announcement(buf, n, mac);
+		if (k == 0)
+			continue;
+		count[k]++;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		printf("announce %s %.3f\n", k == 1 ? "arp" : "rarp",
+		       (double)(t.tv_sec - t0.tv_sec) +
+		       (t.tv_nsec - t0.tv_nsec) / 1e9);
+		fflush(stdout);
+	}
+	printf("announcements: arp %u rarp %u\n", count[1], count[2]);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "send"))
 		return do_send(argv[2]);
 	if (argc == 4 && !strcmp(argv[1], "recv"))
 		return do_recv(argv[2], atoi(argv[3]));
-	fprintf(stderr, "usage: l2frames send IFACE | recv IFACE SECONDS\n");
+	if (argc == 5 && !strcmp(argv[1], "announce"))
+		return do_announce(argv[2], atoi(argv[3]), argv[4]);
+	fprintf(stderr, "usage: l2frames send IFACE | recv IFACE SECONDS | announce IFACE SECONDS MAC\n");
 	return 2;
 }

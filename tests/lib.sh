@@ -31,7 +31,8 @@ stats_json() {
 	case $f in /*) echo "$f" ;; *) echo "$PWD/$f" ;; esac
 }
 
-# xc_start LOG ARGS... - start xcable in the background, pid in $XC_PID;
+# xc_start LOG ARGS... - start xcable in the background, pid in $XC_PID
+# (in network namespace $XC_NS if set);
 # its counters also go to $(stats_json LOG) (added to ARGS after "--" in
 # DPDK mode, or with xcable's own --left/--config; not to bare EAL options)
 xc_start() {
@@ -47,7 +48,7 @@ xc_start() {
 	if [ $own != 2 ] && [ $((own + sep)) -gt 0 ]; then
 		set -- "$@" --stats-json "$(stats_json "$log")"
 	fi
-	"$XC" "$@" >"$log" 2>&1 &
+	${XC_NS:+ip netns exec "$XC_NS"} "$XC" "$@" >"$log" 2>&1 &
 	XC_PID=$!
 	XC_PIDS+=("$XC_PID")
 }
@@ -201,6 +202,8 @@ cleanup_all() {
 # NIC on that host tap interface instead (SOCK is then unused). VM_MACHINE
 # is the machine type (default pc; q35 for a vIOMMU), VM_ARGS more QEMU
 # arguments before the NIC (split on spaces: an intel-iommu device, say).
+# VM_QMP=PATH gives it a QMP socket there (tests/qmp.py talks to it),
+# VM_NS=NAME runs it in that network namespace.
 declare -A VM_PID
 QEMU_ACCEL=${QEMU_ACCEL:-tcg,thread=multi}
 vm_start() {
@@ -209,10 +212,12 @@ vm_start() {
 		   -netdev "vhost-user,id=n0,chardev=c0${VM_NETDEV:+,$VM_NETDEV}")
 	[ -n "${VM_TAP:-}" ] &&
 		net=(-netdev "tap,id=n0,ifname=$VM_TAP,script=no,downscript=no")
+	${VM_NS:+ip netns exec "$VM_NS"} \
 	qemu-system-x86_64 -accel "$QEMU_ACCEL" -cpu max -smp "${VM_SMP:-1}" -m 256 \
 		-object memory-backend-memfd,id=mem,size=256M,share=on \
 		-machine "${VM_MACHINE:-pc},memory-backend=mem" ${VM_ARGS:-} \
 		-nodefaults -display none -monitor none -no-reboot \
+		${VM_QMP:+-qmp "unix:$VM_QMP,server=on,wait=off"} \
 		-serial "file:$name.console" \
 		-kernel "$BUILD/guest/vmlinuz" -initrd "$BUILD/guest/initramfs.gz" \
 		-append "console=ttyS0 quiet panic=-1 $append" \

@@ -29,6 +29,8 @@
  *                              a pcapng stream of the frames crossing
  *                              the ends (capture.c)
  *   events [--json]            a line per event from now on (events.c)
+ *   migrate CABLE END [...], migrate CABLE cancel   a guest moving to
+ *                              another QEMU (migrate.c, through the same)
  *
  * list, show, impair and clear are answered at once; capture and events
  * are streams, handed over to the stream thread (stream.c). The others are
@@ -193,15 +195,21 @@ static void end_line(struct xc_sbuf *out, const struct xc_end *e)
 }
 
 /**
- * flap_line() - a cable's flap schedule, if it ever had one
+ * flap_line() - a cable's flap schedule, if it ever had one, and its last
+ *		 migration, if one was ever opened
  * @out:	the answer
  * @cb:		cable
  */
 static void flap_line(struct xc_sbuf *out, const struct xc_cable *cb)
 {
-	char line[256];
+	char line[XC_MIG_TO_LEN + XC_MIG_WHY_LEN + 128];
 
 	xc_flap_text(cb, line, sizeof(line));
+	if (line[0])
+		xc_sbuf_printf(out, "  %s\n", line);
+	xc_mig_text(&cb->mig, (const char *const[2]){ cb->end[0].label,
+						     cb->end[1].label },
+		    line, sizeof(line));
 	if (line[0])
 		xc_sbuf_printf(out, "  %s\n", line);
 }
@@ -531,7 +539,11 @@ static int pull_result(struct xc_control *c, struct ctl_call *k)
 	}
 	if (done == 0 || done == 1)
 		return done;
-	if (done == -ENOTSUP && label[0])
+	if (done == -EBUSY)
+		snprintf(k->why, sizeof(k->why),
+			 "%s %.40s: a guest of the cable is moving (xcablectl migrate %.40s cancel, or wait for the migration to end)",
+			 k->cmd->name, name, name);
+	else if (done == -ENOTSUP && label[0])
 		snprintf(k->why, sizeof(k->why),
 			 "%s %.40s: the %s end cannot be pulled (only a guest's end can: not a shared port or a tunnel)",
 			 k->cmd->name, name, label);

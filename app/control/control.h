@@ -40,10 +40,10 @@
  * @quit:	asks the thread to end
  * @lock:	held for reading while requests look at the cables (they
  *		come and go at runtime), or NULL
- * @change_post: posts add, del and reload to the main thread (reconf.c
- *		xc_reconf_post(), with who asked, for the log's rate limit:
- *		xc_ctlsrv_source()): 0, or -errno with the reason in its @why;
- *		NULL if not available
+ * @change_post: posts add, del, reload and migrate to the main thread
+ *		(reconf.c xc_reconf_post(), with who asked, for the log's
+ *		rate limit: xc_ctlsrv_source()): 0, or -errno with the
+ *		reason in its @why; NULL if not available
  * @change_result: how the posted change went (xc_reconf_result()): 0
  *		pending, 1 done, -errno failed; its answer appended to @out
  * @change_arg:	their argument

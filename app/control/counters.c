@@ -10,6 +10,7 @@
  * at the same moments as the lines:
  *
  *   { "cables": { "NAME": { "queues": N, "flap": { ... },
+ *       "migration": { ... },
  *       "ends": [ { "name": LABEL, "port": ETHDEV, "link": "up",
  *                   "unplugged": WHY, ... }, .. ],
  *       "directions": { "FROM->TO": { "from": LABEL, "to": LABEL,
@@ -33,7 +34,9 @@
  * count together) appears once, under its kind's GROUP, by name, when a
  * shown cable has an end on it.
  * "flap" (pull.c: its schedule, state, cycles done) appears for a cable
- * that flaps or flapped; "measured" (impairmeas.c: what the impairment
+ * that flaps or flapped; "migration" (mig.h: the end that moves, where
+ * to, its phase, how long frames waited and how many were dropped) for a
+ * cable whose guest moves or moved; "measured" (impairmeas.c: what the impairment
  * did over its last windows) for a direction that is impaired or was
  * lately.
  * "queues" of a direction appears for cables of several queues only. The
@@ -388,6 +391,8 @@ void xc_counters_doc(struct xc_cable *cables, unsigned int n_cables,
 		xc_json_open(j, c->name, '{');
 		xc_json_u64(j, "queues", c->n_queues);
 		xc_flap_json(c, j);
+		xc_mig_json(&c->mig, (const char *const[2]){
+				c->end[0].label, c->end[1].label }, j);
 		xc_json_open(j, "ends", '[');
 		for (k = 0; k < 2; k++)
 			end_json(&c->end[k], j, only != NULL);

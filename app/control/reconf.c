@@ -817,7 +817,7 @@ static int release_step(struct xc_reconf *r, struct xc_plan *p, char *why,
 			size_t whylen)
 {
 	struct xc_gone g;
-	unsigned int k, s;
+	unsigned int k, s, j;
 
 	for (k = 0; k < p->n_add; k++) {
 		if (p->keep_slot[k] < 0)
@@ -829,6 +829,9 @@ static int release_step(struct xc_reconf *r, struct xc_plan *p, char *why,
 				 p->was[s].name);
 			return -EBUSY;
 		}
+		for (j = 0; j < 2; j++)	/* no lcore touches them now */
+			if (p->spare[k] & (1u << j))
+				r->t->cables[s].end[j].port = NULL;
 		xc_topo_release_ends(r->t, s, p->keep[k], &g);
 		p->released[k] = true;
 		gone(r, &g, "replaced");
@@ -967,6 +970,7 @@ static void plan_reset(struct xc_plan *p)
 	memset(p->later, 0, sizeof(p->later));
 	memset(p->keep, 0, sizeof(p->keep));
 	memset(p->released, 0, sizeof(p->released));
+	memset(p->spare, 0, sizeof(p->spare));
 	for (k = 0; k < XC_MAX_CABLES; k++)
 		p->slot[k] = p->keep_slot[k] = p->kept_by[k] = -1;
 	p->n_add = 0;
@@ -998,6 +1002,28 @@ static int cmd_add(struct xc_reconf *r, int argc, char **argv, char *why,
 }
 
 /**
+ * moving() - is a running cable's guest moving? A change would undo the
+ *	      move: refused until it is over
+ * @r:		state
+ * @s:		the cable's slot
+ * @why:	the reason, if so
+ * @whylen:	size of @why
+ *
+ * Return: true if so
+ */
+static bool moving(const struct xc_reconf *r, unsigned int s, char *why,
+		   size_t whylen)
+{
+	const struct xc_cable *c = &r->t->cables[s];
+
+	if (!xc_mig_active(&c->mig))
+		return false;
+	snprintf(why, whylen, "cable %s: a guest of it is moving (xcablectl migrate %s cancel, or wait for the migration to end)",
+		 c->name, c->name);
+	return true;
+}
+
+/**
  * cmd_del() - del NAME
  * @r:		state
  * @name:	the cable
@@ -1016,6 +1042,8 @@ static int cmd_del(struct xc_reconf *r, const char *name, char *why,
 		snprintf(why, whylen, "no cable '%.40s'", name);
 		return -ENOENT;
 	}
+	if (moving(r, (unsigned int)i, why, whylen))
+		return -EBUSY;
 	plan_reset(p);
 	p->del[i] = true;
 	rc = check(r, p, why, whylen);
@@ -1183,6 +1211,9 @@ static int cmd_reload(struct xc_reconf *r, char *why, size_t whylen)
 	plan_reset(p);
 	diff(r, n, p);
 	for (i = 0; i < XC_MAX_CABLES; i++) {
+		if ((p->del[i] || p->tune[i] || p->kept_by[i] >= 0) &&
+		    moving(r, i, why, whylen))
+			return -EBUSY;
 		n_del += p->del[i] || p->kept_by[i] >= 0;
 		n_tune += p->tune[i];
 		n_kept += p->kept_by[i] >= 0;
@@ -1222,8 +1253,75 @@ static int run(struct xc_reconf *r, char *line, char *why, size_t whylen)
 		return cmd_del(r, argv[1], why, whylen);
 	if (argc == 1 && strcmp(argv[0], "reload") == 0)
 		return cmd_reload(r, why, whylen);
+	if (argc >= 1 && r->request && strcmp(argv[0], "add") &&
+	    strcmp(argv[0], "del") && strcmp(argv[0], "reload"))
+		return r->request(r->request_arg, argc, argv, r->out, why,
+				  whylen);
 	snprintf(why, whylen, "expected add NAME left=SOCKET right=SOCKET [KEY=VALUE]..., del NAME or reload");
 	return -EINVAL;
+}
+
+/**
+ * xc_reconf_change_end() - give one end of a running cable a new
+ *			    definition, its other end kept as it runs (a
+ *			    guest that moved to another host: its end
+ *			    becomes a tunnel there, and back if the move
+ *			    fails), applied whole or not at all as any
+ *			    change; what it did is logged (main thread)
+ * @r:		state
+ * @s:		the cable's slot
+ * @j:		the end
+ * @e:		its new definition
+ * @spare:	the end's port is kept aside, not freed: its guest may come
+ *		back to it (a socket end made later finds it by its path)
+ * @src:	who asks, as the log's rate limit knows it
+ * @why:	the reason of a failure
+ * @whylen:	size of @why
+ *
+ * Return: 0, or -errno with the cable as it was
+ */
+int xc_reconf_change_end(struct xc_reconf *r, unsigned int s, unsigned int j,
+			 const struct xc_end_def *e, bool spare,
+			 const char *src, char *why, size_t whylen)
+{
+	struct xc_sbuf lines = { 0 }, *out = r->out;
+	struct xc_plan *p = &r->plan;
+	const char *l, *nl;
+	int rc;
+
+	plan_reset(p);
+	p->add[0] = r->defs[s];
+	p->add[0].end[j] = *e;
+	p->n_add = 1;
+	p->keep_slot[0] = (int)s;
+	p->keep[0] = (uint8_t)(1u << (1 - j));
+	p->kept_by[s] = 0;
+	p->spare[0] = spare ? (uint8_t)(1u << j) : 0;
+	snprintf(r->src, sizeof(r->src), "%s", src);
+	r->out = &lines;	/* the counters of its old form: logged */
+	rc = check(r, p, why, whylen);
+	if (rc == 0)
+		rc = apply(r, p, why, whylen);
+	r->out = out;
+	for (l = xc_sbuf_str(&lines); (nl = strchr(l, '\n')); l = nl + 1)
+		XC_LOG_FROM(src, main, INFO, "%.*s", (int)(nl - l), l);
+	xc_sbuf_free(&lines);
+	return rc;
+}
+
+/**
+ * xc_reconf_redefine() - say what one end of a running cable is now, as it
+ *			  runs (a guest that moved to another socket on this
+ *			  host): a reload compares the config with it
+ * @r:		state
+ * @s:		the cable's slot
+ * @j:		the end
+ * @e:		its definition now
+ */
+void xc_reconf_redefine(struct xc_reconf *r, unsigned int s, unsigned int j,
+			const struct xc_end_def *e)
+{
+	r->defs[s].end[j] = *e;
 }
 
 /**

@@ -46,6 +46,10 @@
  * @kept_by:	for each slot, the k of add[k] that keeps its ends, -1
  * @released:	add[k]'s cable let go of its other ends (its old form is
  *		gone, its counters kept; @was keeps its definition)
+ * @spare:	the ends of add[k]'s running cable whose ports are kept
+ *		aside as they let go, not freed (bit j: end j): a guest
+ *		that moved to another host may come back to its port, which
+ *		its socket finds again (xc_reconf_change_end())
  */
 struct xc_plan {
 	struct xc_cable_def add[XC_MAX_CABLES];
@@ -64,6 +68,7 @@ struct xc_plan {
 	uint8_t keep[XC_MAX_CABLES];
 	int kept_by[XC_MAX_CABLES];
 	bool released[XC_MAX_CABLES];
+	uint8_t spare[XC_MAX_CABLES];
 };
 
 /**
@@ -97,6 +102,10 @@ struct xc_plan {
  * @tmp:	room for the definitions a reload reads
  * @tmp_opts:	room for the options it reads
  * @plan:	the change being made
+ * @request:	carries out a request that is none of add, del and reload
+ *		(migrate: control/migrate.c), its lines to @out: 0, or -errno
+ *		with the reason in @why; NULL if none is
+ * @request_arg: its argument
  */
 struct xc_reconf {
 	struct xc_topo *t;
@@ -117,12 +126,20 @@ struct xc_reconf {
 	struct xc_cable_def tmp[XC_MAX_CABLES];
 	struct xc_opts tmp_opts;
 	struct xc_plan plan;
+	int (*request)(void *arg, int argc, char **argv, struct xc_sbuf *out,
+		       char *why, size_t whylen);
+	void *request_arg;
 };
 
 int xc_reconf_post(void *arg, const char *src, int argc, char *const *argv,
 		   char *why, size_t whylen);
 int xc_reconf_result(void *arg, struct xc_sbuf *out);
 void xc_reconf_housekeeping(struct xc_reconf *r);
+int xc_reconf_change_end(struct xc_reconf *r, unsigned int s, unsigned int j,
+			 const struct xc_end_def *e, bool spare,
+			 const char *src, char *why, size_t whylen);
+void xc_reconf_redefine(struct xc_reconf *r, unsigned int s, unsigned int j,
+			const struct xc_end_def *e);
 void xc_reconf_fini(struct xc_reconf *r);
 
 #endif /* XC_RECONF_H */

@@ -8,8 +8,14 @@
  * nothing new: the sending guest's Tx ring fills up and the guest itself
  * slows down, which is how a slow receiver is handled without losing a
  * frame. Frames are dropped only when the peer cannot take any (its link
- * or queue is down), and every drop is counted under its reason. Which
- * lcore polls a direction, and when it sleeps, is fwd.c's.
+ * or queue is down), and every drop is counted under its reason. While
+ * the guest a direction sends to moves to another QEMU (a live migration,
+ * XC_PAUSED_HOLD), the direction neither sends nor receives: its frames
+ * wait, here and in the sending guest's ring, until the destination runs
+ * or the wait is over (control/migrate.c); so do they from the moment
+ * the moving guest's frontend disables its queues, which it does just
+ * before it stops its device (tx_stopping()). Which lcore polls a direction,
+ * and when it sleeps, is fwd.c's.
  *
  * Between receive and transmit a frame goes through its direction's
  * stages, in order: one function each, of one signature (xc_stage_fn),
@@ -446,6 +452,20 @@ static void rx_short(struct xc_dir *d, uint16_t n)
 }
 
 /**
+ * tx_stopping() - the guest this direction sends to is moving, and its
+ *		   device stops: its queues are disabled before its link
+ *		   goes down (and frames wait, XC_PAUSED_HOLD); what the
+ *		   direction holds meanwhile waits too, not dropped
+ * @d:		direction
+ *
+ * Return: true if so
+ */
+static inline bool tx_stopping(const struct xc_dir *d)
+{
+	return d->tx->port != NULL && xc_port_stopping(d->tx->port);
+}
+
+/**
  * xc_dir_poll() - one round of a direction: retry held frames, or receive a
  *		   new burst and send it on
  * @d:		direction
@@ -461,19 +481,27 @@ unsigned int xc_dir_poll(struct xc_dir *d)
 	struct xc_tap *tap;
 	uint16_t n, i;
 
-	if (unlikely(paused) &&
-	    (paused & (XC_PAUSED_ALL | XC_PAUSED_RX(d->rx->idx)))) {
+	if (unlikely(paused)) {
 		/* the cable is being pulled, or the end this direction
 		 * receives from is out: drop what waits, touch nothing (a
 		 * direction towards an end that is out sees its link down) */
-		if (d->hold_n || d->raw_n || xc_impair_pending(&d->im))
-			xc_dir_flush(d, XC_DROP_CABLE_DOWN);
-		return 0;
+		if (paused & (XC_PAUSED_ALL | XC_PAUSED_RX(d->rx->idx))) {
+			if (d->hold_n || d->raw_n ||
+			    xc_impair_pending(&d->im))
+				xc_dir_flush(d, XC_DROP_CABLE_DOWN);
+			return 0;
+		}
+		/* the guest it sends to is moving: what it holds waits, and
+		 * what it would receive waits in the sender's ring */
+		if (paused & XC_PAUSED_HOLD(d->tx->idx))
+			return 0;
 	}
 	if (unlikely(xc_impair_changed(&d->im) || d->restage))
 		xc_dir_build(d);
 	if (d->hold_n || d->raw_n) {
 		if (!xc_dir_pick_txq(d)) {
+			if (tx_stopping(d))
+				return 0;
 			work = d->hold_n + d->raw_n;
 			xc_dir_flush(d, XC_DROP_PEER_DOWN);
 			return work;
@@ -510,6 +538,8 @@ unsigned int xc_dir_poll(struct xc_dir *d)
 		if (d->tx->steer != NULL && n)
 			xc_steer_received(d);
 		if (!xc_dir_pick_txq(d)) {
+			if (tx_stopping(d))
+				return work;
 			work += d->im.n;
 			xc_dir_flush(d, XC_DROP_PEER_DOWN);
 			return work;

@@ -42,8 +42,9 @@ RTE_LOG_REGISTER(xc_logtype_fwd, xcable.fwd, INFO);
  *	      in the round may have sorted them there after that end's
  *	      direction was polled; the socket or port they came from is
  *	      drained now, so only another round takes them (not while a
- *	      direction is held back, or its cable or its receiving end
- *	      is pulled: it takes nothing then)
+ *	      direction is held back, its cable or its receiving end is
+ *	      pulled, or the guest it sends to moves: it takes nothing
+ *	      then)
  * @lc:		the lcore
  *
  * Return: 1 if so, else 0
@@ -59,7 +60,8 @@ static unsigned int queued(const struct xc_fwd_lcore *lc)
 		    (d->hold_n | d->raw_n) == 0 &&
 		    !(d->paused &&
 		      (__atomic_load_n(d->paused, __ATOMIC_ACQUIRE) &
-		       (XC_PAUSED_ALL | XC_PAUSED_RX(d->rx->idx)))) &&
+		       (XC_PAUSED_ALL | XC_PAUSED_RX(d->rx->idx) |
+			XC_PAUSED_HOLD(d->tx->idx)))) &&
 		    d->rx->ops->queued(d->rx))
 			return 1;
 	}

@@ -615,6 +615,56 @@ out:
 }
 
 /**
+ * xc_config_end() - read one end of a cable given as words, SIDE-KEY=VALUE
+ *		     (the keys of a [cable NAME] section for that end: the
+ *		     end a guest that moved to another host gets), checked
+ *		     as a section's end is; its other keys are the defaults
+ * @argc:	number of words
+ * @argv:	the words
+ * @o:		options, for the defaults and the [port NAME] sections
+ * @sec:	what the words are, for messages ("cable NAME")
+ * @j:		which end: 0 left, 1 right
+ * @e:		filled
+ * @err:	one-line message on error
+ * @errlen:	size of @err
+ *
+ * Return: 0 or -EINVAL (message in @err)
+ */
+int xc_config_end(int argc, char **argv, const struct xc_opts *o,
+		  const char *sec, unsigned int j, struct xc_end_def *e,
+		  char *err, size_t errlen)
+{
+	struct cfg_ctx c = { .file = "migrate", .err = err, .errlen = errlen };
+	char key[CFG_NAME_LEN], why[XC_ERR_LEN];
+	const char *eq, *rest;
+	struct xc_cable_def d;
+	int i, rc;
+
+	memset(&d, 0, sizeof(d));
+	d.lcore = -1;
+	xc_opts_inherit(o, &d);
+	for (i = 0; i < argc; i++) {
+		eq = strchr(argv[i], '=');
+		if (eq == NULL || eq == argv[i] ||
+		    (size_t)(eq - argv[i]) >= sizeof(key))
+			return bad(&c, sec, NULL, "expected KEY=VALUE words");
+		snprintf(key, sizeof(key), "%.*s", (int)(eq - argv[i]),
+			 argv[i]);
+		if (xc_cable_def_end(&d, key, &rest) != &d.end[j])
+			return bad(&c, sec, key, j ? "not a key of the right end" :
+				   "not a key of the left end");
+		rc = xc_opts_set_cable(o, &d, key, eq + 1, why, sizeof(why));
+		if (rc)
+			return bad(&c, sec, key, rc == -ENOENT ? "unknown key" :
+				   why);
+	}
+	if (check_end(&c, sec, o, &d.end[j], j ? "right" : "left"))
+		return -EINVAL;
+	*e = d.end[j];
+	return 0;
+}
+
+/**
  * xc_config_check() - check a set of cables as a config file's are: no
  *		       two share a name, a socket, or a port without tags
  * @o:		options, with the port definitions

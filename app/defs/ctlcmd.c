@@ -38,6 +38,8 @@ static const struct xc_ctl_cmd xc_ctl_cmds[] = {
 	  NULL, "NAME left=SOCKET right=SOCKET [KEY=VALUE]..." },
 	{ "del",     XC_CTL_DEL,     2, 2, false, false, true, false, NULL,
 	  "NAME" },
+	{ "migrate", XC_CTL_MIGRATE, 3, 11, true, false, true, false, NULL,
+	  "CABLE END [--socket PATH] [--within SECONDS] [--to-remote ADDR[:PORT] --vni N], migrate CABLE cancel" },
 	{ "reload",  XC_CTL_RELOAD,  1, 1, false, false, true, false, NULL, "" },
 	{ "workers", XC_CTL_WORKERS, 1, 1, false, false, false, false, NULL, "" },
 	{ "metrics", XC_CTL_METRICS, 1, 1, false, false, false, false, NULL, "" },

@@ -31,6 +31,7 @@
  * @XC_CTL_CAPTURE:	capture CABLE[:END]... [-s SNAPLEN] [-c COUNT]
  *			[-a duration:S] [-f FILTER]
  * @XC_CTL_EVENTS:	events [--json]
+ * @XC_CTL_MIGRATE:	migrate CABLE END [OPTIONS], migrate CABLE cancel
  * @XC_CTL_N_OPS:	how many there are
  */
 enum xc_ctl_op {
@@ -48,6 +49,7 @@ enum xc_ctl_op {
 	XC_CTL_METRICS,
 	XC_CTL_CAPTURE,
 	XC_CTL_EVENTS,
+	XC_CTL_MIGRATE,
 	XC_CTL_N_OPS,
 };
 

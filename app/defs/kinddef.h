@@ -80,6 +80,11 @@ struct xc_port_def;
  *		NULL: none)
  * @eal_once:	an EAL argument added once when xcable builds them (the
  *		vhost library's log level), or NULL
+ * @remote_addr: for a kind whose end reaches another host's xcable (a
+ *		tunnel): its key of that host's address ("vxlan"), which
+ *		xcablectl migrate --to-remote fills; NULL for others
+ * @remote_id:	its key of the link's number there ("vni", migrate's
+ *		--vni)
  */
 struct xc_kind_def {
 	const char *name;
@@ -101,6 +106,8 @@ struct xc_kind_def {
 	void (*vdev)(const struct xc_end_def *e, unsigned int idx, char *buf,
 		     size_t len);
 	const char *eal_once;
+	const char *remote_addr;
+	const char *remote_id;
 };
 
 #define XC_END_KIND(name) extern const struct xc_kind_def xc_kind_def_##name;

@@ -136,7 +136,25 @@ void xc_kind_set_port(struct xc_cable *c, unsigned int j, struct xc_port *p,
 int xc_kind_start_port(struct xc_topo *t, struct xc_end *e, char *err,
 		       size_t errlen)
 {
-	struct xc_port *p = e->port;
+	return xc_kind_start_port_on(t, e->port, e->cable->pool, err, errlen);
+}
+
+/**
+ * xc_kind_start_port_on() - configure a port with a pool and start it, as
+ *			     xc_kind_start_port() does an end's (a standby's
+ *			     port, which no end has yet)
+ * @t:		topology
+ * @p:		the port
+ * @pool:	mbufs for its Rx queues (a port of its own kind may use its
+ *		own)
+ * @err:	one-line message on error
+ * @errlen:	size of @err
+ *
+ * Return: 0 or -errno
+ */
+int xc_kind_start_port_on(struct xc_topo *t, struct xc_port *p,
+			  struct rte_mempool *pool, char *err, size_t errlen)
+{
 	int rc;
 
 	if (t->notify && p->notify == NULL) {
@@ -144,7 +162,7 @@ int xc_kind_start_port(struct xc_topo *t, struct xc_end *e, char *err,
 		__atomic_store_n(&p->notify, t->notify, __ATOMIC_RELEASE);
 	}
 	if (!p->configured &&
-	    (rc = xc_port_configure(p, e->cable->pool, err, errlen)))
+	    (rc = xc_port_configure(p, pool, err, errlen)))
 		return rc;
 	if (!p->started && (rc = xc_port_start(p, err, errlen)))
 		return rc;

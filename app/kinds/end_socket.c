@@ -142,18 +142,68 @@ static int socket_make(struct xc_topo *t, struct xc_cable *c, unsigned int j,
  */
 static void socket_free(struct xc_topo *t, struct xc_end *e)
 {
-	struct xc_port *p = e->port;
-
-	(void)t;
-	if (p == NULL || p->ops == NULL)
-		return;
-	/* a port probed for an end whose cable then failed is not
-	 * configured yet: it is removed all the same */
-	if (!e->cable->pulled[e->idx])
-		xc_port_unplug(p);
-	xc_port_free(p);
-	memset(p, 0, sizeof(*p));	/* a free slot */
+	xc_topo_free_port(t, e->port, !e->cable->pulled[e->idx]);
 	e->port = NULL;
+}
+
+/**
+ * socket_standby() - end kind op: a standby port for the guest of a
+ *		      socket end, for its next frontend while it moves to
+ *		      another QEMU: a vhost port as the end's, but on @sock
+ *		      (for an end that connects to QEMU: the destination's
+ *		      socket, which it must name), or, by default, bound at
+ *		      the standby name beside the end's socket
+ * @t:		topology
+ * @e:		the end
+ * @def:	the end's definition
+ * @sock:	the destination's socket, or NULL
+ * @out:	set to the port
+ * @err:	one-line message on error
+ * @errlen:	size of @err
+ *
+ * Return: 0, or -errno with nothing left behind
+ */
+static int socket_standby(struct xc_topo *t, struct xc_end *e,
+			  const struct xc_end_def *def, const char *sock,
+			  struct xc_port **out, char *err, size_t errlen)
+{
+	struct xc_end_def d = *def;
+	char why[XC_ERR_LEN];
+	struct xc_port *p;
+	int rc;
+
+	if (sock == NULL && d.client) {
+		snprintf(err, errlen, "%s connects to QEMU's socket: name the destination's (--socket PATH)",
+			 e->label);
+		return -EINVAL;
+	}
+	if (sock ? (size_t)snprintf(d.path, sizeof(d.path), "%s", sock) >=
+		   sizeof(d.path) :
+		   xc_sock_standby(def->path, d.path, sizeof(d.path)) != 0) {
+		snprintf(err, errlen, "%s: the standby's socket path is too long",
+			 e->label);
+		return -ENAMETOOLONG;
+	}
+	rc = xc_sock_path_fits(d.path, d.client, why, sizeof(why));
+	if (rc == 0)
+		rc = xc_sock_prepare(d.path, d.client, why, sizeof(why));
+	if (rc == 0 && (p = probe(t, &d, why, sizeof(why))) == NULL)
+		rc = -EIO;
+	if (rc) {
+		snprintf(err, errlen, "%s: standby: %.200s", e->label, why);
+		return rc;
+	}
+	snprintf(p->label, sizeof(p->label), "%s", e->label);
+	p->conf = e->port->conf;
+	p->conf.standby = true;
+	p->conf.sock_checked = true;
+	rc = xc_kind_start_port_on(t, p, e->cable->pool, err, errlen);
+	if (rc) {
+		xc_topo_free_port(t, p, true);
+		return rc;
+	}
+	*out = p;
+	return 0;
 }
 
 const struct xc_end_kind xc_kind_socket = {
@@ -162,4 +212,5 @@ const struct xc_end_kind xc_kind_socket = {
 	.make = socket_make,
 	.start = xc_kind_start_port,
 	.free = socket_free,
+	.standby = socket_standby,
 };

@@ -153,4 +153,8 @@ const struct xc_kind_def xc_kind_def_vxlan = {
 	.clash = vxlan_clash,
 	.what = vxlan_what,
 	.simple = vxlan_simple,
+	/* a guest that moves to another host: its end follows as a tunnel
+	 * (xcablectl migrate --to-remote ADDR --vni N) */
+	.remote_addr = "vxlan",
+	.remote_id = "vni",
 };

@@ -24,6 +24,14 @@
  *
  * Left: a frontend that connects in the milliseconds between the first
  * one's connect and its link coming up still reaches the served socket.
+ *
+ * A guest that moves to another QEMU (a live migration on one host) has
+ * its device stopped for a while, and its next frontend must reach a
+ * standby port rather than this one: while it moves the guard is pinned
+ * (the socket stays hidden whatever the link says, xc_guard_pin()), and
+ * for the time the migration's slot is open the public path holds the
+ * standby port's socket instead of the decoy (xc_guard_lend(), renamed
+ * over the decoy, and back again once one frontend came).
  */
 #include <errno.h>
 #include <string.h>
@@ -46,6 +54,7 @@
 RTE_LOG_REGISTER(xc_logtype_guard, xcable.guard, INFO);
 
 static void turn_away(struct xc_guard *g, const char *label);
+static void give_back(struct xc_guard *g, const char *label);
 
 /* turn_away_now() - xc_wake fn: turn away who connected to the decoy */
 static void turn_away_now(void *arg)
@@ -81,6 +90,8 @@ int xc_guard_init(struct xc_guard *g, const char *path, unsigned int mode,
 	g->wake = (struct xc_wake){ .fn = turn_away_now, .arg = g };
 	snprintf(g->label, sizeof(g->label), "%s", label);
 	g->enabled = false;
+	g->pinned = false;
+	g->lent = false;
 	memset(&g->sock, 0, sizeof(g->sock));
 	memset(&g->decoy_id, 0, sizeof(g->decoy_id));
 	snprintf(g->path, sizeof(g->path), "%s", path);
@@ -178,18 +189,17 @@ static int hide(struct xc_guard *g, const char *label)
 }
 
 /**
- * xc_guard_attach() - a frontend is attached: hide the served socket and
- *		       put the decoy in its place
- * @g:		guard
+ * put_decoy() - listen on the public path, and wait on the decoy in the
+ *		 main thread's set (lock held)
+ * @g:		guard, its served socket hidden
  * @label:	port label, for messages
+ *
+ * Return: the decoy, or -errno (logged: the path is free then)
  */
-void xc_guard_attach(struct xc_guard *g, const char *label)
+static int put_decoy(struct xc_guard *g, const char *label)
 {
 	int fd;
 
-	pthread_mutex_lock(&g->lock);
-	if (!g->enabled || g->decoy >= 0 || hide(g, label))
-		goto out;
 	fd = listen_decoy(g);
 	if (fd < 0) {
 		XC_LOG_FROM(g->path, guard, WARNING,
@@ -197,7 +207,7 @@ void xc_guard_attach(struct xc_guard *g, const char *label)
 		       label, g->path, strerror(-fd));
 		/* the path is free: later attempts simply fail to connect */
 		g->decoy = -2;
-		goto out;
+		return fd;
 	}
 	g->decoy = fd;
 	if (__atomic_load_n(&g->set, __ATOMIC_RELAXED) >= 0) {
@@ -211,6 +221,25 @@ void xc_guard_attach(struct xc_guard *g, const char *label)
 			__atomic_store_n(&g->set, -1, __ATOMIC_RELAXED);
 		}
 	}
+	return fd;
+}
+
+/**
+ * xc_guard_attach() - a frontend is attached: hide the served socket and
+ *		       put the decoy in its place
+ * @g:		guard
+ * @label:	port label, for messages
+ */
+void xc_guard_attach(struct xc_guard *g, const char *label)
+{
+	int fd;
+
+	pthread_mutex_lock(&g->lock);
+	if (!g->enabled || g->decoy >= 0 || g->lent || hide(g, label))
+		goto out;
+	fd = put_decoy(g, label);
+	if (fd < 0)
+		goto out;
 	XC_LOG(guard, DEBUG, "%s: %s in use, other frontends are refused",
 	       label, g->path);
 out:
@@ -271,7 +300,8 @@ static void restore(struct xc_guard *g, const char *label)
 void xc_guard_detach(struct xc_guard *g, const char *label)
 {
 	pthread_mutex_lock(&g->lock);
-	restore(g, label);
+	if (!g->pinned)
+		restore(g, label);
 	pthread_mutex_unlock(&g->lock);
 }
 
@@ -344,9 +374,155 @@ void xc_guard_close(struct xc_guard *g, const char *label)
 	char why[2 * XC_SOCK_PATH_MAX + 96];
 
 	pthread_mutex_lock(&g->lock);
+	if (g->lent)
+		give_back(g, label);
 	restore(g, label);
 	if (g->enabled)		/* nothing but our own socket goes */
 		xc_sock_unlink_own(g->hidden, &g->sock, why, sizeof(why));
 	g->enabled = false;
 	pthread_mutex_unlock(&g->lock);
+}
+
+/**
+ * xc_guard_pin() - keep the served socket hidden (and the decoy up) while
+ *		    the guest's device is stopped, or follow the frontend
+ *		    again
+ * @g:		guard
+ * @on:		pin (true) or unpin
+ * @attached:	a frontend is attached now: unpinned, the socket stays
+ *		hidden; else it goes back on its path
+ * @label:	port label, for messages
+ */
+void xc_guard_pin(struct xc_guard *g, bool on, bool attached,
+		  const char *label)
+{
+	pthread_mutex_lock(&g->lock);
+	g->pinned = on;
+	if (!on && !attached && !g->lent)
+		restore(g, label);
+	pthread_mutex_unlock(&g->lock);
+}
+
+/**
+ * xc_guard_lend() - let another port's socket take the decoy's place on
+ *		     the public path, for the guest's next frontend: renamed
+ *		     over the decoy in one step, so that the path is never
+ *		     empty
+ * @g:		guard, its served socket hidden and the decoy up
+ * @home:	where the other socket is now, and goes back to
+ * @id:		its record
+ * @label:	port label, for messages
+ *
+ * Return: 0, -EBUSY if the guard has no decoy up (no frontend attached,
+ *	   or the guard is off), or -errno of the rename
+ */
+int xc_guard_lend(struct xc_guard *g, const char *home,
+		  const struct xc_sock_id *id, const char *label)
+{
+	char why[2 * XC_SOCK_PATH_MAX + 96];
+	struct stat st;
+	int rc = -EBUSY;
+
+	pthread_mutex_lock(&g->lock);
+	if (!g->enabled || g->decoy < 0 || g->lent ||
+	    lstat(g->path, &st) < 0 || !xc_sock_id_is(&st, &g->decoy_id))
+		goto out;
+	rc = xc_sock_own(home, id, why, sizeof(why));
+	if (rc == 1)
+		rc = rename(home, g->path) < 0 ? -errno : 0;
+	else
+		rc = rc ? rc : -ENOENT;
+	if (rc)
+		goto out;
+	close(g->decoy);	/* who knocked meanwhile sees it close */
+	g->decoy = -1;
+	xc_sockrec_gone(&g->decoy_id);
+	memset(&g->decoy_id, 0, sizeof(g->decoy_id));
+	g->lent = true;
+	/* what a crash leaves there is known as xcable's (sockrec.c) */
+	xc_sockrec_bound(g->path, id);
+	snprintf(g->lent_home, sizeof(g->lent_home), "%s", home);
+	g->lent_id = *id;
+	XC_LOG(guard, DEBUG, "%s: %s lent to the guest's next frontend",
+	       label, g->path);
+out:
+	pthread_mutex_unlock(&g->lock);
+	return rc;
+}
+
+/**
+ * give_back() - the lent socket goes back home, and the decoy back on the
+ *		 public path (lock held)
+ * @g:		guard, lent
+ * @label:	port label, for messages
+ */
+static void give_back(struct xc_guard *g, const char *label)
+{
+	struct stat st;
+	int rc = 0;
+
+	g->lent = false;
+	/* only that socket, and only onto nothing */
+	if (lstat(g->path, &st) == 0 && xc_sock_id_is(&st, &g->lent_id))
+		rc = xc_sock_rename_new(g->path, g->lent_home);
+	if (rc)
+		XC_LOG(guard, ERR, "%s: cannot take the socket lent on %s back to %s (%s)",
+		       label, g->path, g->lent_home, strerror(-rc));
+	if (rc == 0 && lstat(g->path, &st) < 0)
+		put_decoy(g, label);
+}
+
+/**
+ * xc_guard_unlend() - the guest's next frontend came (or none will): the
+ *		       lent socket goes back home, and the decoy turns
+ *		       away any other again
+ * @g:		guard
+ * @label:	port label, for messages
+ */
+void xc_guard_unlend(struct xc_guard *g, const char *label)
+{
+	pthread_mutex_lock(&g->lock);
+	if (g->lent)
+		give_back(g, label);
+	pthread_mutex_unlock(&g->lock);
+}
+
+/**
+ * xc_guard_arm() - guard a standby's socket from now on: its frontend
+ *		    came, and the socket is hidden at once, before that
+ *		    frontend's link comes up
+ * @g:		guard, off until now
+ * @label:	port label, for messages
+ */
+void xc_guard_arm(struct xc_guard *g, const char *label)
+{
+	pthread_mutex_lock(&g->lock);
+	g->enabled = true;	/* its hidden name fits: checked at start */
+	pthread_mutex_unlock(&g->lock);
+	xc_guard_attach(g, label);
+}
+
+/**
+ * xc_guard_move() - guard another path from now on (a standby that took
+ *		     over a guest's socket, renamed there), its socket on
+ *		     that path; the guard is off until then
+ * @g:		guard, off, with no decoy
+ * @path:	the new path
+ *
+ * Return: 0, or -ENAMETOOLONG if its hidden name does not fit (the guard
+ *	   stays off)
+ */
+int xc_guard_move(struct xc_guard *g, const char *path)
+{
+	int rc = 0;
+
+	pthread_mutex_lock(&g->lock);
+	snprintf(g->path, sizeof(g->path), "%s", path);
+	if (xc_sock_hidden(path, g->hidden, sizeof(g->hidden))) {
+		g->hidden[0] = '\0';
+		rc = -ENAMETOOLONG;
+	}
+	g->enabled = rc == 0;
+	pthread_mutex_unlock(&g->lock);
+	return rc;
 }

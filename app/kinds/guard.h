@@ -38,6 +38,13 @@
  * @sock:	the served socket, as recorded right after it was bound
  *		(xc_guard_own()); nothing is hidden until it is known
  * @decoy_id:	the decoy's file on @path while it listens
+ * @pinned:	the served socket stays hidden and the decoy on @path
+ *		while no frontend is attached: the guest's device stopped
+ *		while the guest moves to another QEMU (xc_guard_pin())
+ * @lent:	@path holds another port's socket instead of the decoy,
+ *		for the guest's next frontend (xc_guard_lend())
+ * @lent_home:	where that socket goes back to
+ * @lent_id:	its record
  */
 struct xc_guard {
 	pthread_mutex_t lock;
@@ -55,6 +62,10 @@ struct xc_guard {
 	uint64_t next_poll;	/* main thread */
 	struct xc_sock_id sock;
 	struct xc_sock_id decoy_id;
+	bool pinned;
+	bool lent;
+	char lent_home[XC_SOCK_PATH_MAX];
+	struct xc_sock_id lent_id;
 };
 
 /* without a set, how often the decoys are looked at: a second frontend
@@ -70,5 +81,12 @@ void xc_guard_attach(struct xc_guard *g, const char *label);
 void xc_guard_detach(struct xc_guard *g, const char *label);
 void xc_guard_poll(struct xc_guard *g, const char *label);
 void xc_guard_close(struct xc_guard *g, const char *label);
+void xc_guard_pin(struct xc_guard *g, bool on, bool attached,
+		  const char *label);
+int xc_guard_lend(struct xc_guard *g, const char *home,
+		  const struct xc_sock_id *id, const char *label);
+void xc_guard_unlend(struct xc_guard *g, const char *label);
+void xc_guard_arm(struct xc_guard *g, const char *label);
+int xc_guard_move(struct xc_guard *g, const char *path);
 
 #endif /* XC_GUARD_H */

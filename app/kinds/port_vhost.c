@@ -19,6 +19,19 @@
  * in the same directory just before the port closes, and put back right
  * after: it survives, and the log names it.
  *
+ * A guest that moves to another QEMU (a live migration) gets a standby
+ * port of this kind for its next frontend (struct xc_port_move, below;
+ * control/migrate.c runs the move): on one host and one path, the
+ * standby is bound at .NAME.migrate and lent the public path while the
+ * migration's slot is open (guard.c), and once it took over it serves
+ * the public path, though the library knows it by its first name (@bound:
+ * the socket is renamed back there before the port closes, so that the
+ * library removes it). While logging is on (VHOST_F_LOG_ALL: QEMU tracks
+ * the guest memory that changes, to copy it again), every write to guest
+ * memory goes in the log: the vhost library logs what it copies and the
+ * used rings it updates, not the notification flags it sets for us
+ * (rte_vhost_enable_guest_notification()): we log those ourselves.
+ *
  * The vhost library frees a guest's vrings as soon as the PMD's destroy
  * callback returns, and that callback is our link-down event. So every
  * call into the vhost library about a guest (negotiated features, kick
@@ -78,6 +91,7 @@
 #include "log.h"
 #include "logrl.h"
 #include "port.h"
+#include "sockconn.h"
 #include "sockpath.h"
 #include "sockrec.h"
 
@@ -128,9 +142,20 @@ static void set_invalidating(int vid, bool on);
 
 static struct xc_iotlb_follow xc_iotlb_by_vid[RTE_MAX_VHOST_DEVICE];
 
+/* VHOST_F_LOG_ALL: QEMU logs the guest memory that changes (a migration) */
+#define XC_VHOST_F_LOG_ALL	26
+/* VIRTIO_RING_F_EVENT_IDX: the used ring ends with the avail event */
+#define XC_VIRTIO_F_EVENT_IDX	29
+
 /**
  * struct xc_vhost - a vhost port's own state
- * @iface:	socket path (main thread, at creation)
+ * @iface:	socket path: where frontends reach it, and what it binds
+ *		when it is plugged again (main thread)
+ * @bound:	the path the vhost library knows the socket by, where it
+ *		was bound: @iface, but for a standby that took over a
+ *		guest's path (main thread)
+ * @away:	a standby's socket lent to another port's path: that path,
+ *		"" if not lent (main thread)
  * @client:	client mode: QEMU listens, xcable connects
  * @iommu:	IOMMU support offered (iommu-support=1): a guest may sit
  *		behind a vIOMMU
@@ -154,6 +179,8 @@ static struct xc_iotlb_follow xc_iotlb_by_vid[RTE_MAX_VHOST_DEVICE];
  */
 struct xc_vhost {
 	char iface[XC_SOCK_PATH_MAX];
+	char bound[XC_SOCK_PATH_MAX];
+	char away[XC_SOCK_PATH_MAX];
 	bool client;
 	bool iommu;
 	struct xc_guard guard;
@@ -238,6 +265,7 @@ static int vhost_init(struct xc_port *p, const struct rte_eth_dev_info *info,
 		return -EINVAL;
 	}
 	strcpy(v->iface, s);
+	strcpy(v->bound, s);
 	s = rte_kvargs_get(kv, "client");
 	v->client = s != NULL && strcmp(s, "0") != 0;
 	s = rte_kvargs_get(kv, "iommu-support");
@@ -276,6 +304,7 @@ static int vhost_prepare(struct xc_port *p, bool again, char *err,
 		snprintf(err, errlen, "%s%s", again ? "cannot plug: " : "", why);
 		return rc;
 	}
+	strcpy(v->bound, v->iface);	/* what configure binds */
 	if (v->client)
 		return 0;
 	/* without its hidden name the guard would be off: refused (the
@@ -287,6 +316,8 @@ static int vhost_prepare(struct xc_port *p, bool again, char *err,
 		snprintf(err, errlen, "%s: %s", p->label, why);
 		return -ENAMETOOLONG;
 	}
+	/* a standby is guarded once its frontend came (vhost_move_shut()) */
+	v->guard.enabled = !p->conf.standby;
 	return 0;
 }
 
@@ -541,6 +572,28 @@ static void vhost_poll(struct xc_port *p)
 }
 
 /**
+ * bring_home() - before the port closes: its socket goes back where the
+ *		  vhost library knows it, which removes it there (a
+ *		  standby's, lent to another port's path or serving a
+ *		  guest's path it took over)
+ * @p:		vhost server port
+ */
+static void bring_home(struct xc_port *p)
+{
+	struct xc_vhost *v = vh(p);
+	const char *at = v->away[0] ? v->away : v->iface;
+	char why[2 * XC_SOCK_PATH_MAX + 96];
+	int rc;
+
+	if (strcmp(at, v->bound) &&
+	    xc_sock_own(at, &v->sock, why, sizeof(why)) == 1 &&
+	    (rc = xc_sock_rename_new(at, v->bound)))
+		XC_LOG(port, WARNING, "%s: cannot take the socket at %s back to %s (%s): it stays there",
+		       p->label, at, v->bound, strerror(-rc));
+	v->away[0] = '\0';
+}
+
+/**
  * vhost_close() - before the port closes: the guard lets the served socket
  *		   go; a file at the socket path that is not the port's
  *		   socket is moved out of the vhost library's way (it
@@ -557,12 +610,13 @@ static void vhost_close(struct xc_port *p)
 	if (v->client)
 		return;
 	xc_guard_close(&v->guard, p->label);
-	if (xc_sock_own(v->iface, &v->sock, why, sizeof(why)) != -EEXIST)
+	bring_home(p);
+	if (xc_sock_own(v->bound, &v->sock, why, sizeof(why)) != -EEXIST)
 		return;
 	snprintf(suffix, sizeof(suffix), ".aside-%d", (int)getpid());
-	rc = xc_sock_sibling(v->iface, suffix, v->aside, sizeof(v->aside));
+	rc = xc_sock_sibling(v->bound, suffix, v->aside, sizeof(v->aside));
 	if (rc == 0)
-		rc = xc_sock_rename_new(v->iface, v->aside);
+		rc = xc_sock_rename_new(v->bound, v->aside);
 	if (rc) {
 		XC_LOG(port, WARNING,
 		       "%s: %s, but cannot be kept out of the vhost library's way (%s), which removes it as the port closes",
@@ -589,10 +643,10 @@ static void vhost_closed(struct xc_port *p)
 		xc_sockrec_gone(&v->sock);
 	if (!v->aside[0])
 		return;
-	rc = xc_sock_rename_new(v->aside, v->iface);
+	rc = xc_sock_rename_new(v->aside, v->bound);
 	if (rc)
 		XC_LOG(port, ERR, "%s: cannot put %s back from %s (%s): it stays there",
-		       p->label, v->iface, v->aside, strerror(-rc));
+		       p->label, v->bound, v->aside, strerror(-rc));
 	v->aside[0] = '\0';
 }
 
@@ -715,6 +769,30 @@ static void vhost_describe(struct xc_port *p, xc_kv_fn fn, void *arg)
 }
 
 /**
+ * log_notify() - while QEMU logs the guest memory that changes (a
+ *		  migration), log what turning kicks on or off wrote: the
+ *		  used ring's flags (a packed ring's event suppression) and,
+ *		  with event indexes, the avail event behind the used ring.
+ *		  The vhost library logs the rest it writes, not these.
+ * @vid:	vhost device
+ * @vring:	the vring whose notifications were set
+ * @features:	what the guest negotiated (VHOST_F_LOG_ALL while logging)
+ */
+static void log_notify(int vid, uint16_t vring, uint64_t features)
+{
+	struct rte_vhost_vring vr;
+
+	if (!(features & 1ULL << XC_VHOST_F_LOG_ALL))
+		return;
+	rte_vhost_log_used_vring(vid, vring, 0, 4);
+	if ((features & 1ULL << XC_VIRTIO_F_EVENT_IDX) &&
+	    !(features & 1ULL << XC_VIRTIO_F_RING_PACKED) &&
+	    rte_vhost_get_vhost_vring(vid, vring, &vr) == 0)
+		rte_vhost_log_used_vring(vid, vring,
+					 4 + 8 * (uint64_t)vr.size, 2);
+}
+
+/**
  * vhost_kick_fd() - turn a guest's kicks on a queue's vring on or off, and
  *		     give the kick eventfd to sleep on (forwarding lcore)
  * @p:		port
@@ -757,11 +835,13 @@ static int vhost_kick_fd(struct xc_port *p, uint16_t q, bool room, bool on,
 		features = 0;
 	iommu = features & 1ULL << XC_VIRTIO_F_IOMMU_PLATFORM;
 	if (vid >= 0 &&
-	    rte_vhost_enable_guest_notification(vid, vring, on) == 0)
+	    rte_vhost_enable_guest_notification(vid, vring, on) == 0) {
+		log_notify(vid, vring, features);
 		rc = on && iommu &&
 		     !__atomic_load_n(&vh(p)->follows, __ATOMIC_ACQUIRE);
-	else if (vid >= 0 && iommu)
+	} else if (vid >= 0 && iommu) {
 		rc = 1;	/* its ring awaits translation: no kick can come */
+	}
 	vhost_exit(p);
 	return rc;
 }
@@ -776,6 +856,148 @@ static const char *vhost_socket(const struct xc_port *p)
 {
 	return vh(p)->iface;
 }
+
+/**
+ * vhost_move_open() - move op: the migration's slot opens. @p's guard
+ *		       stays up while its guest's device is stopped; a
+ *		       standby bound at @p's standby name (one host, one
+ *		       path) is lent @p's path
+ * @p:		the guest's port
+ * @twin:	the standby, NULL if the guest moves to another host
+ * @err:	one-line message on error
+ * @errlen:	size of @err
+ *
+ * Return: 0, or -errno (nothing changed)
+ */
+static int vhost_move_open(struct xc_port *p, struct xc_port *twin,
+			   char *err, size_t errlen)
+{
+	struct xc_vhost *v = vh(p), *t = twin ? vh(twin) : NULL;
+	char home[XC_SOCK_PATH_MAX];
+	int rc;
+
+	if (!v->client)
+		xc_guard_pin(&v->guard, true, true, p->label);
+	if (t == NULL || t->client ||
+	    xc_sock_standby(v->iface, home, sizeof(home)) ||
+	    strcmp(home, t->bound) != 0)
+		return 0;	/* reached where it was made */
+	rc = xc_guard_lend(&v->guard, t->bound, &t->sock, p->label);
+	if (rc == 0) {
+		snprintf(t->away, sizeof(t->away), "%s", v->iface);
+		return 0;
+	}
+	xc_guard_pin(&v->guard, false, xc_port_is_up(p), p->label);
+	snprintf(err, errlen, "%s: %s cannot be lent to the guest's next frontend: %s",
+		 p->label, v->iface, rc == -EBUSY ?
+		 "it is not guarded (is the guest attached?)" : strerror(-rc));
+	return rc;
+}
+
+/* vhost_move_frontends() - move op: frontends connected to the standby */
+static int vhost_move_frontends(struct xc_port *twin)
+{
+	struct xc_vhost *t = vh(twin);
+
+	return xc_sock_conns(t->bound, !t->client);
+}
+
+/**
+ * vhost_move_shut() - move op: the standby's frontend came: a lent path
+ *		       turns away any other again (its decoy), a standby on
+ *		       a path of its own is guarded from now on
+ * @p:		the guest's port
+ * @twin:	the standby
+ */
+static void vhost_move_shut(struct xc_port *p, struct xc_port *twin)
+{
+	struct xc_vhost *t = vh(twin);
+
+	if (t->client)
+		return;
+	if (t->away[0]) {
+		xc_guard_unlend(&vh(p)->guard, p->label);
+		t->away[0] = '\0';
+		return;
+	}
+	xc_guard_arm(&t->guard, twin->label);
+}
+
+/**
+ * vhost_move_close() - move op: the slot closes: a path still lent comes
+ *			back, and @p's guard follows its guest again
+ * @p:		the guest's port
+ * @twin:	the standby, or NULL
+ */
+static void vhost_move_close(struct xc_port *p, struct xc_port *twin)
+{
+	struct xc_vhost *v = vh(p);
+
+	if (twin && vh(twin)->away[0]) {
+		xc_guard_unlend(&v->guard, p->label);
+		vh(twin)->away[0] = '\0';
+	}
+	if (!v->client)
+		xc_guard_pin(&v->guard, false, xc_port_is_up(p), p->label);
+}
+
+/**
+ * set_iface() - the device arguments a port is plugged again with, with
+ *		 another socket path
+ * @p:		vhost port
+ * @path:	the path
+ */
+static void set_iface(struct xc_port *p, const char *path)
+{
+	char *at = strstr(p->devargs, ",iface="), rest[XC_DEVARGS_LEN];
+
+	if (at == NULL)
+		return;
+	at += strlen(",iface=");
+	snprintf(rest, sizeof(rest), "%s", at + strcspn(at, ","));
+	snprintf(at, sizeof(p->devargs) - (size_t)(at - p->devargs), "%s%s",
+		 path, rest);
+}
+
+/**
+ * vhost_move_adopt() - move op: the standby took over from the guest's
+ *			port, now freed; on the guest's path (one host, one
+ *			path) its socket goes there from its standby name,
+ *			and is guarded there as the guest's port's was
+ * @twin:	the standby
+ * @path:	the guest's socket
+ */
+static void vhost_move_adopt(struct xc_port *twin, const char *path)
+{
+	struct xc_vhost *t = vh(twin);
+	int rc;
+
+	twin->conf.standby = false;
+	if (t->client || strcmp(t->iface, path) == 0)
+		return;	/* a path of its own: guarded since its frontend came */
+	rc = xc_sock_rename_new(t->bound, path);
+	if (rc) {
+		XC_LOG(port, ERR, "%s: cannot move the guest's socket from %s to %s (%s): it is served at %s",
+		       twin->label, t->bound, path, strerror(-rc), t->bound);
+		return;
+	}
+	snprintf(t->iface, sizeof(t->iface), "%s", path);
+	set_iface(twin, path);
+	xc_sockrec_bound(path, &t->sock);
+	if (xc_guard_move(&t->guard, path) == 0) {
+		xc_guard_own(&t->guard, &t->sock);
+		if (xc_port_is_up(twin))
+			xc_guard_attach(&t->guard, twin->label);
+	}
+}
+
+static const struct xc_port_move vhost_move = {
+	.open = vhost_move_open,
+	.frontends = vhost_move_frontends,
+	.shut = vhost_move_shut,
+	.close = vhost_move_close,
+	.adopt = vhost_move_adopt,
+};
 
 const struct xc_port_ops xc_port_vhost_ops = {
 	.kind = "vhost",
@@ -801,5 +1023,6 @@ const struct xc_port_ops xc_port_vhost_ops = {
 	.pluggable = true,
 	.mt_txq = true,		/* the vhost library locks each ring */
 	.rx_chains = true,	/* a guest's large frame: a chain, or lost */
+	.move = &vhost_move,
 };
 

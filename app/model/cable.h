@@ -38,6 +38,7 @@
 #include <rte_mbuf.h>
 
 #include "bounds.h"
+#include "mig.h"
 #include "port.h"
 #include "stats.h"
 #include "pullspec.h"
@@ -253,7 +254,11 @@ struct xc_flap {
  * @paused:	lcores leave this cable's ports alone: XC_PAUSED_ALL all of
  *		them (while an end is unplugged or plugged), XC_PAUSED_RX(i)
  *		the receive side of end i, which is unplugged (what is sent
- *		to it meets a link down); 0 none (main thread; atomic)
+ *		to it meets a link down); XC_PAUSED_HOLD(i): end i's guest
+ *		is moving, and frames towards it wait (set by the event
+ *		thread as the source's device stops, struct xc_port's
+ *		@hold_word, and cleared by the main thread); 0 none (main
+ *		thread; atomic)
  * @pulled:	end[i] is unplugged: by an operator, a flap, or because
  *		end[1-i] went away (link propagation; main thread)
  * @pull_why:	why each end is unplugged, enum xc_pull_why (main thread;
@@ -269,6 +274,8 @@ struct xc_flap {
  * @carrier_due: @carrier is still to be carried out (main thread: set
  *		when the cable is made or its definition changes in place)
  * @flap:	its flap schedule (main thread, see struct xc_flap)
+ * @mig:	its last move, a live migration of one end's guest (main
+ *		thread, see struct xc_mig)
  */
 struct xc_cable {
 	char name[XC_NAME_MAX];
@@ -289,10 +296,13 @@ struct xc_cable {
 	struct xc_carrier_cfg carrier;
 	bool carrier_due;
 	struct xc_flap flap;
+	struct xc_mig mig;
 };
 
 #define XC_PAUSED_ALL	1u		/* xc_cable.paused: every port */
 #define XC_PAUSED_RX(i)	(2u << (i))	/* end i's, to receive from */
+#define XC_PAUSED_HOLD(i) (8u << (i))	/* frames to end i wait: it moves */
+#define XC_PAUSED_HOLDS	(XC_PAUSED_HOLD(0) | XC_PAUSED_HOLD(1))
 
 #define XC_REQ_NONE	0
 #define XC_REQ_DOWN	1	/* operator: take the cable (req_end) down */

@@ -38,6 +38,7 @@
 struct xc_cable;
 struct xc_end;
 struct xc_end_def;
+struct xc_port;
 struct xc_topo;
 
 /**
@@ -56,6 +57,13 @@ struct xc_topo;
  *		(NULL: nothing)
  * @fini:	free the kind's own state in the topology, everything
  *		stopped (NULL: none)
+ * @standby:	a port for the next frontend of end @e's guest, while the
+ *		guest moves to another QEMU (control/migrate.c): made as
+ *		the end's own from its definition @def, but on @sock (NULL:
+ *		a standby name beside the end's own socket), configured and
+ *		started on the cable's pool, on no lcore, unguarded (struct
+ *		xc_port_move); 0 with *@out set, or -errno with nothing
+ *		left behind. NULL: the kind's guests cannot move
  *
  * A kind keeps what its ends share (a port's trunk, the tunnel socket) in
  * its slot of the topology, xc_kind_state().
@@ -72,6 +80,9 @@ struct xc_end_kind {
 	void (*free)(struct xc_topo *t, struct xc_end *e);
 	void (*flush)(struct xc_topo *t);
 	void (*fini)(struct xc_topo *t);
+	int (*standby)(struct xc_topo *t, struct xc_end *e,
+		       const struct xc_end_def *def, const char *sock,
+		       struct xc_port **out, char *err, size_t errlen);
 };
 
 /* the kinds: xc_kind_NAME, one file each, listed in endkinds.def */
@@ -89,11 +100,13 @@ void xc_kinds_flush(struct xc_topo *t);
 void xc_kinds_fini(struct xc_topo *t);
 
 /* what the kinds whose ends are on a port share (end.c) */
-struct xc_port;
 void xc_kind_set_port(struct xc_cable *c, unsigned int j, struct xc_port *p,
 		      const char *label);
 int xc_kind_start_port(struct xc_topo *t, struct xc_end *e, char *err,
 		       size_t errlen);
+struct rte_mempool;
+int xc_kind_start_port_on(struct xc_topo *t, struct xc_port *p,
+			  struct rte_mempool *pool, char *err, size_t errlen);
 struct xc_port *xc_kind_named_port(struct xc_topo *t, const struct xc_end_def *e,
 				 char *err, size_t errlen);
 

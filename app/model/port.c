@@ -193,6 +193,20 @@ static void link_event(struct xc_port *p, bool up, uint64_t caps)
 }
 
 /**
+ * hold() - a port's link goes down while its guest's move waits for the
+ *	    guest's device to stop: frames towards it wait from now on
+ *	    (its cable's pause bits, before the lcores see the link down)
+ * @p:		port
+ */
+static void hold(struct xc_port *p)
+{
+	uint32_t *w = __atomic_load_n(&p->hold_word, __ATOMIC_ACQUIRE);
+
+	if (w)
+		__atomic_fetch_or(w, p->hold_bits, __ATOMIC_SEQ_CST);
+}
+
+/**
  * update_link() - read the link state and what the port's receiver can
  *		   take, and tell the kind about a change
  * @p:		port
@@ -213,6 +227,8 @@ static void update_link(struct xc_port *p)
 		caps = p->ops->caps(p);
 		__atomic_store_n(&p->caps, caps, __ATOMIC_RELEASE);
 	}
+	if (!up)
+		hold(p);
 	was = __atomic_exchange_n(&p->link_up, up, __ATOMIC_SEQ_CST);
 	if (!up && p->ops->quiesce)
 		p->ops->quiesce(p);

@@ -71,6 +71,34 @@ struct xc_wake {
 };
 
 /**
+ * struct xc_port_move - how a kind of port lets its guest move to a
+ *			 standby port of the kind: a live migration of the
+ *			 guest's VM to another QEMU (migrate.c); every op is
+ *			 the main thread's
+ * @open:	the slot opens: @twin, made for the guest's next frontend
+ *		(struct xc_port_conf's @standby), is reachable where that
+ *		frontend connects, and @p's socket stays guarded while its
+ *		guest's device is stopped; with @twin NULL (the guest moves
+ *		to another host) only the latter. 0, or -errno with @err
+ * @frontends:	how many frontends are connected to @twin now (a port that
+ *		connects: 1 once it did), or -errno
+ * @shut:	one frontend came to @twin: the slot closes to any other
+ * @close:	the slot closes (the move failed, or @twin took over): @p's
+ *		socket follows its guest again, and what @open lent @twin
+ *		is given back (@twin may be NULL)
+ * @adopt:	@twin took over from @p, which was freed: it serves @path,
+ *		@p's socket, from now on, guarded as @p's was
+ */
+struct xc_port_move {
+	int (*open)(struct xc_port *p, struct xc_port *twin, char *err,
+		    size_t errlen);
+	int (*frontends)(struct xc_port *twin);
+	void (*shut)(struct xc_port *p, struct xc_port *twin);
+	void (*close)(struct xc_port *p, struct xc_port *twin);
+	void (*adopt)(struct xc_port *twin, const char *path);
+};
+
+/**
  * struct xc_port_ops - what one kind of port does its own way
  * @kind:	name shown to people ("vhost", "kernel", "ethdev")
  * @match:	is an ethdev with this driver of this kind?
@@ -125,6 +153,8 @@ struct xc_wake {
  *		chain from the pool and drops the frame, uncounted, if the
  *		pool runs dry in the middle (the vhost library does): its
  *		receive bursts are bounded by the pool's free mbufs (dir.c)
+ * @move:	how its guest moves to another frontend (a live migration),
+ *		NULL if its guests cannot
  */
 struct xc_port_ops {
 	const char *kind;
@@ -155,6 +185,7 @@ struct xc_port_ops {
 	bool pluggable;
 	bool mt_txq;
 	bool rx_chains;
+	const struct xc_port_move *move;
 };
 
 /**
@@ -169,6 +200,9 @@ struct xc_port_ops {
  * @sock_checked: the socket path was checked before the EAL started
  * @strip_vlan:	let the driver strip an outer VLAN tag into the mbuf (a
  *		trunk's port, where the driver would anyway)
+ * @standby:	the port is made for a guest's next frontend, while the
+ *		guest moves (migrate.c): its kind leaves it unguarded until
+ *		it takes over (struct xc_port_move)
  */
 struct xc_port_conf {
 	uint16_t n_queues;
@@ -179,6 +213,7 @@ struct xc_port_conf {
 	int sock_gid;
 	bool sock_checked;
 	bool strip_vlan;
+	bool standby;
 };
 
 /**
@@ -219,6 +254,13 @@ struct xc_port_conf {
  * @notify:	called from the event thread after a link or queue change
  *		(set once by the lcore wiring, before start)
  * @notify_arg:	argument of @notify
+ * @hold_word:	while its guest's move waits for the guest's device to
+ *		stop (migrate.c): the word (its cable's @paused) in which
+ *		the event thread sets @hold_bits before it takes the link
+ *		down, so that frames towards the port wait for the
+ *		destination instead of meeting a link down; NULL otherwise
+ *		(main thread; atomic)
+ * @hold_bits:	those bits (main thread, before @hold_word)
  */
 struct xc_port {
 	uint16_t id;
@@ -244,6 +286,8 @@ struct xc_port {
 	int wake_set;
 	void (*notify)(void *arg);
 	void *notify_arg;
+	uint32_t *hold_word;
+	uint32_t hold_bits;
 };
 
 int xc_port_create(struct xc_port *p, uint16_t id, char *err,
@@ -293,6 +337,22 @@ static inline const char *xc_port_socket(const struct xc_port *p)
 static inline bool xc_port_is_up(const struct xc_port *p)
 {
 	return __atomic_load_n(&p->link_up, __ATOMIC_ACQUIRE) != 0;
+}
+
+/**
+ * xc_port_stopping() - is the port's guest moving, and its device
+ *			stopping (its queues disabled, its link not yet
+ *			down)? Frames towards it wait then, instead of
+ *			meeting a peer that is down: a frontend disables its
+ *			queues just before it stops its device (any thread)
+ * @p:		port
+ *
+ * Return: true if so
+ */
+static inline bool xc_port_stopping(const struct xc_port *p)
+{
+	return __atomic_load_n(&p->hold_word, __ATOMIC_ACQUIRE) != NULL &&
+	       xc_port_is_up(p);
 }
 
 /* the port kinds: xc_port_NAME_ops, one file each, listed in

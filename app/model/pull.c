@@ -41,6 +41,9 @@
  * driver resets the device as it starts (a link down and up within
  * milliseconds), and that must not take the other guest's carrier; two
  * guests that go together (both VMs stopped) leave both ends as they are.
+ * While an end's guest moves to another QEMU (a live migration, mig.h)
+ * its device stops for a while on purpose: the cable's carrier is left
+ * alone until the move is over, and so are operators' pulls (refused).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -167,14 +170,18 @@ static int set_end(struct xc_cable *c, int i, bool in, enum xc_pull_why why)
 /**
  * unpause() - let the lcores at a cable again, but for the receive side
  *	       of its unplugged ends (what they send to such an end meets
- *	       a link down, and is counted peer-down)
+ *	       a link down, and is counted peer-down); frames towards a
+ *	       moving guest wait on (mig.h)
  * @c:		cable
  */
 static void unpause(struct xc_cable *c)
 {
+	uint32_t holds = __atomic_load_n(&c->paused, __ATOMIC_ACQUIRE) &
+			 XC_PAUSED_HOLDS;
+
 	__atomic_store_n(&c->paused, (c->pulled[0] ? XC_PAUSED_RX(0) : 0) |
-				     (c->pulled[1] ? XC_PAUSED_RX(1) : 0),
-			 __ATOMIC_RELEASE);
+				     (c->pulled[1] ? XC_PAUSED_RX(1) : 0) |
+				     holds, __ATOMIC_RELEASE);
 }
 
 /**
@@ -476,6 +483,10 @@ static void serve_req(struct xc_pull_env *env, struct xc_cable *c,
 		__atomic_store_n(&c->req_done, -ENOTSUP, __ATOMIC_RELEASE);
 		return;
 	}
+	if (xc_mig_active(&c->mig)) {	/* it would undo the move */
+		__atomic_store_n(&c->req_done, -EBUSY, __ATOMIC_RELEASE);
+		return;
+	}
 	switch (req) {
 	case XC_REQ_DOWN:
 	case XC_REQ_UP:
@@ -591,7 +602,10 @@ unsigned int xc_pull_housekeeping(struct xc_pull_env *env)
 		if (c->carrier_due)
 			carrier_apply(env, c, now);
 		next = RTE_MIN(next, flap_tick(env, c, rte_get_tsc_cycles()));
-		if (env->propagate && pluggable(c, -1))
+		/* a guest that moves stops its device for a while: its far
+		 * end keeps its carrier until the move is over */
+		if (env->propagate && pluggable(c, -1) &&
+		    !xc_mig_active(&c->mig))
 			propagate(env, c, now, &pending);
 	}
 	if (next == UINT64_MAX)

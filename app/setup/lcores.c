@@ -190,7 +190,7 @@ static int xc_lcores_pause(void *arg, struct xc_cable *c)
 	uint64_t e0[RTE_MAX_LCORE], end;
 	bool owns;
 
-	__atomic_store_n(&c->paused, XC_PAUSED_ALL, __ATOMIC_SEQ_CST);
+	__atomic_fetch_or(&c->paused, XC_PAUSED_ALL, __ATOMIC_SEQ_CST);
 	RTE_LCORE_FOREACH(lcore) {
 		struct xc_fwd_lcore *lc = &l->lc[lcore];
 

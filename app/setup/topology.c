@@ -508,6 +508,27 @@ struct xc_port *xc_topo_new_port(struct xc_topo *t, const char *devargs,
 }
 
 /**
+ * xc_topo_free_port() - remove a port made at runtime (a socket end's,
+ *			 or a standby's): unplugged if it is (its peer sees
+ *			 the carrier go, a served socket is removed), freed,
+ *			 its slot free again
+ * @t:		topology
+ * @p:		the port (nothing happens to a free slot)
+ * @plugged:	it is plugged (else it was unplugged already: pulled)
+ */
+void xc_topo_free_port(struct xc_topo *t, struct xc_port *p, bool plugged)
+{
+	(void)t;
+	if (p == NULL || p->ops == NULL)
+		return;
+	/* one probed but not configured yet is removed all the same */
+	if (plugged)
+		xc_port_unplug(p);
+	xc_port_free(p);
+	memset(p, 0, sizeof(*p));	/* a free slot */
+}
+
+/**
  * xc_topo_add_cable() - bring up a cable at runtime in a free slot: its
  *			 ends made by their kinds, its pools and directions,
  *			 its ends started (sockets appear); not shown yet,

@@ -9,8 +9,10 @@
  *   list [--json]	asks every worker, and gives every cable in config
  *			order (--json: one document, the workers' merged);
  *			a cable whose worker is restarting says so
- *   show, impair, clear, down, up CABLE ...   go to the cable's worker,
- *			and its answer comes back as it is
+ *   show, impair, clear, down, up, migrate CABLE ...   go to the
+ *			cable's worker, and its answer comes back as it is
+ *			(not migrate --to-remote: a lab's tunnels are all
+ *			one worker's)
  *   add, del, reload	change the lab (supervise.c): the supervisor picks
  *			the worker, or starts one
  *   workers		the workers: pid, EAL prefix (for dpdk-telemetry.py
@@ -410,6 +412,24 @@ static enum xc_ctlsrv_verdict poll_job(void *arg, struct xc_ctlsrv_job *job)
 }
 
 /**
+ * remote_move() - does a migrate request move a guest to another host?
+ *		   Its end would become a tunnel, and a lab's tunnels are
+ *		   all one worker's (one UDP socket)
+ * @r:		the request, split
+ *
+ * Return: true if so
+ */
+static bool remote_move(const struct xc_ctl_req *r)
+{
+	int a;
+
+	for (a = 3; a < r->argc; a++)
+		if (strcmp(r->argv[a], "--to-remote") == 0)
+			return true;
+	return false;
+}
+
+/**
  * handle() - a request came (the engine's handler): answered at once
  *	      (workers), or pending while its workers answer (list, a
  *	      request about one cable), or a change of the lab, carried out
@@ -455,6 +475,12 @@ static enum xc_ctlsrv_verdict handle(void *arg, struct xc_ctlsrv_job *job)
 			return XC_CTLSRV_DONE;
 		}
 		return change_begin(s, job);
+	case XC_CTL_MIGRATE:
+		if (remote_move(&r)) {
+			xc_sbuf_printf(out, "error: migrate --to-remote: not under a supervisor (every tunnel of a lab is one worker's): run the cable in an xcable of its own\n");
+			return XC_CTLSRV_DONE;
+		}
+		return forward_start(s, job, line, cmd, r.argv[1]);
 	default:	/* show, impair, clear, down, up: the cable's worker */
 		return forward_start(s, job, line, cmd, r.argv[1]);
 	}

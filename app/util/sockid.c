@@ -52,6 +52,24 @@ int xc_sock_hidden(const char *path, char *out, size_t len)
 	return 0;
 }
 
+/**
+ * xc_sock_standby() - the name a socket for a guest's next frontend is
+ *		       bound at while the guest moves to another QEMU (a
+ *		       live migration on one host): .NAME.migrate in the
+ *		       same directory
+ * @path:	the guest's socket path
+ * @out:	filled with the standby's path
+ * @len:	size of @out
+ *
+ * Return: 0 on success, -ENAMETOOLONG if it does not fit a socket address
+ */
+int xc_sock_standby(const char *path, char *out, size_t len)
+{
+	if (xc_sock_sibling(path, ".migrate", out, len) ||
+	    strlen(out) >= sizeof(((struct sockaddr_un *)0)->sun_path))
+		return -ENAMETOOLONG;
+	return 0;
+}
 
 /**
  * xc_sock_id_is() - is a file the socket a record names?

@@ -1,0 +1,423 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# tests/t_migrate.sh - a cable end's guest moving to another QEMU (a live
+# migration, app/control/migrate.c): real TCG guests moved by QEMU on one
+# host and to another (two network namespaces), and frontends of our own
+# playing the source and the destination
+# (sourced by tests/run; each t_* function is one test)
+
+# xctl ARGS... - xcablectl to the xcable of this test ($XC_PID)
+xctl() { "$BUILD/app/xcablectl" -p "xcable-$XC_PID" "$@"; }
+
+# mig_field CABLE FIELD [XCTL...] - a field of the cable's "migration" in
+# xcablectl show --json ("none" for its phase if it never moved); XCTL:
+# how to reach the xcable (default xctl)
+mig_field() {
+	local c=$1 f=$2; shift 2
+	"${@:-xctl}" show "$c" --json 2>/dev/null | /usr/bin/python3 -c '
+import json, sys
+try:
+    m = json.load(sys.stdin)["cables"][sys.argv[1]].get("migration", {})
+except ValueError:
+    sys.exit(1)
+print(m.get(sys.argv[2], "none" if sys.argv[2] == "phase" else ""))' "$c" "$f"
+}
+
+# wait_phase CABLE PHASE SECONDS [XCTL...] - wait until the cable's
+# migration is in PHASE (a regular expression)
+wait_phase() {
+	local c=$1 want=$2 secs=$3 i; shift 3
+	for ((i = 0; i < secs * 10; i++)); do
+		MIG_PHASE=$(mig_field "$c" phase "$@")
+		[[ $MIG_PHASE =~ ^($want)$ ]] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# show_mig CABLE [XCTL...] - say the migration line of xcablectl show
+show_mig() {
+	local c=$1; shift
+	say "xcablectl show: $("${@:-xctl}" show "$c" | grep -m1 'migration of' | sed 's/^ *//')"
+}
+
+# qmp VM COMMAND [ARGS-JSON] - a QMP command to VM's QEMU (booted with
+# VM_QMP=$T/VM.qmp)
+qmp() { /usr/bin/python3 "$TOP/tests/qmp.py" "$T/$1.qmp" "$2" ${3:+"$3"}; }
+
+# migrate_wait VM SECONDS - wait until VM's outgoing migration is over:
+# its status in MIG_STATUS, QEMU's downtime and total time (ms) in
+# MIG_DOWNTIME and MIG_TOTAL
+migrate_wait() {
+	local i j
+	for ((i = 0; i < $2 * 5; i++)); do
+		j=$(qmp "$1" query-migrate) || return 1
+		MIG_STATUS=$(/usr/bin/python3 -c 'import json, sys; print(json.loads(sys.argv[1]).get("status", ""))' "$j")
+		case $MIG_STATUS in
+		completed|failed|cancelled) break ;;
+		esac
+		sleep 0.2
+	done
+	MIG_DOWNTIME=$(/usr/bin/python3 -c 'import json, sys; print(json.loads(sys.argv[1]).get("downtime", -1))' "$j")
+	MIG_TOTAL=$(/usr/bin/python3 -c 'import json, sys; print(json.loads(sys.argv[1]).get("total-time", -1))' "$j")
+	[ "$MIG_STATUS" = completed ] || [ "$MIG_STATUS" = failed ] || [ "$MIG_STATUS" = cancelled ]
+}
+
+# MIG_APPEND - the kernel arguments of the guest that moves (its source
+# and destination QEMUs are given the same)
+mig_append() {
+	echo "xc.role=migrant xc.ip=10.0.0.1/24 xc.peer=10.0.0.2 xc.secs=$1 xc.verify=300000"
+}
+
+# mig_peer SOCK SECS [CHARDEV] - boot the guest that stays (B) on SOCK:
+# pings A for SECS seconds while it sends A the verified stream (over
+# SECS - 2 seconds)
+mig_peer() {
+	boot b "$1" $B_MAC "xc.role=migpeer xc.ip=10.0.0.2/24 xc.peer=10.0.0.1 xc.secs=$2 xc.verify=300000 xc.peermac=$A_MAC" "${3:-reconnect=1}"
+}
+
+# mig_dest NAME SOCK SECS URI [CHARDEV] - start the destination QEMU of
+# the guest that moves, waiting for the migration on URI
+mig_dest() {
+	VM_QMP=$T/$1.qmp VM_ARGS="-incoming $4" boot "$1" "$2" $A_MAC "$(mig_append "$3")" "${5:-reconnect=1}"
+}
+
+# mig_move SRC DST URI SECONDS - migrate SRC's guest to the QEMU waiting
+# on URI, fast (1 GB/s): it must complete; QEMU's downtime in MIG_DOWNTIME
+mig_move() {
+	qmp "$1" migrate-set-parameters '{"max-bandwidth": 1073741824}' >/dev/null &&
+	qmp "$1" migrate "{\"uri\": \"$3\"}" >/dev/null || { fail "QEMU refused to migrate"; return 1; }
+	migrate_wait "$1" "$4" && [ "$MIG_STATUS" = completed ] ||
+		{ tail -n 5 "$2.qemu.log" "$1.qemu.log"; fail "the migration did not complete: ${MIG_STATUS:-no answer}"; return 1; }
+	say "QEMU: migration completed in $MIG_TOTAL ms, downtime $MIG_DOWNTIME ms"
+	grep -aq XC-VERIFY-SEND b.console &&
+		{ fail "the verified stream was over before the move: it checks nothing"; return 1; }
+	say "the verified stream B->A was still being sent when the move completed"
+}
+
+# mig_checks A2 B - what the guests saw, once the moved guest (its
+# destination's console A2) finished: its iperf3 ran through the move,
+# the verified stream B sent it arrived intact, B's longest wait for a
+# ping reply is within 1 s plus QEMU's downtime, B's carrier never
+# dropped, and B saw the moved guest announce itself
+mig_checks() {
+	local gap bound
+	wait_console "$1" XC-DONE 300 || { tail -n 20 "$1.console"; fail "the moved guest did not finish"; return 1; }
+	# iperf3's output comes once it is over: on the destination's console
+	[ "$(vm_rc "$1" iperf-a2b)" = 0 ] && ! grep -aqi "reset\|error" "$1.console" ||
+		{ tail -n 20 "$1.console"; fail "iperf3 across the move failed"; return 1; }
+	say "iperf3 A->B across the move: $(tr -d '\r' <"$1.console" | grep -a -m1 ' receiver' | grep -oE '[0-9.]+ Mbits/sec')"
+	say "verified stream B->A: $(grep -a -m1 XC-VERIFY "$1.console" | tr -d '\r')"
+	grep -aq "XC-VERIFY ok" "$1.console" || { fail "the stream sent to the moving guest did not arrive intact"; return 1; }
+	wait_console "$2" XC-ANNOUNCE 120 || { tail -n 10 "$2.console"; fail "the peer did not finish"; return 1; }
+	say "peer: $(grep -a -m1 XC-GAP "$2.console" | tr -d '\r')"
+	say "peer: $(grep -a -m1 XC-VERIFY-SEND "$2.console" | tr -d '\r' | cut -c1-100)"
+	grep -aq "XC-VERIFY-SEND rc=0" "$2.console" || { fail "the peer's verified stream failed"; return 1; }
+	say "peer: $(grep -a -m1 XC-CARRIER "$2.console" | tr -d '\r'), $(grep -a -m1 XC-ANNOUNCE "$2.console" | tr -d '\r')"
+	gap=$(sed -nE 's/^XC-GAP max_ms=([0-9]+).*/\1/p' "$2.console" | head -n 1)
+	bound=$((1000 + MIG_DOWNTIME))
+	[ -n "$gap" ] && [ "$gap" -le "$bound" ] || { fail "the peer waited ${gap:-?} ms for a ping reply (at most $bound: 1 s + QEMU's downtime)"; return 1; }
+	grep -aq "XC-CARRIER changes=0 carrier=1" "$2.console" || { fail "the peer's carrier dropped"; return 1; }
+	grep -aqE "XC-ANNOUNCE arp=[1-9]|XC-ANNOUNCE arp=[0-9]+ rarp=[1-9]" "$2.console" ||
+		{ fail "the moved guest's announcement did not reach the peer"; return 1; }
+}
+
+# mig_counters LOG - the cable's counters add up, and the migration lost
+# nothing: its record says 0 dropped
+mig_counters() {
+	check_accounted "$1" 2 || { fail "counters do not add up"; return 1; }
+	[ "$MIG_DROPPED" = 0 ] || { fail "the migration dropped $MIG_DROPPED frames"; return 1; }
+}
+
+# migrate_here MODE - A (pinging B, iperf3 to it, a verified stream from
+# it) moves to another QEMU on this host, xcable the vhost-user server
+# (MODE server: the destination on the same socket; first a migration
+# whose destination is killed half-way) or the client (MODE client: the
+# destination QEMU listens on another socket)
+migrate_here() {
+	local mode=$1 src=$T/l.sock dst chd=reconnect=1 secs=24
+	if [ "$mode" = client ]; then
+		src=$T/a1.sock dst=$T/a2.sock chd=server=on,wait=off secs=18
+		mig_peer "$T/r.sock" $secs $chd
+		VM_QMP=$T/a.qmp boot a "$src" $A_MAC "$(mig_append $secs)" $chd
+		sleep 1
+		xc_start xc.log --client --left "$src" --right "$T/r.sock"
+	else
+		xc_start xc.log --left "$src" --right "$T/r.sock"
+		wait_log xc.log "running;" 1 20 || { fail "xcable did not start"; return 1; }
+		mig_peer "$T/r.sock" $secs
+		VM_QMP=$T/a.qmp boot a "$src" $A_MAC "$(mig_append $secs)"
+	fi
+	wait_console b XC-GO 240 || { tail -n 5 a.console b.console; fail "the guests did not start their streams"; return 1; }
+	say "$mode mode: A pings, streams to and from B through xcable"
+	if [ "$mode" = server ]; then
+		mig_fails || return 1
+	fi
+	xctl migrate cable0 left ${dst:+--socket "$dst"} >mig.out 2>&1 || { cat mig.out; fail "xcablectl migrate refused"; return 1; }
+	say "xcablectl migrate: $(head -n 1 mig.out | cut -c1-150)"
+	mig_dest a3 "${dst:-$src}" $secs "unix:$T/mig2.sock" $chd
+	wait_phase cable0 connected 60 || { cat a3.qemu.log; fail "the destination did not connect (migration: $MIG_PHASE)"; return 1; }
+	mig_move a a3 "unix:$T/mig2.sock" 120 || return 1
+	wait_phase cable0 done 20 || { show_mig cable0; fail "xcable did not see the move through ($MIG_PHASE)"; return 1; }
+	show_mig cable0
+	MIG_DROPPED=$(mig_field cable0 dropped)
+	kill "${VM_PID[a]}"	# its guest runs on the destination now
+	mig_checks a3 b || return 1
+	xc_stop
+	mig_counters xc.log
+}
+
+# mig_fails - a migration whose destination QEMU is killed half-way: A
+# stays on its source, its cable as it was; that destination refuses
+# postcopy first
+mig_fails() {
+	xctl migrate cable0 left --within 30 >mig.out 2>&1 || { cat mig.out; fail "xcablectl migrate refused"; return 1; }
+	mig_dest a2 "$T/l.sock" 24 "unix:$T/mig1.sock"
+	wait_phase cable0 connected 60 || { cat a2.qemu.log; fail "the destination did not connect (migration: $MIG_PHASE)"; return 1; }
+	# postcopy: the destination refuses it, for its vhost-user backend
+	qmp a2 migrate-set-capabilities '{"capabilities": [{"capability": "postcopy-ram", "state": true}]}' >pc.out 2>&1 &&
+		{ fail "the destination took postcopy-ram"; return 1; }
+	grep -q "backend not capable of postcopy" a2.qemu.log ||
+		{ cat pc.out a2.qemu.log; fail "postcopy-ram refused for another reason"; return 1; }
+	say "postcopy-ram on the destination: $(sed 's/^qmp.py: //' pc.out) ($(grep -m1 -o 'vhost-user backend not capable of postcopy' a2.qemu.log))"
+	# slowly (16 MB/s: 256 MB take seconds), killed one second in
+	qmp a migrate-set-parameters '{"max-bandwidth": 16777216}' >/dev/null &&
+	qmp a migrate "{\"uri\": \"unix:$T/mig1.sock\"}" >/dev/null || { fail "QEMU refused to migrate"; return 1; }
+	sleep 1
+	kill -KILL "${VM_PID[a2]}"
+	migrate_wait a 30 && [ "$MIG_STATUS" = failed ] || { fail "QEMU's migration did not fail (${MIG_STATUS:-?})"; return 1; }
+	wait_phase cable0 failed 10 || { fail "xcable did not see the migration fail ($MIG_PHASE)"; return 1; }
+	say "destination killed half-way: QEMU says $MIG_STATUS; $(xctl show cable0 | grep -m1 'migration of' | sed 's/^ *//')"
+	[ "$(qmp a query-status | /usr/bin/python3 -c 'import json, sys; print(json.load(sys.stdin)["status"])')" = running ] ||
+		{ fail "A does not run on its source"; return 1; }
+	[ -S "$T/l.sock" ] && [ ! -e "$T/.l.sock.migrate" ] || { fail "the slot's socket was left, or the public one is gone"; return 1; }
+}
+
+t_vm_migrate() {
+	vm_prepare || return 1
+	migrate_here server || return 1
+	cleanup_all >/dev/null 2>&1
+	rm -f a*.console b.console
+	migrate_here client
+}
+TESTS+=(t_vm_migrate)
+SLOW_ONCE+=(t_vm_migrate)	# the frontend tests run its paths on both builds
+
+# hold_conns PATH N SECONDS - N connections to a unix socket, held open
+# for SECONDS (in the background); each says whether it was closed on it
+hold_conns() {
+	/usr/bin/python3 - "$@" <<'PY' &
+import socket, sys, time
+path, n, secs = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+conns = []
+for i in range(n):
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.connect(path)
+    s.settimeout(0.2)
+    conns.append(s)
+end = time.time() + secs
+closed = [False] * n
+while time.time() < end:
+    for i, s in enumerate(conns):
+        try:
+            if not closed[i] and s.recv(4096, socket.MSG_PEEK) == b"":
+                closed[i] = True
+        except socket.timeout:
+            pass
+        except OSError:
+            closed[i] = True
+print("held %d: %d closed on us" % (n, sum(closed)))
+PY
+}
+
+# knock PATH - connect to a unix socket: "refused" if it is closed on us at
+# once (a decoy), "served" if it stays open
+knock() {
+	/usr/bin/python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.settimeout(1)
+try:
+    s.connect(sys.argv[1])
+    print("refused" if s.recv(1) == b"" else "served")
+except socket.timeout:
+    print("served")
+except OSError as e:
+    print("no socket (%s)" % e.strerror)' "$1"
+}
+
+# careless and hostile requests: each refused with exit 2 and a reason,
+# nothing opened
+mig_refusals() {
+	local args out rc
+	while IFS= read -r args; do
+		# shellcheck disable=SC2086
+		out=$(xctl migrate $args 2>&1); rc=$?
+		[ $rc = 2 ] || { echo "$out"; fail "migrate $args: exit $rc, not 2"; return 1; }
+		say "migrate $args: $(tail -n 1 <<<"$out" | sed 's/^xcablectl: //' | cut -c1-110)"
+	done <<'EOF2'
+nosuch left
+cable0 middle
+cable0 cancel
+cable0 left --within 0
+cable0 left --within 3601
+cable0 left --within
+cable0 left --to-remote 10.9.9.9
+cable0 left --vni 5
+cable0 left --socket /tmp/x.sock --to-remote 10.9.9.9 --vni 5
+cable0 left --frobnicate yes
+cable0 left --to-remote 10.9.9.9 --vni 99999999
+EOF2
+	[ "$(mig_field cable0 phase)" = none ] || { fail "a refused request opened a migration"; return 1; }
+}
+
+t_migrate_slot() {
+	local lp rp hp sent got out
+	xc_start xc.log --left "$T/l.sock" --right "$T/r.sock"
+	wait_log xc.log "running;" 1 20 || { fail "xcable did not start"; return 1; }
+	stream_peer left.out "$T/l.sock" 1 14 & lp=$!
+	stream_peer right.out "$T/r.sock" 2 14 & rp=$!
+	wait_ends_up xc.log 30 left right || { fail "frontends did not connect"; return 1; }
+	mig_refusals || return 1
+	# nobody comes: the slot closes after its time, the public path turns
+	# frontends away again
+	xctl migrate cable0 left --within 2 >mig.out || { cat mig.out; fail "migrate refused"; return 1; }
+	say "$(head -n 1 mig.out | cut -c1-140)"
+	# the standby's socket took the decoy's place (renamed from its own)
+	[ -S "$T/l.sock" ] && [ ! -e "$T/.l.sock.migrate" ] ||
+		{ ls -la "$T"; fail "the slot's socket is not on the public path"; return 1; }
+	out=$(xctl migrate cable0 left 2>&1) && { fail "a second migration of the cable was opened"; return 1; }
+	say "a second migrate: $(tail -n 1 <<<"$out" | sed 's/^xcablectl: //' | cut -c1-100)"
+	wait_phase cable0 failed 6 || { fail "the slot did not close after its time ($MIG_PHASE)"; return 1; }
+	show_mig cable0
+	[[ $(mig_field cable0 why) == "no destination connected within 2 s" ]] ||
+		{ fail "the slot closed for another reason"; return 1; }
+	[ "$(knock "$T/l.sock")" = refused ] && [ ! -e "$T/.l.sock.migrate" ] ||
+		{ fail "after the slot closed the public path does not refuse frontends"; return 1; }
+	say "after the slot closed: a frontend on l.sock is refused, .l.sock.migrate is gone"
+	# two frontends on the slot: the migration fails, the cable stays
+	xctl migrate cable0 left --within 20 >/dev/null || { fail "migrate refused"; return 1; }
+	hold_conns "$T/l.sock" 2 3 >held.out
+	hp=$!
+	wait_phase cable0 failed 5 || { fail "two frontends on the slot did not fail it ($MIG_PHASE)"; return 1; }
+	show_mig cable0
+	wait $hp
+	say "$(cat held.out)"
+	# a frontend whose device starts on the slot while the source runs
+	xctl migrate cable0 left --within 20 >/dev/null || { fail "migrate refused"; return 1; }
+	ASAN_OPTIONS=detect_leaks=0 timeout 20 "$XCPEER" $(peer_eal "$T/l.sock") -- stream --id 5 --pps 1000 --seconds 3 >intruder.out 2>&1
+	wait_phase cable0 failed 5 || { fail "a device started on the slot while the source ran was not refused ($MIG_PHASE)"; return 1; }
+	show_mig cable0
+	wait $lp $rp
+	sent=$(sed -nE 's/^sent ([0-9]+)/\1/p' left.out); got=$(received_from right.out 1)
+	say "left sent $sent frames meanwhile, right received ${got:-0} of them, none from the intruder"
+	[ -z "$(received_from right.out 5)" ] || { fail "frames of the intruder crossed the cable"; return 1; }
+	[ "${got:-0}" -ge $((sent * 9 / 10)) ] || { fail "the source's frames were disturbed"; return 1; }
+	xc_stop
+	[ ! -e "$T/l.sock" ] && [ ! -e "$T/.l.sock.in-use" ] && [ ! -e "$T/.l.sock.migrate" ] ||
+		{ ls -la "$T"; fail "sockets left behind at exit"; return 1; }
+}
+TESTS+=(t_migrate_slot)
+
+# a guest's "move" played by two frontends: the source's stops (exits),
+# then the destination's connects to the slot and starts, while the right
+# one streams throughout: the cable follows, the right end never goes,
+# what the right one sent meanwhile waits and reaches the destination
+t_migrate_frontends_move() {
+	local rp n1 n2 n3 r2 dp
+	xc_start xc.log --left "$T/l.sock" --right "$T/r.sock"
+	wait_log xc.log "running;" 1 20 || { fail "xcable did not start"; return 1; }
+	stream_peer right.out "$T/r.sock" 2 12 & rp=$!
+	stream_peer src.out "$T/l.sock" 1 3 &
+	wait_ends_up xc.log 30 left right || { fail "frontends did not connect"; return 1; }
+	xctl migrate cable0 left --within 20 >mig.out || { cat mig.out; fail "migrate refused"; return 1; }
+	wait_log xc.log "left.*link down" 1 15 || { fail "the source never stopped"; return 1; }
+	wait_phase cable0 source-stopped 5 || { fail "xcable did not see the source stop ($MIG_PHASE)"; return 1; }
+	stream_peer dst.out "$T/l.sock" 3 10 & dp=$!
+	wait_phase cable0 done 10 || { show_mig cable0; fail "the destination did not take over ($MIG_PHASE)"; return 1; }
+	show_mig cable0
+	MIG_DROPPED=$(mig_field cable0 dropped)
+	# the destination's socket is the end's: guarded as the source's was
+	[ -S "$T/.l.sock.in-use" ] && [ ! -e "$T/.l.sock.migrate" ] &&
+	[ "$(knock "$T/l.sock")" = refused ] || { ls -la "$T"; fail "the moved end's socket does not refuse a second frontend"; return 1; }
+	say "after the move: l.sock refuses a second frontend, the destination's socket is hidden at .l.sock.in-use"
+	wait $dp $rp
+	n1=$(received_from right.out 1); n3=$(received_from right.out 3); r2=$(received_from dst.out 2)
+	say "right received ${n1:-0} frames from the source, ${n3:-0} from the destination; the destination ${r2:-0} from right"
+	[ "${n1:-0}" -gt 0 ] && [ "${n3:-0}" -gt 0 ] && [ "${r2:-0}" -gt 0 ] || { fail "frames did not cross before and after the move"; return 1; }
+	grep -q "taking right's carrier down" xc.log && { fail "the right end's carrier was taken"; return 1; }
+	xc_stop
+	mig_counters xc.log || return 1
+	n2=$(counter xc.log "cable0 right->left" peer-down)
+	say "right->left peer-down $n2 (frames towards the moving end waited instead)"
+	[ "$n2" = 0 ] || { fail "frames towards the moving end met a link down"; return 1; }
+	[ ! -e "$T/l.sock" ] && [ ! -e "$T/.l.sock.in-use" ] && [ ! -e "$T/.l.sock.migrate" ] ||
+		{ ls -la "$T"; fail "sockets left behind at exit"; return 1; }
+}
+TESTS+=(t_migrate_frontends_move)
+
+# mig_hosts - two hosts as network namespaces (this test's h1 and h2),
+# joined by a veth: h1 10.61.0.1, h2 10.61.0.2
+mig_hosts() {
+	local s=${T##*.}
+	MIG_H1=xm1-${T##*/} MIG_H2=xm2-${T##*/}
+	ip netns add "$MIG_H1" && ip netns add "$MIG_H2" &&
+	ip link add "xm1$s" type veth peer name "xm2$s" &&
+	ip link set "xm1$s" netns "$MIG_H1" name eth0 &&
+	ip link set "xm2$s" netns "$MIG_H2" name eth0 || return 1
+	ip -n "$MIG_H1" link set lo up && ip -n "$MIG_H2" link set lo up &&
+	ip -n "$MIG_H1" addr add 10.61.0.1/24 dev eth0 &&
+	ip -n "$MIG_H2" addr add 10.61.0.2/24 dev eth0 &&
+	ip -n "$MIG_H1" link set eth0 up && ip -n "$MIG_H2" link set eth0 up
+}
+
+# x2 ARGS... - xcablectl to the xcable of host 2 ($XC2_PID)
+x2() { "$BUILD/app/xcablectl" -p "xcable-$XC2_PID" "$@"; }
+
+# A moves from host 1 (B stays there) to host 2: host 2's xcable serves
+# A's new socket and a tunnel back to host 1; host 1's end of A becomes a
+# tunnel to host 2 as A's device stops there. First a migration whose
+# destination is killed half-way: A stays on host 1, its cable as it was.
+t_vm_migrate_remote() {
+	local secs=30
+	vm_prepare || return 1
+	mig_hosts || { fail "cannot make the two hosts"; return 1; }
+	XC_NS=$MIG_H2 xc_start xc2.log --left "$T/a2.sock" --right-vxlan 10.61.0.1 --vni 100
+	XC2_PID=$XC_PID
+	XC_NS=$MIG_H1 xc_start xc.log --left "$T/l.sock" --right "$T/r.sock"
+	wait_log xc.log "running;" 1 20 && wait_log xc2.log "running;" 1 20 || { fail "xcable did not start"; return 1; }
+	VM_NS=$MIG_H1 mig_peer "$T/r.sock" $secs
+	VM_NS=$MIG_H1 VM_QMP=$T/a.qmp boot a "$T/l.sock" $A_MAC "$(mig_append $secs)"
+	wait_console b XC-GO 240 || { tail -n 5 a.console b.console; fail "the guests did not start their streams"; return 1; }
+	say "host 1: A pings, streams to and from B; host 2: $(grep -m1 'cable0:' xc2.log | sed 's/^xcable: //')"
+	# the destination killed half-way
+	xctl migrate cable0 left --to-remote 10.61.0.2 --vni 100 >mig.out 2>&1 || { cat mig.out; fail "xcablectl migrate refused"; return 1; }
+	say "xcablectl migrate: $(head -n 1 mig.out | cut -c1-160)"
+	VM_NS=$MIG_H2 mig_dest a2 "$T/a2.sock" $secs "tcp:10.61.0.2:4444"
+	sleep 2
+	qmp a migrate-set-parameters '{"max-bandwidth": 16777216}' >/dev/null &&
+	qmp a migrate '{"uri": "tcp:10.61.0.2:4444"}' >/dev/null || { cat a2.qemu.log; fail "QEMU refused to migrate"; return 1; }
+	sleep 1
+	kill -KILL "${VM_PID[a2]}"
+	migrate_wait a 30 && [ "$MIG_STATUS" = failed ] || { fail "QEMU's migration did not fail (${MIG_STATUS:-?})"; return 1; }
+	[ "$(mig_field cable0 phase)" = open ] || { fail "host 1's end moved though its guest did not ($(mig_field cable0 phase))"; return 1; }
+	xctl migrate cable0 cancel >/dev/null || { fail "cancel refused"; return 1; }
+	say "destination killed half-way: QEMU says $MIG_STATUS; host 1: $(xctl show cable0 | grep -m1 'migration of' | sed 's/^ *//')"
+	[ "$(qmp a query-status | /usr/bin/python3 -c 'import json, sys; print(json.load(sys.stdin)["status"])')" = running ] ||
+		{ fail "A does not run on host 1"; return 1; }
+	# now through
+	xctl migrate cable0 left --to-remote 10.61.0.2 --vni 100 >/dev/null || { fail "xcablectl migrate refused"; return 1; }
+	VM_NS=$MIG_H2 mig_dest a3 "$T/a2.sock" $secs "tcp:10.61.0.2:4444"
+	sleep 2
+	mig_move a a3 "tcp:10.61.0.2:4444" 120 || return 1
+	wait_phase cable0 done 20 || { show_mig cable0; fail "host 1 did not see the move through ($MIG_PHASE)"; return 1; }
+	show_mig cable0
+	say "host 1: $(xctl show cable0 | grep -m1 '  left:' | sed 's/^ *//' | cut -c1-120)"
+	MIG_DROPPED=$(mig_field cable0 dropped)
+	kill "${VM_PID[a]}"
+	mig_checks a3 b || return 1
+	xc_stop
+	XC_PID=$XC2_PID xc_stop
+	mig_counters xc.log
+}
+TESTS+=(t_vm_migrate_remote)
+SLOW_ONCE+=(t_vm_migrate_remote)	# the frontend tests run its paths on both builds
