@@ -133,8 +133,7 @@ static void on_hup(int sig)
 /**
  * housekeeping() - periodic work of the main lcore: counters, link
  *		    polling for ports without link events and for ends that
- *		    follow a kernel interface, the guards,
- *		    cable pulling and the memory guard
+ *		    follow a kernel interface, the guards, pulling, moves
  * @arg:	struct xc_ctx
  *
  * Return: milliseconds until it wants to run again: XC_HK_MS while a
