@@ -763,10 +763,10 @@ static ssize_t send_gso(struct xc_vxlan_tun *t, unsigned int k,
 	struct xc_vxlan *vx = t->vx;
 	struct msghdr h = {
 		.msg_name = &t->remote, .msg_namelen = t->rlen,
-		.msg_iov = vx->giov, .msg_control = &vx->gctl,
+		.msg_iov = vx->giov, .msg_control = vx->gctl,
 		.msg_controllen = sizeof(vx->gctl),
 	};
-	struct cmsghdr *c = &vx->gctl.h;
+	struct cmsghdr *c = CMSG_FIRSTHDR(&h);
 	uint16_t gso = (uint16_t)size;
 	unsigned int i, j, v = 0;
 

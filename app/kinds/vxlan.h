@@ -180,10 +180,10 @@ struct xc_vxlan {
 	struct mmsghdr smsg[XC_BURST];
 	struct iovec siov[XC_BURST][XC_VXLAN_IOV];
 	struct iovec giov[XC_BURST * XC_VXLAN_IOV];
-	union {
-		struct cmsghdr h;
-		char buf[CMSG_SPACE(sizeof(uint16_t))];
-	} gctl;
+	/* aligned as a cmsghdr, not a union with one: its flexible array
+	 * member inside a struct is a GNU extension clang refuses */
+	char gctl[CMSG_SPACE(sizeof(uint16_t))]
+		__attribute__((aligned(__alignof__(struct cmsghdr))));
 	struct xc_vxlan_stats st;
 };
 
