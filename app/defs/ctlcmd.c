@@ -133,7 +133,8 @@ static char *rest_of(char *p)
  *
  * Return: 0, or -EINVAL with the reason in @why (a control character,
  *	   too many words, no word, an unknown command, --json where it
- *	   does not apply, a missing cable, too few or too many words)
+ *	   does not apply, a missing cable, too few or too many words, a
+ *	   line break inside the rest of the line taken as one word)
  */
 int xc_ctl_parse(char *line, struct xc_ctl_req *r,
 		 const struct xc_ctl_cmd **cmd, char *why, size_t whylen)
@@ -168,6 +169,12 @@ int xc_ctl_parse(char *line, struct xc_ctl_req *r,
 		c = xc_ctl_lookup(r->argv[0]);
 		if (r->argc > 1 && c && c->rest && strcmp(t, c->rest) == 0) {
 			t = rest_of(save);
+			if (t && strpbrk(t, "\r\n")) {
+				snprintf(why, whylen,
+					 "%s: what follows %s is one line",
+					 c->name, c->rest);
+				return -EINVAL;
+			}
 			if (t && r->argc < XC_CTL_WORDS)
 				r->argv[r->argc++] = t;
 			break;

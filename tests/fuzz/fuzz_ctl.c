@@ -38,11 +38,19 @@ static void check_words(const char *line, size_t len,
 	    r->argc < cmd->min_args || r->argc > cmd->max_args ||
 	    r->argc > XC_CTL_WORDS || (r->json && !cmd->json))
 		abort();
-	for (i = 0; i < r->argc; i++)
+	for (i = 0; i < r->argc; i++) {
+		/* the last word may be the rest of the line after the
+		 * command's rest option (a capture filter): one line, blanks
+		 * inside, anything else literal */
+		bool rest = cmd->rest && i == r->argc - 1 && i >= 2 &&
+			    strcmp(r->argv[i - 1], cmd->rest) == 0;
+
 		if (r->argv[i] < line || r->argv[i] >= line + len ||
-		    r->argv[i][0] == '\0' || strpbrk(r->argv[i], " \t\r\n") ||
-		    strcmp(r->argv[i], "--json") == 0)
+		    r->argv[i][0] == '\0' ||
+		    strpbrk(r->argv[i], rest ? "\r\n" : " \t\r\n") ||
+		    (!rest && strcmp(r->argv[i], "--json") == 0))
 			abort();
+	}
 }
 
 /**
