@@ -260,7 +260,7 @@ TESTS+=(t_netdev_bad_names)
 # user's process (CAP_SYS_PTRACE), and without CAP_NET_RAW it cannot open
 # the socket: each refused at start, exit 2, saying which
 t_netdev_user_caps() {
-	local n s=$T/nobody rc run pid
+	local n s=$T/nobody rc run pid pp
 	ensure_hugepages 256 || { fail "cannot reserve hugepages"; return 1; }
 	nd_prep || { fail "cannot create namespaces"; return 1; }
 	n=$(nd_ns a)
@@ -298,8 +298,14 @@ t_netdev_user_caps() {
 	XC_PIDS+=("$XC_PID")
 	wait_log x.log "running;" 1 20 || { tail -n 5 x.log; fail "xcable did not start as nobody with CAP_NET_RAW"; return 1; }
 	nd_wait_up 1 10 || return 1
+	# the frames go once xcable has seen both frontends (as nd_frames)
+	rm -f "$T/go"
 	timeout 60 ip netns exec "$n" "$XCPEER" $(peer_eal "$s/a.sock" "$s/b.sock") -- frames --rounds 1 \
-		--drop-over 1514 --drop-over-back 1514 >peer.log 2>&1
+		--wait-file "$T/go" --drop-over 1514 --drop-over-back 1514 >peer.log 2>&1 &
+	pp=$!
+	wait_log x.log "link up, VM connected" 2 30 || { kill $pp; fail "xcable never saw both frontends as nobody"; return 1; }
+	touch "$T/go"
+	wait $pp
 	rc=$?
 	grep -E '^FAIL' peer.log | head -n 5 | sed 's/^/  peer: /'
 	say "as nobody with CAP_NET_RAW: $(grep catalogue peer.log)"
