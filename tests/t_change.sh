@@ -726,6 +726,7 @@ d = json.load(sys.stdin); sys.exit(0 if any(g["name"] == sys.argv[1] for g in d[
 	[ "$XC_RC" = 0 ] || { fail "the supervisor exited with $XC_RC"; return 1; }
 }
 TESTS+=(t_change_supervised)
+ONCE+=(t_change_supervised)	# CI time: t_change_torture_supervised and t_supervise_change run supervised changes on both
 
 # a supervised reload is whole or nothing across the workers: it changes
 # c3 (worker 0: its right socket's mode) and c17 (worker 1), and c17's

@@ -157,6 +157,7 @@ t_hostile_connect_cycles_propagation() {
 	[ "$held" -gt 0 ] && [ "$lines" -le $((4 * RL_BURST)) ] || fail "the connect loop's link-up lines were not limited"
 }
 TESTS+=(t_hostile_connect_cycles_propagation)
+ONCE+=(t_hostile_connect_cycles_propagation)	# timing of propagation; t_hostile_connect_cycles runs on both
 
 # guests behind a vIOMMU (xcable offering IOMMU support): a good pair whose
 # every address goes through the IOTLB, and hostile IOTLB messages

@@ -89,6 +89,7 @@ PY
 	xc_stop
 }
 TESTS+=(t_logs_flood)
+ONCE+=(t_logs_flood)	# CI time: a rate over time; t_logs_requests runs the limiter on both
 
 # requests that any client of the control socket can send again and again
 # are logged within the same limit, per user and request: 200 times

@@ -126,6 +126,7 @@ left-socket-mode = 0600"
 	[ "$XC_RC" = 0 ] || { fail "xcable exited with $XC_RC"; return 1; }
 }
 TESTS+=(t_runtime_change)
+ONCE+=(t_runtime_change)	# CI time: t_change_matrix runs every runtime change on both
 
 t_sighup_simple_mode() {
 	xc_start xc.log --left "$T/l.sock" --right "$T/r.sock"

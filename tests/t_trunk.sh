@@ -143,6 +143,7 @@ PY
 		fail "frames with unknown tags or lost in the trunk"
 }
 TESTS+=(t_trunk_two_hosts)
+ONCE+=(t_trunk_two_hosts)	# CI time: the trunk row of t_change_matrix and t_trunk_unknown_tag run on both
 
 # the two ends of a cable differ: a guest sends TSO frames and partial
 # checksums, the trunk port takes no offloads, so host a segments and
