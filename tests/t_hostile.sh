@@ -91,9 +91,11 @@ hostile_case() {
 		sleep 0.1
 	done
 	rss1=$(xc_rss)
-	say "xcable: open fds (not counting listening sockets) $fd0 before, $fd1 after; RSS $rss0 kB before, $rss1 kB after"
+	say "xcable: open fds (not counting listening sockets) $fd0 before, $fd1 after; RSS $rss0 kB before, $rss1 kB after$([[ $BUILD == *san* ]] && echo " (not held: sanitizer build)")"
 	[ "$fd1" = "$fd0" ] || { ls -l "/proc/$XC_PID/fd" | sed 's/^/  /' | tail -n 8; fail "fds leaked"; return 1; }
-	[ $((rss1 - rss0)) -le 2048 ] || { fail "memory grew by more than 2 MB"; return 1; }
+	# (not under ASan: its quarantine keeps every freed block for a while,
+	# and each guest's connection and its events free some)
+	[[ $BUILD == *san* ]] || [ $((rss1 - rss0)) -le 2048 ] || { fail "memory grew by more than 2 MB"; return 1; }
 	xc_stop
 	[ "$XC_RC" = 0 ] || { fail "xcable exited with $XC_RC"; return 1; }
 	check_accounted xc.log || { fail "frames not accounted for"; return 1; }
