@@ -119,6 +119,59 @@ static bool seen_before(const char *const *docs, unsigned int k,
 }
 
 /**
+ * put_cables() - the members of the workers' "cables" objects, in config
+ *		  order: each document is read once (500 cables on 32
+ *		  workers, looked up one by one in every document, took
+ *		  a second)
+ * @s:		supervisor (its cables, in config order)
+ * @docs:	each worker's document (NULL for none)
+ * @n:		how many
+ * @out:	appended to
+ *
+ * Return: 0, or -ENOMEM
+ */
+static int put_cables(const struct xc_sup *s, const char *const *docs,
+		      unsigned int n, struct xc_sbuf *out)
+{
+	struct xc_json_member m, c, *all = NULL, *more;
+	size_t n_all = 0, cap = 0, j;
+	bool comma = false;
+	unsigned int i, k;
+	const char *p, *q;
+
+	for (k = 0; k < n; k++)
+		for (p = docs[k]; p && xc_json_next_member(&p, &m);) {
+			if (!xc_json_key_is(&m, "cables") || m.val[0] != '{')
+				continue;
+			for (q = m.val; xc_json_next_member(&q, &c);) {
+				if (n_all == cap) {
+					cap = cap ? 2 * cap : 64;
+					more = realloc(all, cap * sizeof(*all));
+					if (more == NULL) {
+						free(all);
+						return -ENOMEM;
+					}
+					all = more;
+				}
+				all[n_all++] = c;
+			}
+		}
+	for (i = 0; i < s->n_cables; i++)
+		for (j = 0; j < n_all; j++) {
+			if (!xc_json_key_is(&all[j], s->cables[i].def.name))
+				continue;
+			if (comma)
+				xc_sbuf_put(out, ",", 1);
+			xc_sbuf_put(out, all[j].key,
+				    (size_t)(all[j].val + all[j].vlen -
+					     all[j].key));
+			comma = true;
+		}
+	free(all);
+	return 0;
+}
+
+/**
  * xc_sup_json_merge() - one JSON document from the workers': every cable
  *			 in config order, every other object merged by its
  *			 members (a kind's hubs), the removed cables
@@ -133,16 +186,13 @@ int xc_sup_json_merge(const struct xc_sup *s, const char *const *docs,
 		      unsigned int n, struct xc_sbuf *out)
 {
 	struct xc_json_member m;
-	unsigned int i, k, j;
+	unsigned int k, j;
 	bool comma = false;
 	const char *p;
 
 	xc_sbuf_put(out, "{\"cables\":{", 11);
-	for (i = 0; i < s->n_cables; i++)
-		for (k = 0; k < n; k++)
-			if (docs[k])
-				put_members(docs[k], "\"cables\"", 8,
-					    s->cables[i].def.name, out, &comma);
+	if (put_cables(s, docs, n, out) < 0)
+		return -ENOMEM;
 	xc_sbuf_put(out, "}", 1);
 	for (k = 0; k < n; k++) {
 		for (p = docs[k]; p && xc_json_next_member(&p, &m);) {
