@@ -21,17 +21,15 @@
 #include "supervise.h"
 
 /**
- * put_members() - append the members of a document's object @part whose
- *		   key is @only (or all of them, @only NULL)
+ * put_members() - append the members of a document's object @part
  * @doc:	a worker's document
  * @part:	the object's key, quotes included
  * @plen:	its length
- * @only:	a member's name, or NULL
  * @out:	appended to
  * @comma:	a member was written before: write a comma first; updated
  */
 static void put_members(const char *doc, const char *part, size_t plen,
-			const char *only, struct xc_sbuf *out, bool *comma)
+			struct xc_sbuf *out, bool *comma)
 {
 	struct xc_json_member m, c;
 	const char *p = doc, *q;
@@ -42,8 +40,6 @@ static void put_members(const char *doc, const char *part, size_t plen,
 			continue;
 		q = m.val;
 		while (xc_json_next_member(&q, &c)) {
-			if (only && !xc_json_key_is(&c, only))
-				continue;
 			if (*comma)
 				xc_sbuf_put(out, ",", 1);
 			xc_sbuf_put(out, c.key,
@@ -208,7 +204,7 @@ int xc_sup_json_merge(const struct xc_sup *s, const char *const *docs,
 			for (j = k; j < n; j++)
 				if (docs[j])
 					put_members(docs[j], m.key, m.klen,
-						    NULL, out, &comma);
+						    out, &comma);
 			xc_sbuf_put(out, "}", 1);
 		}
 	}
