@@ -173,14 +173,18 @@ mx_check() {
 	mx_balanced >bal.out || { cat bal.out; fail "after $MX_STEP: counters do not balance"; return 1; }
 }
 
-# mx_settled_fds N - wait until the matrix xcable has N open fds again
+# mx_settled_fds N|FUNCTION - wait until the matrix xcable has N open fds
+# again (or as many as FUNCTION prints, asked again each time: a count
+# that follows what the process runs)
 mx_settled_fds() {
-	local i
+	local i want
 	for ((i = 0; i < 40; i++)); do
-		[ "$(mx_fds)" = "$1" ] && return 0
+		want=$1
+		declare -F "$1" >/dev/null && want=$($1)
+		[ "$(mx_fds)" = "$want" ] && return 0
 		sleep 0.1
 	done
-	fail "after $MX_STEP: $(mx_fds) fds open, $1 before"
+	fail "after $MX_STEP: $(mx_fds) fds open, $want expected"
 }
 
 # mx_reload EXTRA FAULT WANT STEP - rewrite the config with mxI (of row
