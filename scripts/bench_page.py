@@ -254,7 +254,8 @@ def since(commit):
         return commit
     if n == "0":
         return f"{commit}{dirty} (xcable's code, app/, is the same at this page's HEAD)"
-    return f"{commit}{dirty} (xcable's code, app/, changed in {n} commit{'s' if n != '1' else ''} since)"
+    # no count: the page must not go stale with every later commit
+    return f"{commit}{dirty} (xcable's code, app/, has changed since: `git log {base}..HEAD -- app`)"
 
 
 def commits_words(run):
