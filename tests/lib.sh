@@ -203,7 +203,9 @@ cleanup_all() {
 # is the machine type (default pc; q35 for a vIOMMU), VM_ARGS more QEMU
 # arguments before the NIC (split on spaces: an intel-iommu device, say).
 # VM_QMP=PATH gives it a QMP socket there (tests/qmp.py talks to it),
-# VM_NS=NAME runs it in that network namespace.
+# VM_NS=NAME runs it in that network namespace. GUEST_KERNEL is the kernel
+# (default scripts/mkguest's guest/kernel, a PVH vmlinux where it could
+# make one; guest/vmlinuz is the bzImage).
 declare -A VM_PID
 QEMU_ACCEL=${QEMU_ACCEL:-tcg,thread=multi}
 vm_start() {
@@ -219,7 +221,7 @@ vm_start() {
 		-nodefaults -display none -monitor none -no-reboot \
 		${VM_QMP:+-qmp "unix:$VM_QMP,server=on,wait=off"} \
 		-serial "file:$name.console" \
-		-kernel "$BUILD/guest/vmlinuz" -initrd "$BUILD/guest/initramfs.gz" \
+		-kernel "${GUEST_KERNEL:-$BUILD/guest/kernel}" -initrd "$BUILD/guest/initramfs.gz" \
 		-append "console=ttyS0 quiet panic=-1 $append" \
 		"${net[@]}" \
 		-device "virtio-net-pci,netdev=n0,mac=$mac,vectors=0${dev:+,$dev}" \
