@@ -279,6 +279,7 @@ t_capture_refused() {
 	return $ok
 }
 TESTS+=(t_capture_refused)
+SAN_ONCE+=(t_capture_refused)	# refused captures; t_capture_frames runs on both
 
 # tshark in a mount namespace of its own, with $1 bound on Wireshark's
 # extcap folder $2 (the host's folder is left as it is); its arguments

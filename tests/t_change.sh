@@ -356,6 +356,7 @@ t_change_matrix() {
 	check_dir_clean xc.log "sentinel left->right" "$sa" && check_dir_clean xc.log "sentinel right->left" "$sb"
 }
 TESTS+=(t_change_matrix)
+SAN_ONCE+=(t_change_matrix)	# every operation on every kind; t_runtime_change runs changes on build/
 
 # random runtime changes for a few seconds under traffic, failures on
 # purpose in one step in four, the invariants checked after every step
@@ -367,11 +368,13 @@ t_change_torture() {
 	[ $rc = 0 ] || { tail -n 20 torture.out | sed 's/^/    /'; fail "a check failed during the torture (the seed above repeats it)"; }
 }
 TESTS+=(t_change_torture)
+SAN_ONCE+=(t_change_torture)	# random changes; t_soak_short runs restarts on build/
 
 # the same in a lab of more than one process holds, its workers killed
 # among the operations
 t_change_torture_supervised() { t_change_torture --supervised; }
 TESTS+=(t_change_torture_supervised)
+SAN_ONCE+=(t_change_torture_supervised)	# supervised changes; t_change_supervised runs them on build/
 
 # the issue's cases one by one, on a lab of a tunnel cable and a socket
 # cable: deleting, changing (its VNI, by SIGHUP) and removing (its section,
@@ -480,6 +483,7 @@ right-vni = 100" | sed "s|^right = $T/s-r.sock|&\nright-socket-mode = 0600|" >la
 	check_accounted xc.log 4
 }
 TESTS+=(t_change_vxlan)
+SAN_ONCE+=(t_change_vxlan)	# a tunnel's changes; its row of t_change_matrix too
 
 # a cable deleted while its delay line holds frames: those are dropped
 # and counted (shutdown), and its last counters are in del's answer, in
@@ -598,6 +602,7 @@ PY
 	check_accounted xc.log 6
 }
 TESTS+=(t_change_kept_ends)
+SAN_ONCE+=(t_change_kept_ends)	# kept ends; t_change_matrix checks them too
 
 # what a careless or hostile client or user gives that ends up in
 # messages, and paths the guard could not protect: a cable name with an
@@ -730,7 +735,7 @@ d = json.load(sys.stdin); sys.exit(0 if any(g["name"] == sys.argv[1] for g in d[
 	[ "$XC_RC" = 0 ] || { fail "the supervisor exited with $XC_RC"; return 1; }
 }
 TESTS+=(t_change_supervised)
-ONCE+=(t_change_supervised)	# CI time: t_change_torture_supervised and t_supervise_change run supervised changes on both
+ONCE+=(t_change_supervised)	# CI time: t_change_torture_supervised and t_supervise_change run supervised changes under the sanitizers
 
 # a supervised reload is whole or nothing across the workers: it changes
 # c3 (worker 0: its right socket's mode) and c17 (worker 1), and c17's

@@ -162,7 +162,7 @@ t_frontend_restart() {
 		{ fail "drops not accounted as peer-down"; return 1; }
 }
 TESTS+=(t_frontend_restart)
-ONCE+=(t_frontend_restart)	# CI time: t_hostile_connect_cycles reconnects on both
+ONCE+=(t_frontend_restart)	# CI time: t_hostile_connect_cycles reconnects under the sanitizers
 
 t_client_mode() {
 	local lp rp
@@ -190,7 +190,7 @@ t_client_mode() {
 	[ "$XC_RC" = 0 ]
 }
 TESTS+=(t_client_mode)
-ONCE+=(t_client_mode)	# CI time: the socket-client row of t_change_matrix runs on both
+ONCE+=(t_client_mode)	# CI time: the socket-client row of t_change_matrix runs under the sanitizers
 
 t_no_hugepages_needed() {
 	local saved

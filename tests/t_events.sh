@@ -157,6 +157,7 @@ PY
 	[ "$XC_RC" = 0 ] || { fail "xcable exited with $XC_RC"; return 1; }
 }
 TESTS+=(t_events_many)
+SAN_ONCE+=(t_events_many)	# events; t_events_sequence runs on both
 
 # careless and hostile listeners: words events takes not refused with
 # exit 2; 100 clients that ask for events and vanish at once, and one

@@ -106,6 +106,7 @@ t_files_public_path_kept() {
 	say "the socket that could not go back was removed from its hidden name at exit"
 }
 TESTS+=(t_files_public_path_kept)
+SAN_ONCE+=(t_files_public_path_kept)	# socket files; the other t_files tests run on both
 
 # a live socket of another process at a killed worker's path is not
 # removed by the supervisor's cleanup of that worker: worker 1 is stopped

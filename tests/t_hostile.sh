@@ -117,6 +117,7 @@ for c in desc-past-region desc-unmapped desc-unmapped-zero-len desc-zero-len \
 	TESTS+=("$f")
 done
 unset c f
+SAN_ONCE+=(t_hostile_connect_cycles)	# a thousand reconnections; t_hostile_connect_cycles_propagation runs them on build/
 
 # lying virtio-net headers: besides the common checks, xcable must have
 # refused the lies it can see (bad-offload, too-big)
@@ -159,7 +160,7 @@ t_hostile_connect_cycles_propagation() {
 	[ "$held" -gt 0 ] && [ "$lines" -le $((4 * RL_BURST)) ] || fail "the connect loop's link-up lines were not limited"
 }
 TESTS+=(t_hostile_connect_cycles_propagation)
-ONCE+=(t_hostile_connect_cycles_propagation)	# timing of propagation; t_hostile_connect_cycles runs on both
+ONCE+=(t_hostile_connect_cycles_propagation)	# timing of propagation; t_hostile_connect_cycles runs under the sanitizers
 
 # guests behind a vIOMMU (xcable offering IOMMU support): a good pair whose
 # every address goes through the IOTLB, and hostile IOTLB messages
@@ -169,3 +170,4 @@ for c in good-iommu iotlb-bad; do
 	TESTS+=("$f")
 done
 unset c f
+SAN_ONCE+=(t_hostile_connect_cycles)	# a thousand reconnections; t_hostile_connect_cycles_propagation runs them on build/

@@ -156,6 +156,7 @@ t_xcablectl_runtime() {
 	check_dir_clean_ex xc.log "cable0 left->right" || return 1
 }
 TESTS+=(t_xcablectl_runtime)
+SAN_ONCE+=(t_xcablectl_runtime)	# requests; the t_ctl_* tests run the control socket on both
 
 # clients of the control socket and of telemetry that hang up before
 # reading their answers (a killed xcablectl, a script's timeout) must cost

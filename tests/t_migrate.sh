@@ -325,6 +325,7 @@ t_migrate_slot() {
 		{ ls -la "$T"; fail "sockets left behind at exit"; return 1; }
 }
 TESTS+=(t_migrate_slot)
+SAN_ONCE+=(t_migrate_slot)	# the slot's states; t_vm_migrate runs them on build/
 
 # a guest's "move" played by two frontends: the source's stops (exits),
 # then the destination's connects to the slot and starts, while the right
@@ -362,6 +363,7 @@ t_migrate_frontends_move() {
 		{ ls -la "$T"; fail "sockets left behind at exit"; return 1; }
 }
 TESTS+=(t_migrate_frontends_move)
+SAN_ONCE+=(t_migrate_frontends_move)	# a move; t_vm_migrate runs one on build/
 
 # mig_hosts - two hosts as network namespaces (this test's h1 and h2),
 # joined by a veth: h1 10.61.0.1, h2 10.61.0.2

@@ -347,3 +347,4 @@ t_second_frontend_refused() {
 	[ ! -e "$T/l.sock" ] && [ ! -e "$T/.l.sock.in-use" ] || { fail "sockets left behind at exit"; return 1; }
 }
 TESTS+=(t_second_frontend_refused)
+SAN_ONCE+=(t_second_frontend_refused)	# a refused frontend; t_socket_in_use_and_stale runs on both

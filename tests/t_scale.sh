@@ -126,7 +126,7 @@ left-socket-mode = 0600"
 	[ "$XC_RC" = 0 ] || { fail "xcable exited with $XC_RC"; return 1; }
 }
 TESTS+=(t_runtime_change)
-ONCE+=(t_runtime_change)	# CI time: t_change_matrix runs every runtime change on both
+ONCE+=(t_runtime_change)	# CI time: t_change_matrix runs every runtime change under the sanitizers
 
 t_sighup_simple_mode() {
 	xc_start xc.log --left "$T/l.sock" --right "$T/r.sock"
@@ -358,7 +358,7 @@ t_scale_16() {
 	[ "$per" -le 2048 ] || fail "a connected idle cable costs more than 2 MB"
 }
 TESTS+=(t_scale_16)
-ONCE+=(t_scale_16)	# measures build/; t_supervise* run on both
+ONCE+=(t_scale_16)	# measures build/; t_supervise* run under the sanitizers
 
 # sup_start N - start xcable on a config of N socket-to-socket cables
 # c0..c(N-1), control socket $T/x.ctl; waits until the supervisor and
@@ -466,6 +466,7 @@ t_supervise_worker_crash() {
 	return $rc
 }
 TESTS+=(t_supervise_worker_crash)
+SAN_ONCE+=(t_supervise_worker_crash)	# a crash; t_supervise_restart runs on both
 
 # a supervisor killed outright (SIGKILL: no cleanup) takes its workers
 # with it (PR_SET_PDEATHSIG), and starting xcable again on the same config
@@ -590,6 +591,7 @@ t_supervise_change() {
 	return $rc
 }
 TESTS+=(t_supervise_change)
+SAN_ONCE+=(t_supervise_change)	# supervised changes; t_change_supervised runs them on build/
 
 # t_scale_fair: 100 cables busy at once, 1514-byte frames both ways for
 # 8 s, every guest's ring kept full (tests/xcfront writes its buffers once

@@ -143,7 +143,7 @@ PY
 		fail "frames with unknown tags or lost in the trunk"
 }
 TESTS+=(t_trunk_two_hosts)
-ONCE+=(t_trunk_two_hosts)	# CI time: the trunk row of t_change_matrix and t_trunk_unknown_tag run on both
+ONCE+=(t_trunk_two_hosts)	# CI time: the trunk row of t_change_matrix and t_trunk_unknown_tag run under the sanitizers
 
 # the two ends of a cable differ: a guest sends TSO frames and partial
 # checksums, the trunk port takes no offloads, so host a segments and
@@ -221,6 +221,7 @@ PY
 	grep -q "^stray 1$" c1.out || fail "the frame for tag 10 did not reach cable c1"
 }
 TESTS+=(t_trunk_unknown_tag)
+SAN_ONCE+=(t_trunk_unknown_tag)	# unknown tags; t_trunk_two_hosts runs on build/
 
 # a trunk port going down: frames towards it are dropped as peer-down
 # (af_packet's driver reports the link up whatever the interface does:

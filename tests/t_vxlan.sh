@@ -305,6 +305,7 @@ t_vxlan_demux() {
 		fail "frames not accounted for"
 }
 TESTS+=(t_vxlan_demux)
+SAN_ONCE+=(t_vxlan_demux)	# many tunnels; t_vxlan_routed runs one on both
 
 # transit_ini - the router's one cable: a tunnel to host a (vni 100) and
 # a tunnel to host b (vni 200), on one socket
@@ -476,6 +477,7 @@ t_vxlan_gso() {
 	dir_balance xa1500df.log "$d" || fail "host a: frames not accounted for"
 }
 TESTS+=(t_vxlan_gso)
+SAN_ONCE+=(t_vxlan_gso)	# segmentation; t_vxlan_offload runs on both
 
 t_vxlan_df() {
 	local big pp rc d
