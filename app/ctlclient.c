@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "ctlclient.h"
+#include "sockprobe.h"
 
 /* the Debian package's service puts its control sockets here
  * (config/xcable@.service.in: --control /run/xcable/NAME.ctl) */
@@ -45,7 +46,8 @@ void xc_cl_run_dir(char *buf, size_t len)
 }
 
 /**
- * found_add() - count a path if it is a socket
+ * found_add() - count a path if a process listens on it (a killed
+ *		 xcable leaves its socket file behind)
  * @f:		what was found so far
  * @path:	a candidate
  */
@@ -54,7 +56,7 @@ static void found_add(struct xc_found *f, const char *path)
 	size_t used = strlen(f->all);
 	struct stat st;
 
-	if (stat(path, &st) || !S_ISSOCK(st.st_mode))
+	if (stat(path, &st) || !S_ISSOCK(st.st_mode) || xc_sock_probe(path) != 1)
 		return;
 	if (f->n < XC_FOUND_MAX)
 		snprintf(f->path[f->n], sizeof(f->path[0]), "%s", path);

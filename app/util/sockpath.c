@@ -36,37 +36,8 @@
 #include "bounds.h"
 #include "sockid.h"
 #include "sockpath.h"
+#include "sockprobe.h"
 #include "sockrec.h"
-
-/**
- * probe_live() - tell whether a process accepts connections on a socket
- * @path:	socket path
- *
- * Return: 1 if live, 0 if stale (connection refused), -errno otherwise
- */
-static int probe_live(const char *path)
-{
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	int fd, rc;
-
-	if (strlen(path) >= sizeof(sa.sun_path))
-		return -ENAMETOOLONG;
-	strcpy(sa.sun_path, path);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	rc = connect(fd, (struct sockaddr *)&sa, sizeof(sa));
-	if (rc == 0)
-		rc = 1;
-	else if (errno == ECONNREFUSED)
-		rc = 0;
-	else
-		rc = -errno;
-	close(fd);
-	return rc;
-}
-
-
 
 /**
  * look() - what is at @path, if anything
@@ -117,7 +88,7 @@ static int reclaim(const char *path, const struct stat *st, char *err,
 			 path, xc_sock_what(st));
 		return -EEXIST;
 	}
-	rc = probe_live(path);
+	rc = xc_sock_probe(path);
 	if (rc == 1) {
 		snprintf(err, errlen, "socket '%s' is in use by another process",
 			 path);
