@@ -125,6 +125,20 @@ mx_config() {
 	while [ $# -ge 3 ]; do mx_section "$1" "$2" "$3" >>"$f"; shift 3; done
 }
 
+# mx_lab FILE - the matrix's namespace, each row's set-up, and in FILE a
+# config with every row's cable mxI from the start (MX_ROWS set)
+mx_lab() {
+	local i=0 r args=()
+	MX_ROWS=$(mx_rows)
+	ip netns add "$(mx_ns)" && ip -n "$(mx_ns)" link set lo up || return 1
+	for r in $MX_ROWS; do
+		if declare -F "mx_${r}_setup" >/dev/null; then "mx_${r}_setup" "$i" || return 1; fi
+		args+=("$i" "$r" "")
+		i=$((i + 1))
+	done
+	mx_config "$1" "${args[@]}"
+}
+
 # mx_front I ROW - frames both ways through mxI, byte for byte (xcfront)
 mx_front() {
 	timeout 30 "$BUILD/tests/xcfront" --pairs "$T/mx%d-l.sock,$T/mx%d-r.sock" \
@@ -674,15 +688,8 @@ settled_pid_fds() {
 # started again has as many fds as before it was killed; at the end
 # every cable of the lab is listed
 t_change_supervised() {
-	local i=0 r w pid n args=() names sfds wfds
-	MX_ROWS=$(mx_rows)
-	ip netns add "$(mx_ns)" && ip -n "$(mx_ns)" link set lo up || return 1
-	for r in $MX_ROWS; do
-		if declare -F "mx_${r}_setup" >/dev/null; then "mx_${r}_setup" "$i" || return 1; fi
-		args+=("$i" "$r" "")
-		i=$((i + 1))
-	done
-	mx_config lab.ini "${args[@]}"
+	local i=0 r w pid n names sfds wfds
+	mx_lab lab.ini || return 1
 	for ((n = 0; n < 16; n++)); do
 		printf '[cable f%s]\nleft = %s\nright = %s\n' "$n" "$T/f$n-l.sock" "$T/f$n-r.sock" >>lab.ini
 	done
