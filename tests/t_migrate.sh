@@ -101,7 +101,10 @@ mig_move() {
 # dropped, and B saw the moved guest announce itself
 mig_checks() {
 	local gap bound
-	wait_console "$1" XC-DONE 300 || { tail -n 20 "$1.console"; fail "the moved guest did not finish"; return 1; }
+	MIG_CRASH=
+	wait_console "$1" "XC-DONE\|$GUEST_CRASH" 300 || { tail -n 20 "$1.console"; fail "the moved guest did not finish"; return 1; }
+	MIG_CRASH=$(tr -d '\r' <"$1.console" | grep -a -m1 -- "$GUEST_CRASH")
+	[ -z "$MIG_CRASH" ] || { fail "the moved guest's kernel crashed on its destination: $MIG_CRASH"; return 1; }
 	# iperf3's output comes once it is over: on the destination's console
 	[ "$(vm_rc "$1" iperf-a2b)" = 0 ] && ! grep -aqi "reset\|error" "$1.console" ||
 		{ tail -n 20 "$1.console"; fail "iperf3 across the move failed"; return 1; }
@@ -197,15 +200,34 @@ mig_fails() {
 	[ -S "$T/l.sock" ] && [ ! -e "$T/.l.sock.migrate" ] || { fail "the slot's socket was left, or the public one is gone"; return 1; }
 }
 
-# both VM tests boot the bzImage, not the PVH vmlinux the others boot
-# faster: see doc/migration.md, "Known problems"
+# what a guest's kernel prints when it crashes
+GUEST_CRASH='Kernel panic\|kernel BUG at\|BUG: kernel\|BUG: unable to handle\|Oops: \|general protection fault'
+
+# mig_tries FUNCTION ARGS... - run a migration scenario; if it failed only
+# because the moved guest's kernel crashed on its destination (QEMU 7.2
+# under TCG corrupts a guest it moves from shared memory in about a third
+# of the moves, with no vhost-user device at all: doc/migration.md, "Known
+# problems"), say so and run it again, at most three times in all; any
+# other failure is the test's
+mig_tries() {
+	local n
+	for n in 1 2 3; do
+		MIG_CRASH=
+		"$@" && return 0
+		[ -n "$MIG_CRASH" ] || return 1
+		say "attempt $n: the moved guest's kernel crashed on its destination (QEMU under TCG, not the cable: see doc/migration.md); again"
+		cleanup_all >/dev/null 2>&1
+		rm -f ./*.console ./*.qemu.log ./*.log
+	done
+	fail "the moved guest crashed in three attempts"
+}
+
 t_vm_migrate() {
-	local GUEST_KERNEL=$BUILD/guest/vmlinuz
 	vm_prepare || return 1
-	migrate_here server || return 1
+	mig_tries migrate_here server || return 1
 	cleanup_all >/dev/null 2>&1
 	rm -f a*.console b.console
-	migrate_here client
+	mig_tries migrate_here client
 }
 TESTS+=(t_vm_migrate)
 SLOW_ONCE+=(t_vm_migrate)	# the frontend tests run its paths on both builds
@@ -387,9 +409,9 @@ x2() { "$BUILD/app/xcablectl" -p "xcable-$XC2_PID" "$@"; }
 # A's new socket and a tunnel back to host 1; host 1's end of A becomes a
 # tunnel to host 2 as A's device stops there. First a migration whose
 # destination is killed half-way: A stays on host 1, its cable as it was.
-t_vm_migrate_remote() {
-	local secs=30 GUEST_KERNEL=$BUILD/guest/vmlinuz
-	vm_prepare || return 1
+t_vm_migrate_remote() { vm_prepare && mig_tries migrate_remote; }
+migrate_remote() {
+	local secs=30
 	mig_hosts || { fail "cannot make the two hosts"; return 1; }
 	XC_NS=$MIG_H2 xc_start xc2.log --left "$T/a2.sock" --right-vxlan 10.61.0.1 --vni 100
 	XC2_PID=$XC_PID
