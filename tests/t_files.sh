@@ -250,3 +250,22 @@ t_files_foreign_socket_kept() {
 	[ "$XC_RC" = 0 ] || { fail "xcable exited with $XC_RC"; return 1; }
 }
 TESTS+=(t_files_foreign_socket_kept)
+
+# a killed xcable leaves its runtime directory (/var/run/dpdk/xcable-PID)
+# and its control socket; pids wrap (at 32768 by default), and an xcable
+# that gets the same pid finds them: the socket nobody listens on is
+# taken over, and xcablectl reaches the new xcable
+t_files_stale_control_same_pid() {
+	bash -c 'd=/var/run/dpdk/xcable-$$
+		mkdir -p "$d" && /usr/bin/python3 -c "import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])" "$d/xcable.ctl" &&
+		exec "$0" "$@"' "$XC" --left "$T/l.sock" --right "$T/r.sock" >xc.log 2>&1 &
+	XC_PID=$!
+	XC_PIDS+=("$XC_PID")
+	wait_log xc.log "running;" 1 20 || { cat xc.log; fail "xcable did not start"; return 1; }
+	grep "no runtime control" xc.log && { fail "the leftover socket kept xcable from its control socket"; return 1; }
+	"$BUILD/app/xcablectl" -p "xcable-$XC_PID" list >list.out 2>&1 || { cat list.out; fail "xcablectl cannot reach it"; return 1; }
+	say "a leftover xcable.ctl in /var/run/dpdk/xcable-$XC_PID (pid $XC_PID, as the new xcable's): taken over; xcablectl list: $(head -n 1 list.out)"
+	xc_stop
+	[ "$XC_RC" = 0 ] && [ ! -e "/var/run/dpdk/xcable-$XC_PID" ] || { fail "exit $XC_RC, or its runtime directory left"; return 1; }
+}
+TESTS+=(t_files_stale_control_same_pid)
