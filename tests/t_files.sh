@@ -251,14 +251,21 @@ t_files_foreign_socket_kept() {
 }
 TESTS+=(t_files_foreign_socket_kept)
 
-# a killed xcable leaves its runtime directory (/var/run/dpdk/xcable-PID)
-# and its control socket; pids wrap (at 32768 by default), and an xcable
-# that gets the same pid finds them: the socket nobody listens on is
-# taken over, and xcablectl reaches the new xcable
+# a killed xcable leaves its runtime directory (/var/run/dpdk/xcable-PID),
+# its control socket and the record of the sockets it bound
+# (app/util/sockrec.c); pids wrap (at 32768 by default), and an xcable
+# that gets the same pid finds them: the recorded socket nobody listens on
+# is taken over, and xcablectl reaches the new xcable
 t_files_stale_control_same_pid() {
 	bash -c 'd=/var/run/dpdk/xcable-$$
-		mkdir -p "$d" && /usr/bin/python3 -c "import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])" "$d/xcable.ctl" &&
-		exec "$0" "$@"' "$XC" --left "$T/l.sock" --right "$T/r.sock" >xc.log 2>&1 &
+		mkdir -p "$d" && /usr/bin/python3 -c "
+import os, socket, sys
+d = sys.argv[1]
+socket.socket(socket.AF_UNIX).bind(d + \"/xcable.ctl\")
+st = os.lstat(d + \"/xcable.ctl\")
+with open(d + \"/xcable-sockets\", \"w\") as f:
+    f.write(\"+ %d %d %d %d %s/xcable.ctl\\n\" % (st.st_dev, st.st_ino, st.st_mtime_ns // 10**9, st.st_mtime_ns % 10**9, d))
+" "$d" && exec "$0" "$@"' "$XC" --left "$T/l.sock" --right "$T/r.sock" >xc.log 2>&1 &
 	XC_PID=$!
 	XC_PIDS+=("$XC_PID")
 	wait_log xc.log "running;" 1 20 || { cat xc.log; fail "xcable did not start"; return 1; }

@@ -9,12 +9,6 @@
  * run. After cleanup xcable removes them: a hugepage file only if no other
  * process holds its lock (the EAL's own rule when it clears a prefix), and
  * the runtime directory with the files in it.
- *
- * A process killed outright removes nothing, and the default prefix,
- * xcable-PID, comes back when the pid does (pids wrap, at 32768 by
- * default): so at start, in a runtime directory named after our own pid,
- * a socket nobody listens on (our control socket's name, say) is a
- * leftover of that earlier process and is removed.
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -23,23 +17,11 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/file.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <rte_eal.h>
 
 #include "runfiles.h"
-#include "sockprobe.h"
-
-/* which entries remove_entries() unlinks */
-enum xc_rf_which {
-	XC_RF_ALL,		/* every one */
-	XC_RF_UNLOCKED,		/* files nobody holds a lock on */
-	XC_RF_STALE_SOCKETS,	/* sockets nobody listens on */
-};
-
-static void remove_entries(const char *dir, const char *prefix,
-			   enum xc_rf_which which);
 
 /**
  * xc_runfiles_note() - remember the EAL's runtime directory and prefix,
@@ -53,21 +35,16 @@ void xc_runfiles_note(struct xc_runfiles *rf)
 	snprintf(rf->dir, sizeof(rf->dir), "%s", rte_eal_get_runtime_dir());
 	snprintf(tmp, sizeof(tmp), "%s", rf->dir);
 	snprintf(rf->prefix, sizeof(rf->prefix), "%s", basename(tmp));
-	snprintf(tmp, sizeof(tmp), "xcable-%d", (int)getpid());
-	if (strcmp(rf->prefix, tmp) == 0)
-		remove_entries(rf->dir, NULL, XC_RF_STALE_SOCKETS);
 }
 
 /**
  * remove_entries() - unlink the entries of a directory that pass a test
  * @dir:	directory
  * @prefix:	only names starting with this, or NULL for all
- * @which:	which of them
+ * @locked:	only files on which an exclusive lock can be taken
  */
-static void remove_entries(const char *dir, const char *prefix,
-			   enum xc_rf_which which)
+static void remove_entries(const char *dir, const char *prefix, bool locked)
 {
-	struct stat st;
 	char path[PATH_MAX];
 	struct dirent *e;
 	DIR *d = opendir(dir);
@@ -83,11 +60,7 @@ static void remove_entries(const char *dir, const char *prefix,
 		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir,
 				     e->d_name) >= sizeof(path))
 			continue;
-		if (which == XC_RF_STALE_SOCKETS) {
-			if (lstat(path, &st) == 0 && S_ISSOCK(st.st_mode) &&
-			    xc_sock_probe(path) == 0)
-				unlink(path);
-		} else if (which == XC_RF_UNLOCKED) {
+		if (locked) {
 			fd = open(path, O_RDONLY | O_CLOEXEC);
 			if (fd < 0)
 				continue;
@@ -117,9 +90,9 @@ void xc_runfiles_remove(const struct xc_runfiles *rf)
 	f = setmntent("/proc/mounts", "r");
 	while (f && (m = getmntent(f)) != NULL)
 		if (strcmp(m->mnt_type, "hugetlbfs") == 0)
-			remove_entries(m->mnt_dir, pat, XC_RF_UNLOCKED);
+			remove_entries(m->mnt_dir, pat, true);
 	if (f)
 		endmntent(f);
-	remove_entries(rf->dir, NULL, XC_RF_ALL);
+	remove_entries(rf->dir, NULL, false);
 	rmdir(rf->dir);
 }

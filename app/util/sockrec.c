@@ -28,6 +28,10 @@
  * unlinked). Any other socket is somebody else's. The supervisor does the
  * same with the record of a worker that died (xc_sock_reclaim()). A
  * clean exit leaves no record: its run directory is removed (runfiles.c).
+ * A killed process's run directory stays, and the default prefix,
+ * xcable-PID, comes back when its pid does: a process that takes over
+ * such a record keeps what it listed as proof for its own later checks
+ * (its control socket's, say).
  *
  * The file grows by a line per socket bound or gone (a guard's decoy comes
  * and goes with each guest); once it has many more lines than sockets it
@@ -87,6 +91,10 @@ static struct {
 	int fd;			/* the file, locked; -1: not written */
 	char file[PATH_MAX];
 	struct recs live;	/* the sockets bound and not gone */
+	struct recs before;	/* what the record at the same path said
+				 * when this process took it over: a process
+				 * of the same prefix that ended (pids wrap,
+				 * and the default prefix is xcable-PID) */
 	unsigned int lines;	/* in the file */
 } xc_rec = { .lock = PTHREAD_MUTEX_INITIALIZER, .fd = -1 };
 
@@ -296,8 +304,8 @@ void xc_sockrec_base(char *buf, size_t len)
  *		       hold the record's lock until the process ends
  * @dir:	the run directory, which exists
  *
- * A record left there by a process that ended (the same prefix) was read
- * already, by the checks of the sockets before this: it is written over.
+ * A record left there by a process that ended (the same prefix) is written
+ * over; what it listed is kept for xc_sockrec_left().
  *
  * Return: 0, or -errno (sockets are then not recorded: those a crash
  *	   leaves are not removed by the next start)
@@ -329,6 +337,10 @@ int xc_sockrec_open(const char *dir)
 		close(fd);
 		fd = -1;
 	}
+	/* the sockets it lists stay provably xcable's for the checks
+	 * still to come (the control socket's comes later) */
+	if (fd >= 0)
+		recs_read(fd, &xc_rec.before);
 	if (fd < 0 || ftruncate(fd, 0) < 0) {
 		rc = fd < 0 ? -EAGAIN : -errno;
 		if (fd >= 0)
@@ -358,6 +370,7 @@ void xc_sockrec_close(bool remove)
 		close(xc_rec.fd);
 	}
 	xc_rec.fd = -1;
+	recs_free(&xc_rec.before);
 	recs_free(&xc_rec.live);
 	pthread_mutex_unlock(&xc_rec.lock);
 }
@@ -491,6 +504,17 @@ int xc_sockrec_left(const char *path, const struct stat *st, char *who,
 	int fd, found = 0;
 	DIR *d;
 
+	/* an ended process's record this one took over (its own is locked) */
+	pthread_mutex_lock(&xc_rec.lock);
+	for (i = 0; i < xc_rec.before.n && !found; i++)
+		found = at(&xc_rec.before.r[i], path, st);
+	if (found)
+		snprintf(who, wholen, "%.*s",
+			 (int)(strlen(xc_rec.file) - strlen(XC_SOCKREC_FILE) - 1),
+			 xc_rec.file);
+	pthread_mutex_unlock(&xc_rec.lock);
+	if (found)
+		return 1;
 	xc_sockrec_base(base, sizeof(base));
 	d = opendir(base);
 	if (d == NULL)
