@@ -26,7 +26,6 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 
@@ -237,25 +236,16 @@ class Run:
         return os.path.basename(self.path)
 
 
-def git(*args):
-    """git() - what a git command in the tree prints, or None"""
-    r = subprocess.run(["git", "-C", TOP] + list(args), capture_output=True, text=True)
-    return r.stdout.strip() if r.returncode == 0 else None
-
-
 def since(commit):
-    """since() - how xcable's code (app/) changed from COMMIT to HEAD"""
+    """since() - COMMIT and the git command that shows how app/ changed from it
+
+    The words depend on the commit alone, not on the repository the
+    page is drawn in: a shallow clone, a tarball or a tree git will not
+    read (another owner's) draws the same page, and no later commit
+    makes it stale."""
     base = commit[:-6] if commit.endswith("-dirty") else commit
     dirty = " plus uncommitted changes" if commit.endswith("-dirty") else ""
-    if git("rev-parse", "-q", "--verify", base + "^{commit}") is None:
-        return f"{commit} (not in this repository's history)"
-    n = git("rev-list", "--count", f"{base}..HEAD", "--", "app")
-    if n is None:
-        return commit
-    if n == "0":
-        return f"{commit}{dirty} (xcable's code, app/, is the same at this page's HEAD)"
-    # no count: the page must not go stale with every later commit
-    return f"{commit}{dirty} (xcable's code, app/, has changed since: `git log {base}..HEAD -- app`)"
+    return f"{commit}{dirty} (what xcable's code, app/, changed since: `git log {base}..HEAD -- app`)"
 
 
 def commits_words(run):
