@@ -523,7 +523,9 @@ t_supervise_stop() {
 	left=""
 	for p in "${wp[@]}"; do kill -0 "$p" 2>/dev/null && left="$left $p"; done
 	[ -z "$left" ] || { fail "workers still running:$left"; return 1; }
-	left=$(ls "$T"/*.sock "$T/x.ctl" 2>/dev/null; ls -d /var/run/dpdk/xcable-$pid* 2>/dev/null)
+	# the supervisor's run directory and its workers' (xcable-PID-wN), not
+	# another process's whose pid starts with the same digits
+	left=$(ls "$T"/*.sock "$T/x.ctl" 2>/dev/null; ls -d /var/run/dpdk/xcable-$pid /var/run/dpdk/xcable-$pid-* 2>/dev/null)
 	[ -z "$left" ] || { fail "left behind: $left"; return 1; }
 	say "no worker process, no socket, no run directory left"
 }
