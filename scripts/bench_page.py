@@ -30,7 +30,7 @@ import sys
 import tempfile
 
 from bench_tables import (Recs, loops_table, goodput_table, idle_table,
-                          rr_table, vm_table, vm_pings_table, notify_table,
+                          rr_table, vm_table, vm_pings_table, notify_table, migrate_table,
                           scale_tables, plot_loops, plot_sizes, plot_vm, plot_latency,
                           plot_scale, REFERENCES, VM_TCP, NOTIFY_MS)
 
@@ -155,6 +155,9 @@ KINDS = [
     Kind("notify", "Two guests: where a TCP stream's notifications and CPU go",
          lambda R: bool(R.fwds("notify")), lambda R: R.fwds("notify"), [notify_table],
          lambda R: NOTIFY_ROWS, pairs_against("xcable"), (), "scripts/bench --notify --save"),
+    Kind("migrate", "Moving a VM: a live migration on one host",
+         lambda R: bool(R.fwds("migrate")), lambda R: R.fwds("migrate"), [migrate_table],
+         None, None, (), "scripts/bench --migrate --save"),
     Kind("scale", "Many cables: what each costs, and what busy ones carry",
          lambda R: bool(R.fwds("scale")), lambda R: R.fwds("scale"),
          [lambda R, fw: scale_tables(R)], None, None, (("cost", lambda R, fw, png: plot_scale(R, png)),),

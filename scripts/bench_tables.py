@@ -163,6 +163,37 @@ def col_table(R, fwds, level, cols, first="forwarder"):
     return lines + [""]
 
 
+MIGRATE_INTRO = ("Guest A moves to another QEMU on this host (QEMU's precopy migration over a "
+                 "unix socket, 1 GB/s allowed) while it sends one TCP stream to guest B and B "
+                 "pings it every 20 ms. Downtime and total time are QEMU's; the ping gap is B's "
+                 "longest wait for a reply (each reply's send time plus its round trip); TCP is "
+                 "iperf3's 0.5 s intervals from the second on: their median, and the lowest one "
+                 "(the move falls in it); carrier changes: B's, during the run; intact: 2 MB B "
+                 "sent A across the move, every byte checked by A (tests/xcstream.c); crashed: the "
+                 "moved guest's kernel on its destination, which QEMU 7.2 under TCG does to some "
+                 "moved guests with shared memory, cable or not ([migration.md](migration.md)).")
+MIGRATE_COLS = [("runs", lambda rs: [len(rs)], None, 0),
+                ("moves completed", lambda rs: [sum(r.get("completed") or 0 for r in rs)], None, 0),
+                ("QEMU downtime ms", "downtime_ms", None, 0),
+                ("QEMU total ms", "total_ms", None, 0), ("B's longest ping gap ms", "gap_ms", None, 0),
+                ("TCP median Mbit/s", "tput_median_mbps", None, 1),
+                ("TCP lowest interval Mbit/s", "tput_min_mbps", None, 1),
+                ("TCP streams that survived", lambda rs: [sum(r.get("tcp_ok") or 0 for r in rs)],
+                 None, 0),
+                ("B's 2 MB arrived intact", lambda rs: [sum(r.get("stream_intact") or 0 for r in rs)],
+                 None, 0),
+                ("B's carrier changes", "carrier_changes", None, 0),
+                ("announcements B saw", "announcements", None, 0),
+                ("moved guest crashed", lambda rs: [sum(r.get("guest_crashed") or 0 for r in rs)],
+                 None, 0)]
+
+
+def migrate_table(R, fwds):
+    """migrate_table() - a guest moved to another QEMU: downtime, the
+    other guest's ping gap, TCP around the move"""
+    return [MIGRATE_INTRO, ""] + col_table(R, fwds, "migrate", MIGRATE_COLS)
+
+
 def idle_table(R, fwds):
     """idle_table() - forwarder CPU with both ends connected, silent"""
     return col_table(R, fwds, "idle", [("CPU % of one core", "fwd_cpu_pct", None, 2)])
