@@ -297,7 +297,8 @@ def measured(run, relpath, before):
 def forwarders_words(run, fw):
     """forwarders_words() - what the unusual forwarders of a run were"""
     known = {"xcable", "xcable-poll", "xcable-nooffl", "xcable-trunk", "xcable-trunk-xdp",
-             "xcable-netdev", "xcable-vxlan", "xcable-q1", "xcable-q2", "xcable-q4"} | set(REFERENCES)
+             "xcable-netdev", "xcable-vxlan", "xcable-q1", "xcable-q2", "xcable-q4",
+             "ovs-dpdk-srv"} | set(REFERENCES)
     out = []
     for f in fw:
         if f in known:
@@ -483,7 +484,7 @@ def index(runs, chosen, history, metas, outdir):
 def what_words(run):
     """what_words() - what a run measured, from its records"""
     levels = {"frontend": "frontends", "rr": "round trips", "idle": "idle CPU", "vm": "VMs",
-              "notify": "notifications", "scale": "many cables"}
+              "notify": "notifications", "migrate": "a live migration", "scale": "many cables"}
     lv = [levels[l] for l in levels if run.R.fwds(l)]
     return f"{', '.join(lv)}: {', '.join(run.R.fwds())}"
 
@@ -497,7 +498,7 @@ def save(path, history=HISTORY):
         sys.exit("bench-report: a quick run checks the bench, it is not kept")
     if not run.started:
         sys.exit(f"bench-report: {path}: the records do not say when the run started")
-    lv = [l for l in ("notify", "scale", "vm", "rr", "frontend") if run.R.fwds(l)]
+    lv = [l for l in ("notify", "migrate", "scale", "vm", "rr", "frontend") if run.R.fwds(l)]
     kind = "-".join(l for l in lv if l != "rr") or "records"
     if any(f.startswith("xcable-q") for f in run.R.fwds()):
         kind = "multiqueue"
