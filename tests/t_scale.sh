@@ -150,12 +150,18 @@ idle_cost() {
 	scale_ini "idle$n.ini" "$n" "i${n}c"
 	xc_start "idle$n.log" --config "idle$n.ini"
 	wait_log "idle$n.log" "running;" 1 30 || { fail "$n cables did not start"; return 1; }
+	# the streams start once every frontend is up: a frontend still
+	# starting on a busy machine does not empty its ring, frames towards
+	# it wait in the cable, and its pool grows (as it should for a cable
+	# in use), which is not what an idle cable costs
+	rm -f "$T/go-idle$n"
 	for ((i = 0; i < n; i++)); do
 		for s in l r; do
-			stream_peer "idle$n-$i$s.out" "$T/i${n}c$i-$s.sock" 1 25 & p+=($!)
+			STREAM_WAIT=$T/go-idle$n stream_peer "idle$n-$i$s.out" "$T/i${n}c$i-$s.sock" 1 25 & p+=($!)
 		done
 	done
 	wait_log "idle$n.log" "link up" $((2 * n)) 60 || { fail "not every frontend came up"; kill "${p[@]}"; return 1; }
+	touch "$T/go-idle$n"
 	sleep 2
 	read -r IDLE_KB rss < <(tree_kb "$XC_PID")
 	say "$n idle cables, frontends attached: proportional set + own hugepages $IDLE_KB kB (resident: $rss kB)"
