@@ -8,6 +8,10 @@ XC=${XC:-$BUILD/app/xcable}
 XCPEER=${XCPEER:-$BUILD/tests/xcpeer}
 XC_PIDS=()
 
+# what a guest's kernel prints when it crashes (a grep pattern; the
+# migration tests and scripts/bench --migrate look for it)
+GUEST_CRASH='Kernel panic\|kernel BUG at\|BUG: kernel\|BUG: unable to handle\|Oops: \|general protection fault'
+
 say()  { echo "  $*"; }
 fail() { echo "  FAIL: $*"; return 1; }
 

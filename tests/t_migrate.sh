@@ -203,9 +203,6 @@ mig_fails() {
 	[ -S "$T/l.sock" ] && [ ! -e "$T/.l.sock.migrate" ] || { fail "the slot's socket was left, or the public one is gone"; return 1; }
 }
 
-# what a guest's kernel prints when it crashes
-GUEST_CRASH='Kernel panic\|kernel BUG at\|BUG: kernel\|BUG: unable to handle\|Oops: \|general protection fault'
-
 # mig_tries FUNCTION ARGS... - run a migration scenario; if it failed only
 # because the moved guest's kernel crashed on its destination (QEMU 7.2
 # under TCG corrupts a guest it moves from shared memory in about a third
