@@ -63,7 +63,16 @@
  * ring is asked for at once with a burst of no frames, straight to the
  * vhost library (retranslate()): it sends the IOTLB misses, QEMU's
  * answers make the ring ready again, the PMD enables the queue, and
- * frames held for it meanwhile go on.
+ * frames held for it meanwhile go on. That burst may do nothing: a
+ * dequeue only tries the ring's lock (rte_vhost_dequeue_burst() returns
+ * 0 at once when another thread holds it, as an lcore does for a moment
+ * each time it turns the guest's kicks on or off), and then no miss is
+ * sent and nothing would ever ask again: the guest's Tx ring stayed
+ * untranslated and that direction stalled for good (seen about once in a
+ * few thousand invalidations, with two lazily flushing guests). So every
+ * ring kept in use is asked again from an EAL alarm, every millisecond
+ * at first and then every 100 ms, until the PMD reports its queue
+ * enabled (retranslate_again(); @awaiting).
  *
  * Such a guest's ring also stalls on an IOTLB miss: the vhost library
  * asks QEMU for the translation and takes nothing more from the ring
@@ -81,12 +90,14 @@
 
 #include <linux/vhost_types.h>
 
+#include <rte_alarm.h>
 #include <rte_eth_vhost.h>
 #include <rte_ethdev.h>
 #include <rte_kvargs.h>
 #include <rte_pause.h>
 #include <rte_vhost.h>
 
+#include "fault.h"
 #include "guard.h"
 #include "log.h"
 #include "logrl.h"
@@ -139,6 +150,7 @@ struct xc_iotlb_follow {
 
 /* xc_vhost's @invalidating, through the table (message thread) */
 static void set_invalidating(int vid, bool on);
+static void retranslate_again(void *arg);
 
 static struct xc_iotlb_follow xc_iotlb_by_vid[RTE_MAX_VHOST_DEVICE];
 
@@ -173,6 +185,19 @@ static struct xc_iotlb_follow xc_iotlb_by_vid[RTE_MAX_VHOST_DEVICE];
  * @lost:	frames a dequeue made only to translate a ring gave anyway
  *		(a RARP after a migration), dropped (message thread writes;
  *		atomic)
+ * @awaiting:	vrings (bit = vring index, below 64) kept in use after an
+ *		invalidation and not yet reported enabled again (message
+ *		thread sets and clears, the link-down path clears; atomic)
+ * @retry_armed: the alarm that asks for @awaiting again is set (message
+ *		and alarm threads; atomic)
+ * @retry_round: alarm rounds since a ring began to wait with none waiting
+ *		before (message thread resets, alarm thread counts; atomic)
+ * @retried:	rings asked for again by that alarm (alarm thread writes;
+ *		atomic)
+ * @skip_first:	XCABLE_FAULT names "LABEL:retranslate": the request made
+ *		as a queue is kept in use is not made, as if the ring's
+ *		lock were taken, and only the alarm asks (a test of the
+ *		alarm; main thread, before the port starts)
  * @sock:	the server socket the port bound (main thread)
  * @aside:	while the port closes, where a file that is not @sock was
  *		moved from @iface; "" if none (main thread)
@@ -190,6 +215,11 @@ struct xc_vhost {
 	bool invalidating;
 	uint64_t retranslated;
 	uint64_t lost;
+	uint64_t awaiting;
+	bool retry_armed;
+	unsigned int retry_round;
+	uint64_t retried;
+	bool skip_first;
 	struct xc_sock_id sock;
 	char aside[XC_SOCK_PATH_MAX + 32];
 };
@@ -305,6 +335,9 @@ static int vhost_prepare(struct xc_port *p, bool again, char *err,
 		return rc;
 	}
 	strcpy(v->bound, v->iface);	/* what configure binds */
+	if (v->iommu)
+		v->skip_first = xc_fault("retranslate", p->label, why,
+					 sizeof(why));
 	if (v->client)
 		return 0;
 	/* without its hidden name the guard would be off: refused (the
@@ -495,6 +528,9 @@ static void iotlb_follow(struct xc_port *p, bool up)
 
 	__atomic_store_n(&v->follows, false, __ATOMIC_RELAXED);
 	__atomic_store_n(&v->invalidating, false, __ATOMIC_RELAXED);
+	/* a ring of a guest that came or went waits for nothing more; the
+	 * alarm stops at its next round */
+	__atomic_store_n(&v->awaiting, 0, __ATOMIC_RELEASE);
 	if (v->vid >= 0)
 		__atomic_store_n(&xc_iotlb_by_vid[v->vid].p, NULL,
 				 __ATOMIC_RELEASE);
@@ -655,6 +691,8 @@ static void vhost_fini(struct xc_port *p)
 {
 	if (p->priv == NULL)	/* its creation failed */
 		return;
+	/* waits for a round that runs in the alarm thread */
+	rte_eal_alarm_cancel(retranslate_again, p);
 	pthread_mutex_destroy(&vh(p)->guard.lock);
 	free(p->priv);
 }
@@ -697,6 +735,64 @@ static void retranslate(struct xc_port *p, uint16_t vring)
 		    p->label, n);
 }
 
+/* the alarm's delay while a ring waits: every millisecond for the first
+ * rounds (an IOTLB miss is answered in well under that on a quiet host),
+ * then every 100 ms (a guest that keeps a ring disabled costs nothing) */
+#define XC_RETRANSLATE_FAST_US		1000
+#define XC_RETRANSLATE_FAST_ROUNDS	50
+#define XC_RETRANSLATE_SLOW_US		100000
+
+/**
+ * arm_retry() - set the alarm that asks for the rings of @awaiting again,
+ *		 unless it is set
+ * @p:		vhost port
+ * @us:		delay
+ */
+static void arm_retry(struct xc_port *p, uint64_t us)
+{
+	struct xc_vhost *v = vh(p);
+	int rc;
+
+	if (__atomic_exchange_n(&v->retry_armed, true, __ATOMIC_ACQ_REL))
+		return;
+	rc = rte_eal_alarm_set(us, retranslate_again, p);
+	if (rc == 0)
+		return;
+	__atomic_store_n(&v->retry_armed, false, __ATOMIC_RELEASE);
+	XC_LOG_FROM(v->iface, port, WARNING,
+		    "%s: cannot set the alarm that asks for a ring again (%s): a ring whose first request was lost stays untranslated until the next invalidation",
+		    p->label, rte_strerror(-rc));
+}
+
+/**
+ * retranslate_again() - EAL alarm: ask again for every ring kept in use
+ *			 that the PMD has not reported enabled since (see the
+ *			 theory of operation); set again while one waits
+ * @arg:	the vhost port (alarm thread)
+ */
+static void retranslate_again(void *arg)
+{
+	struct xc_port *p = arg;
+	struct xc_vhost *v = vh(p);
+	uint64_t bits = __atomic_load_n(&v->awaiting, __ATOMIC_ACQUIRE);
+	unsigned int round;
+	uint16_t vring;
+
+	for (vring = 0; bits != 0; vring++, bits >>= 1) {
+		if (!(bits & 1))
+			continue;
+		retranslate(p, vring);
+		__atomic_fetch_add(&v->retried, 1, __ATOMIC_RELAXED);
+	}
+	round = __atomic_add_fetch(&v->retry_round, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&v->retry_armed, false, __ATOMIC_RELEASE);
+	/* a ring kept in use meanwhile saw the alarm set, and did not set it */
+	if (__atomic_load_n(&v->awaiting, __ATOMIC_ACQUIRE) == 0)
+		return;
+	arm_retry(p, round < XC_RETRANSLATE_FAST_ROUNDS ?
+		  XC_RETRANSLATE_FAST_US : XC_RETRANSLATE_SLOW_US);
+}
+
 /**
  * vhost_queue_events() - apply the vhost PMD's pending vring state changes
  * @p:		port (event thread)
@@ -709,14 +805,27 @@ static void vhost_queue_events(struct xc_port *p)
 		uint64_t *mask = ev.rx ? &p->rxq_on : &p->txq_on;
 		uint64_t bit = 1ULL << (ev.queue_id & 63);
 
+		uint16_t vring = (uint16_t)(2 * ev.queue_id + (ev.rx ? 1 : 0));
+		struct xc_vhost *v = vh(p);
+
 		if (!ev.enable &&
-		    __atomic_load_n(&vh(p)->invalidating, __ATOMIC_ACQUIRE)) {
+		    __atomic_load_n(&v->invalidating, __ATOMIC_ACQUIRE)) {
 			XC_LOG(port, DEBUG, "%s: %s queue %u kept in use: its rings' translations were invalidated",
 			       p->label, ev.rx ? "rx" : "tx", ev.queue_id);
-			retranslate(p, (uint16_t)(2 * ev.queue_id +
-						  (ev.rx ? 1 : 0)));
+			if (!v->skip_first)
+				retranslate(p, vring);
+			if (vring >= 64)
+				continue;
+			if (__atomic_fetch_or(&v->awaiting, 1ULL << vring,
+					      __ATOMIC_ACQ_REL) == 0)
+				__atomic_store_n(&v->retry_round, 0,
+						 __ATOMIC_RELAXED);
+			arm_retry(p, XC_RETRANSLATE_FAST_US);
 			continue;
 		}
+		if (ev.enable && vring < 64)
+			__atomic_fetch_and(&v->awaiting, ~(1ULL << vring),
+					   __ATOMIC_ACQ_REL);
 		if (ev.enable)
 			__atomic_fetch_or(mask, bit, __ATOMIC_RELEASE);
 		else
@@ -766,6 +875,8 @@ static void vhost_describe(struct xc_port *p, xc_kv_fn fn, void *arg)
 	   __atomic_load_n(&vh(p)->retranslated, __ATOMIC_RELAXED));
 	fn(arg, "iotlb_retranslate_dropped", NULL,
 	   __atomic_load_n(&vh(p)->lost, __ATOMIC_RELAXED));
+	fn(arg, "iotlb_retranslate_retries", NULL,
+	   __atomic_load_n(&vh(p)->retried, __ATOMIC_RELAXED));
 }
 
 /**

@@ -20,7 +20,10 @@
  * fails here. Cables made at start-up are never failed, nor are cables
  * made again as they were after a change failed, but by the step
  * "again", which only a rule that names it fails (NAME:again: the cable
- * cannot be made again, and is lost).
+ * cannot be made again, and is lost). Nor is the step "retranslate" of
+ * an end (NAME is the end's label) but when named: the vhost kind then
+ * skips the request it makes as a guest's ring loses its IOTLB
+ * translations, as if the ring's lock were taken (port_vhost.c).
  *
  * The settings are the environment's, read once by the main thread, the
  * only one that makes cables: that is why they are static here.
@@ -32,6 +35,8 @@
 
 #include "fault.h"
 #include "log.h"
+
+RTE_LOG_REGISTER(xc_logtype_fault, xcable.fault, INFO);
 
 /* the settings of XCABLE_FAULT, read once (main thread) */
 static struct {
@@ -94,7 +99,7 @@ static void read_env(void)
 	xc_fault_cfg.state = seed ? strtoull(seed, NULL, 10) : 1;
 	if (xc_fault_cfg.state == 0)	/* xorshift's one fixed point */
 		xc_fault_cfg.state = 1;
-	XC_LOG(main, WARNING, "XCABLE_FAULT=%s: runtime changes fail on purpose (a test)",
+	XC_LOG(fault, WARNING, "XCABLE_FAULT=%s: runtime changes fail on purpose (a test)",
 	       v);
 }
 
@@ -139,7 +144,8 @@ bool xc_fault(const char *what, const char *name, char *err, size_t errlen)
 		read_file();
 	if (xc_fault_cfg.one_in == 0 && xc_fault_cfg.only[0] == '\0')
 		return false;
-	if (xc_fault_cfg.one_in && strcmp(what, "again") == 0)
+	if (xc_fault_cfg.one_in && (strcmp(what, "again") == 0 ||
+				    strcmp(what, "retranslate") == 0))
 		return false;	/* only when named */
 	snprintf(here, sizeof(here), "%s:%s", name, what);
 	if (xc_fault_cfg.one_in) {
@@ -156,6 +162,6 @@ bool xc_fault(const char *what, const char *name, char *err, size_t errlen)
 		return false;
 	snprintf(err, errlen, "cable %s: %s: injected fault (XCABLE_FAULT)",
 		 name, what);
-	XC_LOG(main, WARNING, "%s", err);
+	XC_LOG(fault, WARNING, "%s", err);
 	return true;
 }

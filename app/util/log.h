@@ -22,6 +22,7 @@ extern int xc_logtype_memguard;
 extern int xc_logtype_super;
 extern int xc_logtype_pool;
 extern int xc_logtype_ctlsrv;
+extern int xc_logtype_fault;
 
 #define XC_LOG(type, level, fmt, ...)                                        \
 	rte_log(RTE_LOG_##level, xc_logtype_##type, "xcable: " fmt "\n",     \
