@@ -372,7 +372,7 @@ ONCE+=(t_scale_16)	# measures build/; t_supervise* run under the sanitizers
 sup_start() {
 	local n=$1 w=$(( ($1 + 15) / 16 ))
 	scale_ini lab.ini "$n"
-	xc_start xc.log --config lab.ini --control "$T/x.ctl"
+	xc_start xc.log --config lab.ini --control "$T/x.ctl" "${@:2}"
 	wait_log xc.log "supervisor running" 1 30 && wait_log xc.log "running;" "$w" 30 ||
 		{ tail -n 20 xc.log; fail "the supervisor and its $w workers did not start"; return 1; }
 	say "$(grep -m1 "supervising" xc.log | sed 's/^xcable: //')"
@@ -384,7 +384,7 @@ worker_pid() { "$XCTL" -s "$T/x.ctl" workers | sed -nE "s/^worker $1: pid ([0-9]
 t_supervise() {
 	local names want i
 	# 20 socket-to-socket cables need 40 ports: more than one process has
-	sup_start 20 || return 1
+	sup_start 20 --metrics-file "$T/lab.prom" || return 1
 	"$XCTL" -s "$T/x.ctl" workers >workers.out || { cat workers.out; fail "xcablectl workers failed"; return 1; }
 	sed 's/^/  /' workers.out
 	[ "$(grep -c 'running, ' workers.out)" = 2 ] || { fail "expected 2 running workers"; return 1; }
@@ -412,6 +412,15 @@ t_supervise() {
 		grep -qx 'xcable_cables 20' m.prom ||
 		{ grep -E 'xcable_cables|rx_pkts_total' m.prom | head; fail "the supervisor's metrics are not the lab's"; return 1; }
 	say "metrics: one family per counter, 40 directions of 2 workers, xcable_cables 20; promtool accepts them"
+	# --metrics-file: the lab's, not the last worker's to write it
+	for i in $(seq 1 30); do
+		[ "$(grep -c '^xcable_direction_rx_pkts_total{' lab.prom 2>/dev/null)" = 40 ] && break
+		sleep 0.5
+	done
+	promtool check metrics <lab.prom >promtool.out 2>&1 || { cat promtool.out; fail "promtool refuses the metrics file"; return 1; }
+	[ "$(grep -c '^xcable_direction_rx_pkts_total{' lab.prom)" = 40 ] && grep -qx 'xcable_cables 20' lab.prom ||
+		{ grep -E 'xcable_cables|rx_pkts_total' lab.prom | head; fail "--metrics-file does not hold the lab's metrics"; return 1; }
+	say "--metrics-file: 40 directions of 2 workers, xcable_cables 20; promtool accepts it"
 	# xcablectl without -s finds the supervisor's socket (in its run dir)
 	# only if no other xcable runs; with -s, a request about a cable goes
 	# to its worker
@@ -430,6 +439,11 @@ t_supervise() {
 	[ "$XC_RC" = 0 ] || { fail "xcable exited with $XC_RC"; return 1; }
 	check_dir_clean xc.log "c3 left->right" "$FRAMES_N" || return 1
 	check_dir_clean xc.log "c18 right->left" "$FRAMES_N" || return 1
+	# the file's last word is the lab's final counters; the workers'
+	# own files are gone
+	ls "$T"/lab.prom.w* >/dev/null 2>&1 && { fail "the workers' metrics files were left"; return 1; }
+	grep -q '^xcable_direction_rx_pkts_total{cable="c3",from="left",to="right"} [1-9]' lab.prom ||
+		{ grep 'c3' lab.prom | head -3; fail "the metrics file does not hold c3's final counters"; return 1; }
 }
 TESTS+=(t_supervise)
 

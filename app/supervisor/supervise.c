@@ -51,6 +51,7 @@
 #include <rte_cfgfile.h>
 
 #include "config.h"
+#include "counters.h"
 #include "log.h"
 #include "logrl.h"
 #include "notify.h"
@@ -167,7 +168,8 @@ static int split_args(struct xc_sup *s, int argc, char **argv)
 		d = xc_opt_find(a);
 		if (d && (strcmp(d->name, "config") == 0 ||
 			  strcmp(d->name, "control") == 0 ||
-			  strcmp(d->name, "stats-json") == 0)) {
+			  strcmp(d->name, "stats-json") == 0 ||
+			  strcmp(d->name, "metrics-file") == 0)) {
 			if (xc_opt_takes_value(d) && !strchr(a, '='))
 				i++;
 			continue;
@@ -1221,6 +1223,93 @@ static void stop_workers(struct xc_sup *s)
 }
 
 /**
+ * read_workers() - read each worker's file FILE.wN (--stats-json,
+ *		    --metrics-file)
+ * @file:	FILE
+ * @in:		each worker's text, XC_SUP_MAX_WORKERS of them (free them)
+ * @docs:	each worker's text, NULL if it has no file
+ * @remove:	remove the files once read
+ */
+static void read_workers(const char *file, struct xc_sbuf *in,
+			 const char **docs, bool remove)
+{
+	char path[PATH_MAX + 16], buf[4096];
+	unsigned int k;
+	ssize_t r;
+	int fd;
+
+	for (k = 0; k < XC_SUP_MAX_WORKERS; k++) {
+		snprintf(path, sizeof(path), "%s.w%u", file, k);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		while ((r = read(fd, buf, sizeof(buf))) > 0)
+			xc_sbuf_put(&in[k], buf, (size_t)r);
+		close(fd);
+		if (remove)
+			unlink(path);
+		docs[k] = in[k].failed ? NULL : in[k].b;
+	}
+}
+
+/**
+ * merge_metrics() - the lab's metrics file (--metrics-file): the
+ *		     workers' own files (each of its cables) merged as
+ *		     xcablectl metrics merges their answers, written
+ *		     atomically
+ * @s:		supervisor
+ * @final:	the workers have stopped: their files are removed
+ */
+static void merge_metrics(struct xc_sup *s, bool final)
+{
+	const char *docs[XC_SUP_MAX_WORKERS] = { NULL };
+	struct xc_sbuf in[XC_SUP_MAX_WORKERS] = { 0 }, out = { 0 };
+	const char *file = s->cl->opts.metrics_file;
+	unsigned int k;
+	int rc;
+
+	if (!file)
+		return;
+	read_workers(file, in, docs, final);
+	rc = xc_sup_metrics_merge(docs, XC_SUP_MAX_WORKERS, &out);
+	if (rc == 0 && out.failed)
+		rc = -ENOMEM;
+	if (rc == 0 && xc_file_replace(file, out.b, out.len))
+		rc = -errno;
+	if (rc)
+		XC_LOG_FROM(file, super, WARNING, "metrics not written to %s: %s",
+			    file, strerror(-rc));
+	for (k = 0; k < XC_SUP_MAX_WORKERS; k++)
+		xc_sbuf_free(&in[k]);
+	xc_sbuf_free(&out);
+}
+
+/**
+ * metrics_due() - merge the lab's metrics file when it is due: as often
+ *		   as the workers write theirs
+ * @s:		supervisor
+ * @next_ms:	when it is due next (CLOCK_MONOTONIC), 0 at first
+ *
+ * Return: milliseconds until it is due again, -1 without a metrics file
+ */
+static int metrics_due(struct xc_sup *s, uint64_t *next_ms)
+{
+	unsigned int every = s->cl->opts.stats_interval ?
+			     s->cl->opts.stats_interval : XC_METRICS_FILE_S;
+	uint64_t now = xc_sup_now_ms();
+
+	if (!s->cl->opts.metrics_file)
+		return -1;
+	if (*next_ms == 0)	/* the workers write theirs as they start */
+		*next_ms = now + 1000;
+	if (now >= *next_ms) {
+		merge_metrics(s, false);
+		*next_ms = now + every * 1000ULL;
+	}
+	return (int)RTE_MIN(*next_ms - now, (uint64_t)INT_MAX);
+}
+
+/**
  * merge_stats() - the final counters of every worker in one JSON file, as
  *		   one xcable writes it (--stats-json); the workers' own
  *		   files are removed
@@ -1230,24 +1319,13 @@ static void merge_stats(struct xc_sup *s)
 {
 	const char *docs[XC_SUP_MAX_WORKERS] = { NULL };
 	struct xc_sbuf in[XC_SUP_MAX_WORKERS] = { 0 }, out = { 0 };
-	char path[PATH_MAX + 16], buf[4096];
+	char path[PATH_MAX + 16];
 	unsigned int k;
-	ssize_t r;
 	int fd;
 
 	if (!s->cl->opts.stats_json)
 		return;
-	for (k = 0; k < XC_SUP_MAX_WORKERS; k++) {
-		snprintf(path, sizeof(path), "%s.w%u", s->cl->opts.stats_json, k);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		while ((r = read(fd, buf, sizeof(buf))) > 0)
-			xc_sbuf_put(&in[k], buf, (size_t)r);
-		close(fd);
-		unlink(path);
-		docs[k] = in[k].b;
-	}
+	read_workers(s->cl->opts.stats_json, in, docs, true);
 	if (xc_sup_json_merge(s, docs, XC_SUP_MAX_WORKERS, &out) == 0) {
 		snprintf(path, sizeof(path), "%s.tmp", s->cl->opts.stats_json);
 		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -1276,6 +1354,8 @@ static void loop(struct xc_sup *s)
 		{ .fd = s->streams.epfd, .events = POLLIN },
 	};
 	int wait_ms, ctl_ms = -1, st_ms = s->streams.epfd >= 0 ? 0 : -1;
+	int m_ms;
+	uint64_t next_metrics = 0;
 	bool busy = false;
 
 	while (!s->quit) {
@@ -1290,6 +1370,9 @@ static void loop(struct xc_sup *s)
 			wait_ms = ctl_ms;
 		if (st_ms >= 0 && (wait_ms < 0 || st_ms < wait_ms))
 			wait_ms = st_ms;
+		m_ms = metrics_due(s, &next_metrics);
+		if (m_ms >= 0 && (wait_ms < 0 || m_ms < wait_ms))
+			wait_ms = m_ms;
 		if (busy && (wait_ms < 0 || wait_ms > XC_CTLSRV_POLL_MS))
 			wait_ms = XC_CTLSRV_POLL_MS;
 		/* and what the log held back is said when its window ends */
@@ -1464,6 +1547,7 @@ int xc_sup_run(struct xc_cmdline *cl, int argc, char **argv)
 	loop(s);
 	stop_workers(s);
 	merge_stats(s);
+	merge_metrics(s, true);
 	XC_LOG(super, INFO, "supervisor: every worker stopped");
 	xc_logrl_fini();
 	teardown(s);

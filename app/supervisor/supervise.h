@@ -75,6 +75,8 @@ enum xc_worker_state {
  * @ini:	its config file
  * @ctl:	its control socket
  * @stats:	its --stats-json file, empty if none
+ * @metrics:	its --metrics-file, empty if none (the supervisor merges
+ *		the workers' into the lab's)
  * @started_ms:	when it was last started (CLOCK_MONOTONIC)
  * @restart_ms:	when it is started again (state XC_W_WAITING)
  * @backoff_ms:	the wait before its next restart
@@ -88,6 +90,7 @@ struct xc_worker {
 	char ini[PATH_MAX];
 	char ctl[XC_SOCK_PATH_MAX];
 	char stats[PATH_MAX];
+	char metrics[PATH_MAX];
 	uint64_t started_ms;
 	uint64_t restart_ms;
 	unsigned int backoff_ms;

@@ -6,6 +6,7 @@
  *   xcable [EAL options of the user] --file-prefix=PREFIX-wN --
  *          [xcable options of the user] --config RUN/worker-N.ini
  *          --control RUN/worker-N.ctl [--stats-json FILE.wN]
+ *          [--metrics-file FILE.wN]
  * where RUN is the supervisor's run directory. Its config is the lab's
  * [global], the [port NAME] sections it holds and its share of the
  * [cable NAME] sections, each written as the lab's config (or xcablectl
@@ -66,6 +67,11 @@ void xc_worker_paths(struct xc_sup *s, unsigned int i)
 	    snprintf(w->stats, sizeof(w->stats), "%s.w%u",
 		     s->cl->opts.stats_json, i) < 0)
 		w->stats[0] = '\0';
+	w->metrics[0] = '\0';
+	if (s->cl->opts.metrics_file &&
+	    snprintf(w->metrics, sizeof(w->metrics), "%s.w%u",
+		     s->cl->opts.metrics_file, i) < 0)
+		w->metrics[0] = '\0';
 }
 
 /**
@@ -181,6 +187,10 @@ static int worker_argv(const struct xc_sup *s, const struct xc_worker *w,
 	if (w->stats[0]) {
 		argv[n++] = (char *)"--stats-json";
 		argv[n++] = (char *)w->stats;
+	}
+	if (w->metrics[0]) {
+		argv[n++] = (char *)"--metrics-file";
+		argv[n++] = (char *)w->metrics;
 	}
 	argv[n] = NULL;
 	return 0;
