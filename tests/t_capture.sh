@@ -46,8 +46,8 @@ cmp_capture() {
 
 # frames both ways, captured three ways at once: both ends whole, one end
 # with a filter (the frames tcpdump's libpcap keeps of those sent), one
-# end (named as down and up take it: CABLE END) cut at 100 bytes and
-# stopped after 25 frames; the first two ended
+# end (named as down and up take it: CABLE END) cut at 100 bytes,
+# stopped after 25 frames and written to standard output; the first two ended
 # with Ctrl-C, every frame byte for byte what the frontends sent, in
 # order, in the direction it went, and nothing dropped
 t_capture_frames() {
@@ -56,7 +56,10 @@ t_capture_frames() {
 	wait_log xc.log "running;" 1 20 || { cat xc.log; fail "xcable did not start"; return 1; }
 	cap_start all.pcapng all.err -s "$T/x.ctl" capture cable0; all=$CAP_PID
 	cap_start filt.pcapng filt.err -s "$T/x.ctl" capture cable0:left -f "$f"; filt=$CAP_PID
-	cap_start cut.pcapng cut.err -s "$T/x.ctl" capture cable0 right -s 100 -c 25; cut=$CAP_PID
+	# -w -: to standard output, as for "| wireshark -k -i -"
+	"$XCTL" -s "$T/x.ctl" capture cable0 right -s 100 -c 25 -w - >cut.pcapng 2>cut.err &
+	cut=$!
+	XC_PIDS+=("$cut")
 	wait_log xc.log "capture of .* started" 3 10 || { cat ./*.err; fail "the captures did not start"; return 1; }
 	PEER_RECORD=$T/rec run_frames xc.log "$T/l.sock" "$T/r.sock" 2 2 || return 1
 	sleep 0.5
