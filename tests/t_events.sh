@@ -57,10 +57,12 @@ PY
 
 # a listener of a supervisor hears, in order, what a scripted sequence
 # does: guests connecting, a cable pulled and plugged in (the guests gone
-# and back), an impairment, cables added (add, reload) and removed (del),
-# and a worker killed and restarted; every line JSON, time in order
+# and back), an impairment, cables added (add, reload), changed (reload)
+# and removed (del), a guest gone and its far end's carrier taken with it
+# (link propagation), and a worker killed and restarted; every line JSON,
+# time in order
 t_events_sequence() {
-	local fp w1
+	local fp w1 pl pr
 	sup_start 17 || return 1
 	ev_listen ev.json -s "$T/x.ctl" events --json || return 1
 	"$XCFRONT" --pairs "$T/c%d-l.sock,$T/c%d-r.sock" --count 1 --frames 8 --follow 20 >front.out 2>&1 & fp=$!
@@ -72,7 +74,19 @@ t_events_sequence() {
 	"$XCTL" -s "$T/x.ctl" add c99 left="$T/c99-l.sock" right="$T/c99-r.sock" >>ctl.out 2>&1 &&
 	"$XCTL" -s "$T/x.ctl" del c99 >>ctl.out 2>&1 &&
 	printf '[cable c98]\nleft = %s/c98-l.sock\nright = %s/c98-r.sock\n' "$T" "$T" >>lab.ini &&
+	"$XCTL" -s "$T/x.ctl" reload >>ctl.out 2>&1 &&
+	sed -i "s#$T/c98-r.sock#$T/c98-r2.sock#" lab.ini &&
 	"$XCTL" -s "$T/x.ctl" reload >>ctl.out 2>&1 || { cat ctl.out; fail "a request failed"; return 1; }
+	# c1: a frontend on each side; the left one goes
+	stream_peer pl.out "$T/c1-l.sock" 1 30 & pl=$!
+	stream_peer pr.out "$T/c1-r.sock" 2 30 & pr=$!
+	XC_PIDS+=("$pl" "$pr")
+	wait_log ev.json '"cable":"c1","end":"right","state":"up"' 1 30 &&
+		wait_log ev.json '"cable":"c1","end":"left","state":"up"' 1 30 ||
+		{ cat pl.out pr.out; fail "c1's frontends did not come up"; return 1; }
+	pkill -TERM -P "$pl"	# xcpeer, the stream_peer's child
+	wait_log ev.json '"cable":"c1","end":"right","state":"down","why":"propagated"' 1 20 ||
+		{ tail -n 5 ev.json; fail "c1's right carrier did not follow its left guest"; return 1; }
 	w1=$(worker_pid 1)
 	kill -KILL "$w1"
 	wait_log xc.log "worker 1 .*restart" 1 10 && sleep 2
@@ -82,8 +96,10 @@ t_events_sequence() {
 		carrier:c0:left:down:pulled carrier:c0:right:down:pulled \
 		carrier:c0:left:up:plugged carrier:c0:right:up:plugged \
 		link:c0:right:up:guest impair:c0:changed:impair cable:c99:added:add \
-		cable:c99:removed:del cable:c98:added:reload worker:w1:exited: \
-		worker:w1:restarted: || { fail "the listener did not hear the sequence"; return 1; }
+		cable:c99:removed:del cable:c98:added:reload cable:c98:changed:reload \
+		link:c1:left:down:guest carrier:c1:right:down:propagated \
+		worker:w1:exited: worker:w1:restarted: ||
+		{ fail "the listener did not hear the sequence"; return 1; }
 	grep -q '"worker":0,' ev.json && grep -q '"worker":1,' ev.json ||
 		{ fail "the events do not say which worker each came from"; return 1; }
 	xc_stop
