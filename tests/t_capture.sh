@@ -258,10 +258,14 @@ t_capture_slow_reader() {
 			{ fail "the cable dropped frames ($n)"; return 1; }
 	done
 	"$CMP" cap.pcapng >cap.out 2>&1
-	rate=$(sed -nE 's/.*[^0-9.]([0-9.]+) Mpps.*/\1/p' loop.log | head -n 1)
+	# the peer's rate, both directions: "... mpps 6.5545 gbps ..."
+	rate=$(sed -nE 's/.* mpps ([0-9.]+) .*/\1/p' loop.log | head -n 1)
 	seen_l=$(stats_of cap.out cable0:left recv); seen_r=$(stats_of cap.out cable0:right recv)
 	grep '^stats' cap.out | sed 's/^/  /'
 	say "the cable carried $lr + $rl frames (${rate:-?} Mpps), none dropped but $(( $(counter xc.log "cable0 left->right" peer-down) + $(counter xc.log "cable0 right->left" peer-down) )) as the frontend left (peer-down)"
+	# what the issue asks the reader to fall behind: 1 Mpps or more
+	awk -v r="${rate:-0}" 'BEGIN { exit !(r >= 1) }' ||
+		{ fail "the frames flowed at ${rate:-?} Mpps, not 1 Mpps or more"; return 1; }
 	# an end sees what it received and what was sent through it
 	[ "$seen_l" = $((lr + $(counter xc.log "cable0 right->left" tx-pkts))) ] &&
 		[ "$seen_r" = $((rl + $(counter xc.log "cable0 left->right" tx-pkts))) ] ||
