@@ -382,10 +382,12 @@ extcap_tshark() {
 }
 
 # Wireshark lists the cables: tshark -D shows both ends of each cable of
-# the running xcable, and tshark -i captures one of them live, every frame
-# byte for byte what was sent, in its direction
+# the running xcable, and tshark -i captures one of them live, with a
+# snap length and a filter set as the extcap's options: every frame the
+# filter keeps, cut at 100 bytes, byte for byte what was sent, in its
+# direction
 t_extcap_tshark() {
-	local ts pfx iface
+	local ts pfx iface opt f='vlan or ether proto 0x88cc or ether dst 01:80:c2:00:00:00'
 	command -v tshark >/dev/null || { fail "tshark is not installed (scripts/setup installs it)"; return 1; }
 	xc_start xc.log --left "$T/l.sock" --right "$T/r.sock"
 	wait_log xc.log "running;" 1 20 || { cat xc.log; fail "xcable did not start"; return 1; }
@@ -395,16 +397,25 @@ t_extcap_tshark() {
 	[ "$(grep -c "xcable:$pfx:cable0:\(left\|right\)" d.out)" = 2 ] ||
 		{ cat d.out d.err; fail "tshark -D does not list both ends of cable0"; return 1; }
 	iface=xcable:$pfx:cable0:left
+	# the extcap's options as Wireshark passes them (its preferences are
+	# named after the interface, every other character made "_")
+	opt=extcap.$(echo "$iface" | tr -c 'a-zA-Z0-9\n' '_')
 	# not through a function: $! must be tshark itself, which Ctrl-C ends
 	XCABLECTL=$XCTL unshare -m sh -c "$EXTCAP_SH" sh "$T/extcap" "$EXTCAP_DIR" \
-		-i "$iface" -w "$T/ts.pcapng" >ts.out 2>&1 & ts=$!
+		-i "$iface" -o "$opt.snaplen:100" -o "$opt.filter:$f" -w "$T/ts.pcapng" >ts.out 2>&1 & ts=$!
 	XC_PIDS+=("$ts")
 	wait_log xc.log "capture of 1 end(s) started" 1 20 || { cat ts.out; fail "tshark did not start the capture"; return 1; }
+	grep -qF "capture cable0:left -s 100 -f $f" xc.log ||
+		{ grep "capture for" xc.log; fail "the snap length and filter did not reach xcable"; return 1; }
 	PEER_RECORD=$T/rec run_frames xc.log "$T/l.sock" "$T/r.sock" 2 1 || return 1
 	sleep 1
 	kill -INT "$ts"
 	wait "$ts" || { cat ts.out; fail "tshark did not end cleanly on Ctrl-C"; return 1; }
-	cmp_capture ts.cmp ts.pcapng "#0:in=rec-0.pcap" "#0:out=rec-1.pcap" || { cat ts.out; return 1; }
+	tcpdump -r rec-0.pcap -w f0.pcap "$f" 2>/dev/null && tcpdump -r rec-1.pcap -w f1.pcap "$f" 2>/dev/null ||
+		{ fail "tcpdump cannot filter the records"; return 1; }
+	say "tshark -o $opt.snaplen:100 -o $opt.filter:'$f': tcpdump keeps $(frames_in f0.pcap) + $(frames_in f1.pcap) of the frames sent"
+	cmp_capture ts.cmp --prefix ts.pcapng "#0:in=f0.pcap" "#0:out=f1.pcap" || { cat ts.out; return 1; }
+	grep -q "cut at the snap length" ts.cmp || { fail "snaplen 100 cut no frame"; return 1; }
 	xc_stop
 	[ "$XC_RC" = 0 ] || { fail "xcable exited with $XC_RC"; return 1; }
 }
