@@ -753,7 +753,7 @@ static void arm_retry(struct xc_port *p, uint64_t us)
 	struct xc_vhost *v = vh(p);
 	int rc;
 
-	if (__atomic_exchange_n(&v->retry_armed, true, __ATOMIC_ACQ_REL))
+	if (__atomic_exchange_n(&v->retry_armed, true, __ATOMIC_SEQ_CST))
 		return;
 	rc = rte_eal_alarm_set(us, retranslate_again, p);
 	if (rc == 0)
@@ -785,9 +785,11 @@ static void retranslate_again(void *arg)
 		__atomic_fetch_add(&v->retried, 1, __ATOMIC_RELAXED);
 	}
 	round = __atomic_add_fetch(&v->retry_round, 1, __ATOMIC_RELAXED);
-	__atomic_store_n(&v->retry_armed, false, __ATOMIC_RELEASE);
-	/* a ring kept in use meanwhile saw the alarm set, and did not set it */
-	if (__atomic_load_n(&v->awaiting, __ATOMIC_ACQUIRE) == 0)
+	/* a ring kept in use meanwhile saw the alarm set, and did not set
+	 * it: look again once the mark is off (a full barrier between the
+	 * two, so that one of us sees the other) */
+	(void)__atomic_exchange_n(&v->retry_armed, false, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&v->awaiting, __ATOMIC_SEQ_CST) == 0)
 		return;
 	arm_retry(p, round < XC_RETRANSLATE_FAST_ROUNDS ?
 		  XC_RETRANSLATE_FAST_US : XC_RETRANSLATE_SLOW_US);
@@ -804,7 +806,6 @@ static void vhost_queue_events(struct xc_port *p)
 	while (rte_eth_vhost_get_queue_event(p->id, &ev) == 0) {
 		uint64_t *mask = ev.rx ? &p->rxq_on : &p->txq_on;
 		uint64_t bit = 1ULL << (ev.queue_id & 63);
-
 		uint16_t vring = (uint16_t)(2 * ev.queue_id + (ev.rx ? 1 : 0));
 		struct xc_vhost *v = vh(p);
 
@@ -817,7 +818,7 @@ static void vhost_queue_events(struct xc_port *p)
 			if (vring >= 64)
 				continue;
 			if (__atomic_fetch_or(&v->awaiting, 1ULL << vring,
-					      __ATOMIC_ACQ_REL) == 0)
+					      __ATOMIC_SEQ_CST) == 0)
 				__atomic_store_n(&v->retry_round, 0,
 						 __ATOMIC_RELAXED);
 			arm_retry(p, XC_RETRANSLATE_FAST_US);
