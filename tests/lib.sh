@@ -16,16 +16,24 @@ say()  { echo "  $*"; }
 fail() { echo "  FAIL: $*"; return 1; }
 
 # ensure_hugepages N - make sure N free 2 MiB pages exist (the virtio_user
-# frontends of the tests need them; xcable itself does not)
+# frontends of the tests need them; xcable itself does not). Frontends of
+# the test before may still be exiting with theirs, and a fragmented
+# memory may give fewer new pages than asked: so it compacts the memory,
+# asks again and waits, for up to 10 s
 ensure_hugepages() {
-	local want=$1 free total
-	free=$(awk '/HugePages_Free/ {print $2}' /proc/meminfo)
-	total=$(cat /proc/sys/vm/nr_hugepages)
-	if [ "$free" -lt "$want" ]; then
+	local want=$1 free total i
+	for i in $(seq 1 20); do
+		free=$(awk '/HugePages_Free/ {print $2}' /proc/meminfo)
+		[ "$free" -ge "$want" ] && return 0
+		total=$(cat /proc/sys/vm/nr_hugepages)
+		[ -w /proc/sys/vm/compact_memory ] && echo 1 > /proc/sys/vm/compact_memory
 		echo $((total + want - free)) > /proc/sys/vm/nr_hugepages
-	fi
-	free=$(awk '/HugePages_Free/ {print $2}' /proc/meminfo)
-	[ "$free" -ge "$want" ]
+		free=$(awk '/HugePages_Free/ {print $2}' /proc/meminfo)
+		[ "$free" -ge "$want" ] && return 0
+		sleep 0.5
+	done
+	echo "  hugepages: $free free of $(cat /proc/sys/vm/nr_hugepages), $want wanted" >&2
+	return 1
 }
 
 # stats_json LOG - the file an xcable logging to LOG writes its counters
