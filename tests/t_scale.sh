@@ -412,11 +412,9 @@ t_supervise() {
 		grep -qx 'xcable_cables 20' m.prom ||
 		{ grep -E 'xcable_cables|rx_pkts_total' m.prom | head; fail "the supervisor's metrics are not the lab's"; return 1; }
 	say "metrics: one family per counter, 40 directions of 2 workers, xcable_cables 20; promtool accepts them"
-	# --metrics-file: the lab's, not the last worker's to write it
-	for i in $(seq 1 30); do
-		[ "$(grep -c '^xcable_direction_rx_pkts_total{' lab.prom 2>/dev/null)" = 40 ] && break
-		sleep 0.5
-	done
+	# --metrics-file: the lab's, not the last worker's to write it (the
+	# supervisor merges the workers' a second after start; checked below)
+	wait_log lab.prom '^xcable_direction_rx_pkts_total{' 40 15
 	promtool check metrics <lab.prom >promtool.out 2>&1 || { cat promtool.out; fail "promtool refuses the metrics file"; return 1; }
 	[ "$(grep -c '^xcable_direction_rx_pkts_total{' lab.prom)" = 40 ] && grep -qx 'xcable_cables 20' lab.prom ||
 		{ grep -E 'xcable_cables|rx_pkts_total' lab.prom | head; fail "--metrics-file does not hold the lab's metrics"; return 1; }

@@ -1233,14 +1233,14 @@ static void stop_workers(struct xc_sup *s)
 static void read_workers(const char *file, struct xc_sbuf *in,
 			 const char **docs, bool remove)
 {
-	char path[PATH_MAX + 16], buf[4096];
+	char path[PATH_MAX], buf[4096];
 	unsigned int k;
 	ssize_t r;
 	int fd;
 
 	for (k = 0; k < XC_SUP_MAX_WORKERS; k++) {
-		snprintf(path, sizeof(path), "%s.w%u", file, k);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
+		xc_worker_file(path, sizeof(path), file, k);
+		fd = path[0] ? open(path, O_RDONLY | O_CLOEXEC) : -1;
 		if (fd < 0)
 			continue;
 		while ((r = read(fd, buf, sizeof(buf))) > 0)
@@ -1250,6 +1250,24 @@ static void read_workers(const char *file, struct xc_sbuf *in,
 			unlink(path);
 		docs[k] = in[k].failed ? NULL : in[k].b;
 	}
+}
+
+/**
+ * write_merged() - write the lab's file the workers' were merged into,
+ *		    atomically, or say why not
+ * @file:	the lab's file (--stats-json, --metrics-file)
+ * @out:	the merged text
+ * @rc:		what merging them returned
+ */
+static void write_merged(const char *file, const struct xc_sbuf *out, int rc)
+{
+	if (rc == 0 && out->failed)
+		rc = -ENOMEM;
+	if (rc == 0)
+		rc = xc_file_replace(file, out->b, out->len);
+	if (rc)
+		XC_LOG_FROM(file, super, WARNING, "%s not written: %s", file,
+			    strerror(-rc));
 }
 
 /**
@@ -1266,19 +1284,12 @@ static void merge_metrics(struct xc_sup *s, bool final)
 	struct xc_sbuf in[XC_SUP_MAX_WORKERS] = { 0 }, out = { 0 };
 	const char *file = s->cl->opts.metrics_file;
 	unsigned int k;
-	int rc;
 
 	if (!file)
 		return;
 	read_workers(file, in, docs, final);
-	rc = xc_sup_metrics_merge(docs, XC_SUP_MAX_WORKERS, &out);
-	if (rc == 0 && out.failed)
-		rc = -ENOMEM;
-	if (rc == 0 && xc_file_replace(file, out.b, out.len))
-		rc = -errno;
-	if (rc)
-		XC_LOG_FROM(file, super, WARNING, "metrics not written to %s: %s",
-			    file, strerror(-rc));
+	write_merged(file, &out,
+		     xc_sup_metrics_merge(docs, XC_SUP_MAX_WORKERS, &out));
 	for (k = 0; k < XC_SUP_MAX_WORKERS; k++)
 		xc_sbuf_free(&in[k]);
 	xc_sbuf_free(&out);
@@ -1319,22 +1330,14 @@ static void merge_stats(struct xc_sup *s)
 {
 	const char *docs[XC_SUP_MAX_WORKERS] = { NULL };
 	struct xc_sbuf in[XC_SUP_MAX_WORKERS] = { 0 }, out = { 0 };
-	char path[PATH_MAX + 16];
+	const char *file = s->cl->opts.stats_json;
 	unsigned int k;
-	int fd;
 
-	if (!s->cl->opts.stats_json)
+	if (!file)
 		return;
-	read_workers(s->cl->opts.stats_json, in, docs, true);
-	if (xc_sup_json_merge(s, docs, XC_SUP_MAX_WORKERS, &out) == 0) {
-		snprintf(path, sizeof(path), "%s.tmp", s->cl->opts.stats_json);
-		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		if (fd >= 0 && write(fd, out.b, out.len) == (ssize_t)out.len &&
-		    close(fd) == 0)
-			rename(path, s->cl->opts.stats_json);
-		else if (fd >= 0)
-			unlink(path);
-	}
+	read_workers(file, in, docs, true);
+	write_merged(file, &out, xc_sup_json_merge(s, docs, XC_SUP_MAX_WORKERS,
+						   &out));
 	for (k = 0; k < XC_SUP_MAX_WORKERS; k++)
 		xc_sbuf_free(&in[k]);
 	xc_sbuf_free(&out);

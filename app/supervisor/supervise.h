@@ -300,6 +300,7 @@ int xc_sup_place(struct xc_sup_cable *c, unsigned int n,
 /* supworker.c: the worker processes */
 void xc_sup_rundir(const char *prefix, char *buf, size_t len);
 void xc_worker_paths(struct xc_sup *s, unsigned int i);
+void xc_worker_file(char *buf, size_t len, const char *file, unsigned int i);
 void xc_worker_text(const struct xc_sup *s, unsigned int i,
 		    struct xc_sbuf *out);
 int xc_worker_write(const struct xc_sup *s, unsigned int i);

@@ -62,16 +62,25 @@ void xc_worker_paths(struct xc_sup *s, unsigned int i)
 	    snprintf(w->ini, sizeof(w->ini), "%s/worker-%u.ini", s->dir, i) < 0 ||
 	    snprintf(w->ctl, sizeof(w->ctl), "%s/worker-%u.ctl", s->dir, i) < 0)
 		w->ctl[0] = '\0';
-	w->stats[0] = '\0';
-	if (s->cl->opts.stats_json &&
-	    snprintf(w->stats, sizeof(w->stats), "%s.w%u",
-		     s->cl->opts.stats_json, i) < 0)
-		w->stats[0] = '\0';
-	w->metrics[0] = '\0';
-	if (s->cl->opts.metrics_file &&
-	    snprintf(w->metrics, sizeof(w->metrics), "%s.w%u",
-		     s->cl->opts.metrics_file, i) < 0)
-		w->metrics[0] = '\0';
+	xc_worker_file(w->stats, sizeof(w->stats), s->cl->opts.stats_json, i);
+	xc_worker_file(w->metrics, sizeof(w->metrics),
+		       s->cl->opts.metrics_file, i);
+}
+
+/**
+ * xc_worker_file() - a worker's own file of a lab's file it writes
+ *		      (--stats-json, --metrics-file): FILE.wN, which the
+ *		      supervisor merges into FILE
+ * @buf:	filled; "" if there is no FILE or the name does not fit
+ * @len:	size of @buf
+ * @file:	FILE, or NULL
+ * @i:		the worker's slot
+ */
+void xc_worker_file(char *buf, size_t len, const char *file, unsigned int i)
+{
+	if (file == NULL ||
+	    snprintf(buf, len, "%s.w%u", file, i) >= (int)len)
+		buf[0] = '\0';
 }
 
 /**
