@@ -445,6 +445,31 @@ t_supervise() {
 }
 TESTS+=(t_supervise)
 
+# --metrics-file when a reload takes a worker's last cable: the worker
+# stops, and the file is the lab's that is left, without its cables
+t_supervise_metrics_reload() {
+	local i
+	sup_start 20 --metrics-file "$T/lab.prom" || return 1
+	wait_log lab.prom '^xcable_direction_rx_pkts_total{' 40 15 ||
+		{ fail "the metrics file never held the 40 directions"; return 1; }
+	scale_ini lab.ini 10
+	"$XCTL" -s "$T/x.ctl" reload >reload.out 2>&1 || { cat reload.out; fail "the reload failed"; return 1; }
+	wait_log xc.log "worker 1 has no cable left" 1 10 || { cat reload.out; fail "worker 1 was not stopped"; return 1; }
+	for i in $(seq 1 30); do
+		[ "$(grep -c '^xcable_direction_rx_pkts_total{' lab.prom)" = 20 ] && break
+		sleep 0.5
+	done
+	[ "$(grep -c '^xcable_direction_rx_pkts_total{' lab.prom)" = 20 ] && grep -qx 'xcable_cables 10' lab.prom ||
+		{ grep -E 'xcable_cables|c1[0-9]' lab.prom | head -3; fail "the metrics file still holds the stopped worker's cables"; return 1; }
+	say "reload down to 10 cables: worker 1 stopped, the metrics file has the 20 directions of worker 0"
+	xc_stop
+	[ "$XC_RC" = 0 ] || { fail "xcable exited with $XC_RC"; return 1; }
+	ls "$T"/lab.prom.w* >/dev/null 2>&1 && { fail "the workers' metrics files were left"; return 1; }
+	grep -qx 'xcable_cables 10' lab.prom || { fail "the last metrics file is not the lab's"; return 1; }
+}
+TESTS+=(t_supervise_metrics_reload)
+SAN_ONCE+=(t_supervise_metrics_reload)	# the supervisor's code; t_supervise runs --metrics-file on both
+
 t_supervise_worker_crash() {
 	local p=() w1 w1b sa sb ra rb n rc=0
 	sup_start 20 || return 1

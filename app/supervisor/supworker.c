@@ -329,6 +329,11 @@ void xc_worker_cleanup(struct xc_sup *s, unsigned int i, bool final)
 		return;
 	if (w->ini[0])
 		unlink(w->ini);
+	/* a worker stopped while the lab runs (a reload took its last
+	 * cable): its metrics are of cables that are gone, and must not be
+	 * merged again; at exit the last merge still reads them */
+	if (w->metrics[0] && !s->quit)
+		unlink(w->metrics);
 	w->state = XC_W_FREE;
 	w->ports = 0;
 	while (s->n_w && s->w[s->n_w - 1].state == XC_W_FREE)
