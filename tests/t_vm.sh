@@ -215,11 +215,11 @@ SLOW_ONCE+=(t_vm_offload_mismatch)	# the frontend tests run its paths on both bu
 
 # mq_run NQ - two 2-vCPU guests with NQ queue pairs, through xcable
 # --queues NQ, iperf3 with 4 streams each way; MQ_RETR[NQ] gets the
-# retransmissions of both ways together, MQ_RATE[NQ] the two rates; every
-# queue of both guests must have received frames
+# retransmissions of both ways together, MQ_RATE[NQ] the two rates; each
+# guest must have received on at least two of its queues (see below)
 declare -A MQ_RETR MQ_RATE
 mq_run() {
-	local nq=$1 s r retr=0 rates= q ethq
+	local nq=$1 s r retr=0 rates= q ethq used
 	xc_start xc$nq.log --left "$T/l$nq.sock" --right "$T/r$nq.sock" --queues "$nq"
 	wait_log xc$nq.log "running;" 1 20 || { fail "xcable did not start"; return 1; }
 	VM_SMP=2 VM_NETDEV=queues=$nq boot b$nq "$T/r$nq.sock" $B_MAC "xc.role=server xc.ip=10.0.0.2/24 xc.queues=$nq" reconnect=1 mq=on
@@ -241,10 +241,13 @@ mq_run() {
 	for s in a$nq b$nq; do
 		ethq=$(tr -d '\r' <$s.console | sed -n 's/^XC-ETHQ //p' | tail -n 1)
 		say "$nq queue pair(s), guest ${s%$nq}: $ethq"
+		used=0
 		for ((q = 0; q < nq; q++)); do
 			r=$(grep -oE "\brx$q=[0-9]+" <<<"$ethq" | cut -d= -f2)
-			[ "${r:-0}" -gt 0 ] || { fail "guest ${s%$nq} received nothing on its queue $q"; return 1; }
+			[ "${r:-0}" -gt 0 ] && used=$((used + 1))
 		done
+		[ "$used" -ge "$((nq < 2 ? nq : 2))" ] ||
+			{ fail "guest ${s%$nq} received on $used of its $nq queues"; return 1; }
 	done
 	dir_balance xc$nq.log "cable0 left->right" && dir_balance xc$nq.log "cable0 right->left" ||
 		{ fail "counters do not add up"; return 1; }
@@ -255,8 +258,14 @@ mq_run() {
 # TCP retransmits no more than with one, give or take 20 segments of noise
 # (measured on this kind of machine: 1, 2 and 2 segments; before steering,
 # 2 queue pairs retransmitted 10623 segments and 4 pairs 3691; with
-# steering but without the order across directions, 653 and 34). Every
-# queue of both guests receives.
+# steering but without the order across directions, 653 and 34). Each
+# guest receives on at least two queues. Not on every queue: a flow is
+# delivered on the queue the guest started it on and stays there while it
+# is busy (steer.h's hold rule), and which queue a guest starts a flow on
+# is its own choice (XPS: iperf3 opens its streams from one CPU, whose
+# queues are 0 and 2, or 1 and 3); one of 4 queues can then get none
+# (seen in CI: guest A sent 2016 frames on its queue 3 and received none
+# there, 18 on queue 1: its flows had started on queues 0 and 2).
 t_vm_multiqueue() {
 	local nq bound
 	vm_prepare || return 1
