@@ -145,8 +145,8 @@ static int rig_init(struct rig *r)
 	    rig_port(&r->b, "net_ring_b", r->spare, r->out) ||
 	    rig_port(&r->t, "net_ring_t", r->tin, r->tout))
 		return -1;
-	r->ea = (struct xc_end){ .ops = &xc_end_port_ops, .port = &r->a };
-	r->eb = (struct xc_end){ .ops = &xc_end_port_ops, .port = &r->b };
+	r->ea = (struct xc_end){ .ops = &xc_end_whole_ops, .port = &r->a };
+	r->eb = (struct xc_end){ .ops = &xc_end_whole_ops, .port = &r->b };
 	snprintf(r->ea.label, sizeof(r->ea.label), "a");
 	snprintf(r->eb.label, sizeof(r->eb.label), "b");
 	snprintf(r->m10.label, sizeof(r->m10.label), "t.10");

@@ -278,7 +278,7 @@ static int rig_port(struct rig *r, int x)
 	p->link_up = 1;
 	p->txq_on = p->rxq_on = (1u << NQ) - 1;
 	p->caps = xc_caps_pack(XC_CAP_CSUM | XC_CAP_TSO4 | XC_CAP_TSO6, 9018);
-	r->e[x] = (struct xc_end){ .ops = &xc_end_port_ops, .port = p };
+	r->e[x] = (struct xc_end){ .ops = &xc_end_whole_ops, .port = p };
 	snprintf(r->e[x].label, sizeof(r->e[x].label), "%c", 'A' + x);
 	r->e[x].steer = rte_zmalloc("steer", sizeof(struct xc_steer), 0);
 	if (r->e[x].steer == NULL)

@@ -635,7 +635,7 @@ int xc_cable_dirs_create(struct xc_cable *c, const struct xc_impair_cfg ic[2],
 				 d->rx->label, d->tx->label);
 			xc_off_init(&d->off, c->pool, c->ipool);
 			/* a guest's large frames are chains of c->pool's */
-			if (d->rx->ops == &xc_end_port_ops &&
+			if (d->rx->ops == &xc_end_whole_ops &&
 			    d->rx->port->ops->rx_chains)
 				d->rx_pool = c->pool;
 			d->rx_share = 1;	/* lcores.c may say more */

@@ -71,6 +71,12 @@ struct xc_port_def;
  * @simple:	the simple mode's checks of the kind's command line options
  *		(a tunnel needs --vni): 0 or -EINVAL with @err set (may be
  *		NULL)
+ * @ready:	make the host ready for an end before a process makes it,
+ *		where no process of xcable's may yet (the command line
+ *		before the EAL, the supervisor before it changes its lab): a
+ *		socket's owner and group exist, its path fits and is free (a
+ *		stale socket of xcable's removed); 0 or -errno with @why set
+ *		(NULL: nothing to do)
  * @port_claim:	does the kind declare ends on ports of such devargs itself
  *		(a guest's socket: net_vhost)? If so @why says how they
  *		are declared (may be NULL)
@@ -102,6 +108,7 @@ struct xc_kind_def {
 		      const struct xc_opts *o);
 	void (*what)(const struct xc_end_def *e, char *buf, size_t len);
 	int (*simple)(const struct xc_opts *o, char *err, size_t errlen);
+	int (*ready)(const struct xc_end_def *e, char *why, size_t whylen);
 	bool (*port_claim)(const char *devargs, char *why, size_t whylen);
 	void (*vdev)(const struct xc_end_def *e, unsigned int idx, char *buf,
 		     size_t len);

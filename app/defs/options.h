@@ -92,17 +92,6 @@ struct xc_end_def {
 };
 
 /**
- * xc_end_def_socket() - is an end definition a vhost-user socket end?
- * @e:		the end
- *
- * Return: true if it has a socket path (what no other kind has)
- */
-static inline bool xc_end_def_socket(const struct xc_end_def *e)
-{
-	return e->path[0] != '\0';
-}
-
-/**
  * struct xc_cable_def - a named cable between two vhost-user ends
  * @name:	cable name, used in counters and telemetry
  * @end:	left and right ends

@@ -91,7 +91,7 @@ bool xc_ends_poll(struct xc_cable *cables, unsigned int n)
 	return soon;
 }
 
-const struct xc_end_ops xc_end_port_ops = {
+const struct xc_end_ops xc_end_whole_ops = {
 	.kind = "port",
 	.rx = port_rx,
 	.tx = port_tx,
@@ -111,13 +111,27 @@ void xc_kind_set_port(struct xc_cable *c, unsigned int j, struct xc_port *p,
 {
 	struct xc_end *e = &c->end[j];
 
-	e->ops = &xc_end_port_ops;
+	e->ops = &xc_end_whole_ops;
 	e->port = p;
 	e->cable = c;
 	e->idx = (int)j;
 	snprintf(e->label, sizeof(e->label), "%s", label);
 	snprintf(p->label, sizeof(p->label), "%s", label);
 	snprintf(p->cable, sizeof(p->cable), "%s", c->name);
+}
+
+/**
+ * xc_kind_eal_port() - make an end of the DPDK mode: a whole port the EAL
+ *			made from its --vdev or PCI arguments, an end of
+ *			the port kind
+ * @c:		cable
+ * @j:		which end
+ * @p:		the port
+ */
+void xc_kind_eal_port(struct xc_cable *c, unsigned int j, struct xc_port *p)
+{
+	xc_kind_set_port(c, j, p, p->name);
+	c->end[j].kind = &xc_kind_port;
 }
 
 /**

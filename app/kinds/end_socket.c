@@ -39,9 +39,10 @@ static int socket_check(struct xc_topo *t, const struct xc_end_def *e,
 	int uid, gid;
 
 	(void)t;
-	if (xc_sock_ids(e->sock_owner, e->sock_group, &uid, &gid, why, whylen))
-		return -EINVAL;
-	return freed ? 0 : xc_sock_prepare(e->path, e->client, why, whylen);
+	if (!freed)	/* as at start-up */
+		return xc_kind_def_socket.ready(e, why, whylen);
+	return xc_sock_ids(e->sock_owner, e->sock_group, &uid, &gid, why,
+			   whylen) ? -EINVAL : 0;
 }
 
 /**

@@ -5,6 +5,7 @@
  *		      sockets are what most cables end in), and the vhost
  *		      port the EAL is given for it
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -55,6 +56,27 @@ static void socket_what(const struct xc_end_def *e, char *buf, size_t len)
 }
 
 /**
+ * socket_ready() - may the socket be served or connected to: its owner
+ *		    and group exist, its path fits and is free (a stale
+ *		    socket of xcable's is removed)?
+ * @e:		the end
+ * @why:	the reason it may not
+ * @whylen:	size of @why
+ *
+ * Return: 0, -EINVAL (no such owner or group, a path too long), or what
+ *	   xc_sock_prepare() returns
+ */
+static int socket_ready(const struct xc_end_def *e, char *why, size_t whylen)
+{
+	int uid, gid;
+
+	if (xc_sock_ids(e->sock_owner, e->sock_group, &uid, &gid, why, whylen) ||
+	    xc_sock_path_fits(e->path, e->client, why, whylen))
+		return -EINVAL;
+	return xc_sock_prepare(e->path, e->client, why, whylen);
+}
+
+/**
  * socket_port_claim() - vhost ports are declared by their socket, not as
  *			 a [port NAME]
  * @devargs:	a [port NAME]'s devargs
@@ -97,6 +119,7 @@ const struct xc_kind_def xc_kind_def_socket = {
 	.check = socket_check,
 	.clash = socket_clash,
 	.what = socket_what,
+	.ready = socket_ready,
 	.port_claim = socket_port_claim,
 	.vdev = socket_vdev,
 	/* the vhost library logs ten lines per guest message at info: a

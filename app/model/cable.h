@@ -195,9 +195,11 @@ struct xc_end {
 	void *priv;
 };
 
-/* ends that are a whole port (end.c); other kinds' ends have ops of their
+/* ends that are a whole port, whichever kind made them (end.c: a guest's
+ * socket, a [port NAME] without a tag, a port of the DPDK mode); the data
+ * path calls such a port's bursts directly. Other ends have ops of their
  * own, in their kind's file */
-extern const struct xc_end_ops xc_end_port_ops;
+extern const struct xc_end_ops xc_end_whole_ops;
 
 /**
  * enum xc_pull_why - why an end is unplugged (xc_cable.pull_why)
@@ -324,7 +326,7 @@ struct xc_cable {
 static inline uint16_t xc_end_rx(struct xc_end *e, uint16_t q,
 				 struct rte_mbuf **pkts, uint16_t n)
 {
-	if (likely(e->ops == &xc_end_port_ops))
+	if (likely(e->ops == &xc_end_whole_ops))
 		return rte_eth_rx_burst(e->port->id, q, pkts, n);
 	return e->ops->rx(e, q, pkts, n);
 }
@@ -345,7 +347,7 @@ static inline uint16_t xc_end_tx(struct xc_end *e, uint16_t q,
 				 struct rte_mbuf **pkts, uint16_t n,
 				 uint64_t *drop)
 {
-	if (likely(e->ops == &xc_end_port_ops))
+	if (likely(e->ops == &xc_end_whole_ops))
 		return rte_eth_tx_burst(e->port->id, q, pkts, n);
 	return e->ops->tx(e, q, pkts, n, drop);
 }
@@ -358,7 +360,7 @@ static inline uint16_t xc_end_tx(struct xc_end *e, uint16_t q,
  */
 static inline uint64_t xc_end_caps(const struct xc_end *e)
 {
-	if (likely(e->ops == &xc_end_port_ops))
+	if (likely(e->ops == &xc_end_whole_ops))
 		return __atomic_load_n(&e->port->caps, __ATOMIC_ACQUIRE);
 	return e->ops->caps(e);
 }

@@ -102,6 +102,7 @@ void xc_kinds_fini(struct xc_topo *t);
 /* what the kinds whose ends are on a port share (end.c) */
 void xc_kind_set_port(struct xc_cable *c, unsigned int j, struct xc_port *p,
 		      const char *label);
+void xc_kind_eal_port(struct xc_cable *c, unsigned int j, struct xc_port *p);
 int xc_kind_start_port(struct xc_topo *t, struct xc_end *e, char *err,
 		       size_t errlen);
 struct rte_mempool;

@@ -142,19 +142,12 @@ void xc_cmdline_parse(struct xc_cmdline *cl, int argc, char **argv,
 	for (i = 0; i < (int)cl->n_defs; i++) {
 		for (j = 0; j < 2; j++) {
 			const struct xc_end_def *e = &cl->defs[i].end[j];
+			const struct xc_kind_def *kd = xc_kind_def_of(e);
 
-			if (!xc_end_def_socket(e))
-				continue;
-			if (xc_sock_ids(e->sock_owner, e->sock_group,
-					&cl->end_uid[i][j], &cl->end_gid[i][j],
-					err, sizeof(err)))
+			if (kd && kd->ready &&
+			    kd->ready(e, err, sizeof(err)))
 				xc_die_usage("cable %s: %s", cl->defs[i].name,
 					  err);
-			if (xc_sock_path_fits(e->path, e->client, err,
-					      sizeof(err)) ||
-			    xc_sock_prepare(e->path, e->client, err,
-					    sizeof(err)))
-				xc_die_usage("%s", err);
 		}
 	}
 	if (cl->supervise)

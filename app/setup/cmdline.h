@@ -24,8 +24,6 @@
  * @defs:	cables declared by --left/--right or the config file
  * @sock_gid:	group of the sockets xcable creates, -1 to leave it
  * @sock_uid:	owner of the sockets xcable creates, -1 to leave it
- * @end_gid:	the group for each end of @defs, resolved once
- * @end_uid:	the same for the owner
  */
 struct xc_cmdline {
 	struct xc_opts opts;
@@ -35,8 +33,6 @@ struct xc_cmdline {
 	struct xc_cable_def defs[XC_MAX_LAB_CABLES];
 	int sock_gid;
 	int sock_uid;
-	int end_gid[XC_MAX_LAB_CABLES][2];
-	int end_uid[XC_MAX_LAB_CABLES][2];
 };
 
 __attribute__((format(printf, 1, 2), noreturn))

@@ -262,9 +262,7 @@ static int pair_ports(struct xc_topo *t, char *err, size_t errlen)
 				return -EINVAL;
 			}
 			used[p[j]] = true;
-			xc_kind_set_port(c, j, &t->ports[p[j]],
-					 t->ports[p[j]].name);
-			c->end[j].kind = &xc_kind_port;
+			xc_kind_eal_port(c, j, &t->ports[p[j]]);
 		}
 		c->n_queues = RTE_MIN(t->ports[p[0]].conf.n_queues,
 				      t->ports[p[1]].conf.n_queues);

@@ -387,40 +387,46 @@ static void drop_cable(struct xc_sup *s, unsigned int i)
 }
 
 /**
- * check_socks() - the checks of start-up for the sockets of new cables: a
- *		   stale socket is removed, one in use refused
- * @defs:	the new cables
- * @n:		how many
- * @old:	the lab's cables (their sockets are in use by their workers)
+ * ready_ends() - make the host ready for a new cable's ends, as at
+ *		  start-up (each kind's ready(): a stale socket is removed,
+ *		  one in use refused), but for the ends the lab's cables
+ *		  already hold (their workers hold them)
+ * @nc:		the new cable
+ * @old:	the lab's cables
  * @n_old:	how many
- * @why:	the reason of a failure
+ * @o:		options (a kind's defaults)
+ * @why:	the reason of a failure, "cable NAME: ..."
  * @whylen:	size of @why
  *
  * Return: 0, or -errno
  */
-static int check_socks(const struct xc_sup_cable *defs, unsigned int n,
-		       const struct xc_sup_cable *old, unsigned int n_old,
-		       char *why, size_t whylen)
+static int ready_ends(const struct xc_sup_cable *nc,
+		      const struct xc_sup_cable *old, unsigned int n_old,
+		      const struct xc_opts *o, char *why, size_t whylen)
 {
-	unsigned int i, j, k, m;
+	char err[XC_ERR_LEN];
+	unsigned int j, k, m;
 	int rc;
 
-	for (i = 0; i < n; i++) {
-		for (j = 0; j < 2; j++) {
-			const struct xc_end_def *e = &defs[i].def.end[j];
-			bool ours = false;
+	for (j = 0; j < 2; j++) {
+		const struct xc_end_def *e = &nc->def.end[j];
+		const struct xc_kind_def *kd = xc_kind_def_of(e);
+		bool held = false;
 
-			if (!xc_end_def_socket(e))
-				continue;
-			for (k = 0; k < n_old && !ours; k++)
-				for (m = 0; m < 2; m++)
-					ours |= strcmp(old[k].def.end[m].path,
-						       e->path) == 0;
-			if (ours)
-				continue;
-			rc = xc_sock_prepare(e->path, e->client, why, whylen);
-			if (rc)
-				return rc;
+		if (kd == NULL || kd->ready == NULL)
+			continue;
+		for (k = 0; k < n_old && !held; k++)
+			for (m = 0; m < 2; m++)
+				held |= xc_end_def_clash(&old[k].def.end[m], e,
+							 o);
+		if (held)
+			continue;
+		rc = kd->ready(e, err, sizeof(err));
+		if (rc) {
+			snprintf(why, whylen, "cable %s: %.*s", nc->def.name,
+				 (int)(whylen > XC_NAME_MAX + 8 ?
+				       whylen - XC_NAME_MAX - 8 : 0), err);
+			return rc;
 		}
 	}
 	return 0;
@@ -532,7 +538,8 @@ static int begin_add(struct xc_sup *s, int argc, char **argv)
 	rc = xc_config_check(&s->cl->opts, all, s->n_cables + 1, why, whylen);
 	free(all);
 	if (rc == 0)
-		rc = check_socks(c, 1, s->cables, s->n_cables, why, whylen);
+		rc = ready_ends(c, s->cables, s->n_cables, &s->cl->opts, why,
+				whylen);
 	if (rc)
 		return rc;
 	xc_sbuf_printf(&req, "add %s", argv[1]);
@@ -816,8 +823,8 @@ static int begin_reload(struct xc_sup *s)
 	}
 	for (i = 0; i < n; i++) {
 		if (nc[i].worker < 0 &&
-		    (rc = check_socks(&nc[i], 1, s->cables, s->n_cables, why,
-				      whylen)))
+		    (rc = ready_ends(&nc[i], s->cables, s->n_cables,
+				     &s->cl->opts, why, whylen)))
 			goto out;
 	}
 	for (k = 0; k < s->n_w; k++)
