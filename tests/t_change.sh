@@ -546,8 +546,10 @@ TESTS+=(t_change_counters_outlive)
 # gives a's counters up to the change, and the left guest's frames reach
 # a guest on the new right end. Then a change that fails at the switch
 # (XCABLE_FAULT: a:show) and whose cables cannot be made again either
-# (a:again, b:again) loses a and b, and the answer says so, after their
-# last counters; list --json keeps those; a reload brings them back
+# (a:again, b:again) loses a, and the answer says so, after its last
+# counters; list --json keeps those. b, replaced whole in the same
+# change, was made beside the old b (its sockets at hidden names) and
+# the old b never went: it is as it was. A reload brings a back
 t_change_kept_ends() {
 	local lp rp ino rc got
 	kc_ini() {	# A-RIGHT-MODE B-MODE
@@ -588,11 +590,13 @@ t_change_kept_ends() {
 	"$XCTL" -s "$T/x.ctl" reload >fail.out 2>&1 && { fail "the reload failing on purpose was taken"; return 1; }
 	: >"$T/fault"
 	sed 's/^/  answer: /' fail.out | cut -c1-150
-	grep -q "^a right->left: .*(final: replaced)" fail.out && grep -q "^b right->left: .*(final: replaced)" fail.out ||
-		{ fail "the answer lacks the last counters of a and b"; return 1; }
-	grep -q "^a: LOST: could not be made again (cable a: again: injected fault" fail.out &&
-	grep -q "^b: LOST: could not be made again (cable b: again: injected fault" fail.out ||
-		{ fail "the answer does not say a and b were lost"; return 1; }
+	grep -q "^a right->left: .*(final: replaced)" fail.out ||
+		{ fail "the answer lacks the last counters of a"; return 1; }
+	grep -q "^a: LOST: could not be made again (cable a: again: injected fault" fail.out ||
+		{ fail "the answer does not say a was lost"; return 1; }
+	grep -q "^b\b" fail.out && { fail "b, made beside the old b, was touched"; return 1; }
+	[ "$(stat -c %a "$T/b-l.sock")" = 660 ] && [ ! -e "$T/.b-l.sock.next" ] ||
+		{ fail "b's socket is not the one it was, or its replacement's was left"; return 1; }
 	grep -q "^xcablectl: error: cable a: show: injected fault" fail.out || { fail "the reason is not said"; return 1; }
 	kill -0 "$XC_PID" || { fail "xcable died"; return 1; }
 	"$XCTL" -s "$T/x.ctl" list --json >list.json || { fail "list --json failed"; return 1; }
@@ -601,11 +605,11 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 names = sorted(d["cables"])
 gone = [g["name"] for g in d["removed"]]
-assert names == ["c"], names
-assert gone.count("a") == 2 and gone.count("b") == 1, gone
+assert names == ["b", "c"], names
+assert gone.count("a") == 2 and "b" not in gone, gone
 print("  list --json: cables %s; removed %s" % (names, gone))
 PY
-	[ ! -e "$T/a-l.sock" ] && [ ! -e "$T/.a-l.sock.in-use" ] && [ ! -e "$T/b-l.sock" ] ||
+	[ ! -e "$T/a-l.sock" ] && [ ! -e "$T/.a-l.sock.in-use" ] ||
 		{ fail "a lost cable's socket was left"; return 1; }
 	"$XCTL" -s "$T/x.ctl" reload >back.out 2>&1 || { cat back.out; fail "the lab cannot be restored"; return 1; }
 	"$XCTL" -s "$T/x.ctl" list | grep -c '^[abc]: ' | grep -qx 3 || { fail "a and b did not come back"; return 1; }
@@ -617,6 +621,67 @@ PY
 }
 TESTS+=(t_change_kept_ends)
 SAN_ONCE+=(t_change_kept_ends)	# kept ends; t_change_matrix checks them too
+
+# a cable replaced whole on the same sockets is made before the old one
+# goes: its sockets bound beside the old ones (.NAME.next) while guests
+# stream on the old. A reload that fails at the switch (XCABLE_FAULT:
+# s:show) leaves the old cable exactly as it was: its guests keep their
+# carrier and lose nothing, its sockets are the same files, nothing is
+# left at the hidden names. The same reload without the fault replaces
+# it: the new sockets take the paths (new files, the new mode), and new
+# guests there stream through both ways
+t_change_beside() {
+	local lp rp il ir got sent
+	bs_ini() {	# MODE
+		printf '[global]\nstats-interval = 0\nlink-propagation = no\n[cable s]\nleft = %s\nright = %s\nleft-socket-mode = %s\nright-socket-mode = %s\n[cable t]\nleft = %s\nright = %s\n' \
+			"$T/s-l.sock" "$T/s-r.sock" "$1" "$1" "$T/t-l.sock" "$T/t-r.sock"
+	}
+	bs_ini 0660 >lab.ini
+	: >"$T/fault"
+	XCABLE_FAULT="@$T/fault" xc_start xc.log --config lab.ini --control "$T/x.ctl"
+	wait_log xc.log "running;" 1 30 || { tail -n 5 xc.log; fail "xcable did not start"; return 1; }
+	rm -f "$T/go"
+	STREAM_WAIT=$T/go stream_peer left.out "$T/s-l.sock" 1 10 & lp=$!
+	STREAM_WAIT=$T/go stream_peer right.out "$T/s-r.sock" 2 10 & rp=$!
+	wait_log xc.log "s-l.sock): link up" 1 30 && wait_log xc.log "s-r.sock): link up" 1 30 ||
+		{ fail "the guests did not come up"; return 1; }
+	touch "$T/go"
+	sleep 1
+	il=$(stat -c %i "$T/.s-l.sock.in-use" 2>/dev/null || stat -c %i "$T/s-l.sock")
+	ir=$(stat -c %i "$T/.s-r.sock.in-use" 2>/dev/null || stat -c %i "$T/s-r.sock")
+	echo "s:show" >"$T/fault"
+	bs_ini 0600 >lab.ini
+	"$XCTL" -s "$T/x.ctl" reload >fail.out 2>&1 && { fail "the reload failing on purpose was taken"; return 1; }
+	: >"$T/fault"
+	sed 's/^/  answer: /' fail.out | cut -c1-150
+	grep -q "^xcablectl: error: cable s: show: injected fault" fail.out || { fail "the reason is not said"; return 1; }
+	grep -qE "^s: (made again|LOST)|final: replaced" fail.out && { fail "the old s was taken away"; return 1; }
+	[ "$(stat -c %i "$T/.s-l.sock.in-use" 2>/dev/null || stat -c %i "$T/s-l.sock")" = "$il" ] &&
+	[ "$(stat -c %i "$T/.s-r.sock.in-use" 2>/dev/null || stat -c %i "$T/s-r.sock")" = "$ir" ] ||
+		{ fail "s's sockets are not the files they were"; return 1; }
+	ls -a "$T" | grep -q '\.next$' && { fail "a socket made for the change was left: $(ls -a "$T" | grep next)"; return 1; }
+	wait $lp $rp
+	sent=$(sed -nE 's/^sent ([0-9]+)/\1/p' left.out)
+	got=$(received_from right.out 1)
+	say "the failed change: s's sockets are the same files (inodes $il, $ir); the left guest sent $sent, the right received ${got:-0}; $(grep '^link-downs' left.out)/$(grep '^link-downs' right.out)"
+	[ "${sent:-0}" -gt 10000 ] && [ "$got" = "$sent" ] || { fail "the old s lost frames"; return 1; }
+	grep -q "^link-downs 0" left.out && grep -q "^link-downs 0" right.out ||
+		{ fail "a guest of the old s saw its carrier drop"; return 1; }
+	"$XCTL" -s "$T/x.ctl" reload >ok.out 2>&1 || { cat ok.out; fail "the reload failed"; return 1; }
+	sed 's/^/  answer: /' ok.out | tail -n 1 | cut -c1-150
+	grep -q "^s right->left: .*(final: replaced)" ok.out || { fail "s was not replaced"; return 1; }
+	grep -c "s: .*: serves $T/s-[lr].sock in place of the cable it replaced" xc.log | grep -qx 2 ||
+		{ fail "the new ends did not take the old ones' paths"; return 1; }
+	[ "$(stat -c %a "$T/s-l.sock")" = 600 ] && [ "$(stat -c %a "$T/s-r.sock")" = 600 ] &&
+	[ "$(stat -c %i "$T/s-l.sock")" != "$il" ] || { fail "s's sockets are not the new ones"; return 1; }
+	ls -a "$T" | grep -q '\.next$' && { fail "a hidden name was left: $(ls -a "$T" | grep next)"; return 1; }
+	say "the change: both new sockets took their paths (mode 600, new files), nothing left at .next"
+	run_frames xc.log "$T/s-l.sock" "$T/s-r.sock" $(($(grep -c "link up" xc.log) + 2)) 1 || return 1
+	xc_stop
+	[ "$XC_RC" = 0 ] || { fail "xcable exited with $XC_RC"; return 1; }
+	[ ! -e "$T/s-l.sock" ] && [ ! -e "$T/.s-l.sock.in-use" ] || { fail "s's socket was left at exit"; return 1; }
+}
+TESTS+=(t_change_beside)
 
 # what a careless or hostile client or user gives that ends up in
 # messages, and paths the guard could not protect: a cable name with an

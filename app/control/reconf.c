@@ -32,14 +32,16 @@
  *   make     each new cable made whole in a free slot, hidden and on no
  *            lcore: its ends, pools and directions, its sockets there
  *            (xc_topo_add_cable()); first those that take nothing a
- *            cable that goes holds; then the cables that hold what the
- *            others take (the same socket, tag or tunnel) are taken away
- *            (below), the cables that change let go of their changed
- *            ends and their directions (their counters are kept as for
- *            a cable that goes), and the rest are made: the changed
- *            ends beside the kept ones, with new directions, on the
- *            cable's pools, which the kept ends' queues use
- *            (xc_topo_release_ends(), xc_topo_remake_ends())
+ *            cable that goes holds, or whose kind makes them beside
+ *            the end that holds it (a served socket, bound at a hidden
+ *            name: struct xc_end_kind's beside); then the cables that
+ *            hold what the others take (QEMU's socket, a tag, a tunnel)
+ *            are taken away (below), the cables that change let go of
+ *            their changed ends and their directions (their counters
+ *            are kept as for a cable that goes), and the rest are made:
+ *            the changed ends beside the kept ones, with new
+ *            directions, on the cable's pools, which the kept ends'
+ *            queues use (xc_topo_release_ends(), xc_topo_remake_ends())
  *   switch   each new cable shown and given to an lcore, which takes it
  *            over at a poll boundary (lcores.c: no lock on the
  *            forwarding path)
@@ -47,13 +49,14 @@
  *            stopped (nothing more is sorted to a trunk member or a
  *            tunnel), taken from their lcores, and once every lcore has
  *            let go, freed; their last counters are logged, returned to
- *            xcablectl and kept for list --json and --stats-json
+ *            xcablectl and kept for list --json and --stats-json; the
+ *            ends made beside theirs take their place (settle())
  *
  * A failure while making or switching undoes it all: the new cables are
- * freed, a changed cable's new ends too, and what was let go of is made
- * again from its definition (the guests of those ends then saw the
- * carrier go and come back: a socket cannot be served twice at once; the
- * guests of the kept ends saw nothing). If that fails too, the cable is
+ * freed, a changed cable's new ends too (a cable that goes and has not
+ * gone yet is untouched), and what was let go of is made again from its
+ * definition (the guests of those ends then saw the carrier go and come
+ * back; the guests of the kept ends saw nothing). If that fails too, the cable is
  * lost: its kept ends go with it, and the answer says so. So a request or
  * config with an error, found by the checks or half-way, leaves the lab
  * as it was, and says why, to xcablectl and in the log, after what the
@@ -267,6 +270,25 @@ static bool freed(const struct xc_reconf *r, const struct xc_plan *p,
 }
 
 /**
+ * waits() - must a new end wait until what holds what it takes is gone?
+ *	     Not if its kind makes it beside the holder and puts it in
+ *	     place after (a served socket: struct xc_end_kind's beside)
+ * @r:		state
+ * @p:		the change
+ * @e:		the end
+ *
+ * Return: true if so
+ */
+static bool waits(const struct xc_reconf *r, const struct xc_plan *p,
+		  const struct xc_end_def *e)
+{
+	const struct xc_end_kind *k = xc_end_kind_of(e);
+
+	return freed(r, p, e) && (k == NULL || k->beside == NULL ||
+				  !k->beside(e));
+}
+
+/**
  * check_lcore() - does the lcore a new cable names forward?
  * @r:		state
  * @d:		the cable
@@ -383,8 +405,8 @@ static int check(struct xc_reconf *r, struct xc_plan *p, char *why,
 		ports += (int)ends_ports(&p->add[i], changed(p, i));
 		/* a cable changed in its slot: once its old ends are gone */
 		p->later[i] = p->keep_slot[i] >= 0 ||
-			      freed(r, p, &p->add[i].end[0]) ||
-			      freed(r, p, &p->add[i].end[1]);
+			      waits(r, p, &p->add[i].end[0]) ||
+			      waits(r, p, &p->add[i].end[1]);
 		if (!p->later[i]) {
 			peak += (int)ends_ports(&p->add[i], 3u);
 			early++;
@@ -887,6 +909,29 @@ static void announce(struct xc_reconf *r, const struct xc_plan *p)
 }
 
 /**
+ * settle() - the new cables' ends made beside an end that is gone now
+ *	      take its place (a socket its path)
+ * @r:		state
+ * @p:		the change, made, the cables that go taken away (one an
+ *		lcore did not let go of keeps what it holds)
+ */
+static void settle(struct xc_reconf *r, const struct xc_plan *p)
+{
+	struct xc_cable *c;
+	unsigned int k, j;
+
+	for (k = 0; k < p->n_add; k++) {
+		if (p->slot[k] < 0 || !p->shown[k])
+			continue;
+		c = &r->t->cables[p->slot[k]];
+		for (j = 0; j < 2; j++)
+			if (c->end[j].kind && c->end[j].kind->settle)
+				c->end[j].kind->settle(r->t, &c->end[j],
+						       &r->defs[p->slot[k]].end[j]);
+	}
+}
+
+/**
  * apply() - make, switch and release as check() planned; on a failure
  *	     while making or switching, undo it all
  * @r:		state
@@ -920,6 +965,7 @@ static int apply(struct xc_reconf *r, struct xc_plan *p, char *why,
 		return rc;
 	}
 	rc = take_away_step(r, p, false, why, whylen);
+	settle(r, p);
 	announce(r, p);
 	for (s = 0; s < XC_MAX_CABLES; s++) {
 		struct xc_cable *c = &r->t->cables[s];

@@ -113,7 +113,9 @@ static int socket_make(struct xc_topo *t, struct xc_cable *c, unsigned int j,
 		       const struct xc_end_def *e, char *err, size_t errlen)
 {
 	struct xc_port *p = serving(t, e->path);
+	struct xc_end_def next = *e;
 	char why[XC_ERR_LEN];
+	bool beside = false;
 	int uid, gid;
 
 	if (xc_sock_ids(e->sock_owner, e->sock_group, &uid, &gid, why,
@@ -121,11 +123,24 @@ static int socket_make(struct xc_topo *t, struct xc_cable *c, unsigned int j,
 		snprintf(err, errlen, "cable %s: %s", c->name, why);
 		return -EINVAL;
 	}
-	if (p == NULL && (p = probe(t, e, why, sizeof(why))) == NULL) {
+	/* the end of a cable that goes serves it (reconf.c asked
+	 * socket_beside()): bound beside it until it is gone */
+	if (p != NULL && p->cable[0] != '\0') {
+		if (e->client ||
+		    xc_sock_next(e->path, next.path, sizeof(next.path))) {
+			snprintf(err, errlen, "cable %s: %s is served by cable %s",
+				 c->name, e->path, p->cable);
+			return -EBUSY;
+		}
+		p = NULL;
+		beside = true;
+	}
+	if (p == NULL && (p = probe(t, &next, why, sizeof(why))) == NULL) {
 		snprintf(err, errlen, "cable %s: %s", c->name, why);
 		return -EIO;
 	}
 	xc_kind_set_port(c, j, p, j ? "right" : "left");
+	p->conf.standby = beside;	/* unguarded until it settles */
 	p->conf.sock_mode = e->sock_mode;
 	p->conf.sock_gid = gid;
 	p->conf.sock_uid = uid;
@@ -207,6 +222,50 @@ static int socket_standby(struct xc_topo *t, struct xc_end *e,
 	return 0;
 }
 
+/**
+ * socket_beside() - end kind op: can the socket end be made while a cable
+ *		     that goes still serves its socket? A socket it serves
+ *		     can (bound at .NAME.next, it takes the path in
+ *		     socket_settle()); QEMU's socket, which it connects to,
+ *		     cannot be connected to twice
+ * @e:		the end's definition
+ *
+ * Return: true if so
+ */
+static bool socket_beside(const struct xc_end_def *e)
+{
+	char next[XC_SOCK_PATH_MAX];
+
+	return !e->client && xc_sock_next(e->path, next, sizeof(next)) == 0;
+}
+
+/**
+ * socket_settle() - end kind op: the cable that served the socket is gone
+ *		     (its socket removed): the end made beside it takes the
+ *		     path, where its guest connects again, and is guarded
+ *		     there (the vhost port's move op adopt())
+ * @t:		topology
+ * @e:		the end
+ * @def:	its definition
+ */
+static void socket_settle(struct xc_topo *t, struct xc_end *e,
+			  const struct xc_end_def *def)
+{
+	struct xc_port *o = serving(t, def->path);
+
+	if (e->port == NULL || !e->port->conf.standby)
+		return;	/* made on its path */
+	if (o != NULL) {	/* an lcore did not let go of that cable */
+		XC_LOG(port, ERR, "%s: %s: %s is still served by cable %s: this end stays at %s",
+		       e->cable->name, e->label, def->path, o->cable,
+		       xc_port_socket(e->port));
+		return;
+	}
+	e->port->ops->move->adopt(e->port, def->path);
+	XC_LOG(port, INFO, "%s: %s: serves %s in place of the cable it replaced",
+	       e->cable->name, e->label, xc_port_socket(e->port));
+}
+
 const struct xc_end_kind xc_kind_socket = {
 	.def = &xc_kind_def_socket,
 	.check = socket_check,
@@ -214,4 +273,6 @@ const struct xc_end_kind xc_kind_socket = {
 	.start = xc_kind_start_port,
 	.free = socket_free,
 	.standby = socket_standby,
+	.beside = socket_beside,
+	.settle = socket_settle,
 };

@@ -64,6 +64,16 @@ struct xc_topo;
  *		started on the cable's pool, on no lcore, unguarded (struct
  *		xc_port_move); 0 with *@out set, or -errno with nothing
  *		left behind. NULL: the kind's guests cannot move
+ * @beside:	can an end of definition @e be made while an end of a
+ *		cable that goes still holds what it takes? Then make()
+ *		makes it beside that one, out of the way of its guest (a
+ *		served socket: bound at a hidden name), and settle() puts
+ *		it in its place once that cable is gone: a change is then
+ *		made whole before anything goes (reconf.c). NULL: no, the
+ *		end is made once the other is gone
+ * @settle:	the ends end @e was made beside are gone: it takes their
+ *		place (a socket its path, where its guest reconnects);
+ *		@def is its definition. NULL: nothing to do
  *
  * A kind keeps what its ends share (a port's trunk, the tunnel socket) in
  * its slot of the topology, xc_kind_state().
@@ -83,6 +93,9 @@ struct xc_end_kind {
 	int (*standby)(struct xc_topo *t, struct xc_end *e,
 		       const struct xc_end_def *def, const char *sock,
 		       struct xc_port **out, char *err, size_t errlen);
+	bool (*beside)(const struct xc_end_def *e);
+	void (*settle)(struct xc_topo *t, struct xc_end *e,
+		       const struct xc_end_def *def);
 };
 
 /* the kinds: xc_kind_NAME, one file each, listed in endkinds.def */

@@ -36,6 +36,25 @@ int xc_sock_sibling(const char *path, const char *suffix, char *out,
 }
 
 /**
+ * sibling_addr() - a hidden name beside a path that a socket can be bound
+ *		    at
+ * @path:	socket path
+ * @suffix:	what follows the name, with its dot
+ * @out:	filled with the sibling's path
+ * @len:	size of @out
+ *
+ * Return: 0 on success, -ENAMETOOLONG if it does not fit a socket address
+ */
+static int sibling_addr(const char *path, const char *suffix, char *out,
+			size_t len)
+{
+	if (xc_sock_sibling(path, suffix, out, len) ||
+	    strlen(out) >= sizeof(((struct sockaddr_un *)0)->sun_path))
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+/**
  * xc_sock_hidden() - the name a served socket has while a frontend is
  *		      attached: .NAME.in-use in the same directory
  * @path:	socket path
@@ -46,10 +65,7 @@ int xc_sock_sibling(const char *path, const char *suffix, char *out,
  */
 int xc_sock_hidden(const char *path, char *out, size_t len)
 {
-	if (xc_sock_sibling(path, ".in-use", out, len) ||
-	    strlen(out) >= sizeof(((struct sockaddr_un *)0)->sun_path))
-		return -ENAMETOOLONG;
-	return 0;
+	return sibling_addr(path, ".in-use", out, len);
 }
 
 /**
@@ -65,10 +81,22 @@ int xc_sock_hidden(const char *path, char *out, size_t len)
  */
 int xc_sock_standby(const char *path, char *out, size_t len)
 {
-	if (xc_sock_sibling(path, ".migrate", out, len) ||
-	    strlen(out) >= sizeof(((struct sockaddr_un *)0)->sun_path))
-		return -ENAMETOOLONG;
-	return 0;
+	return sibling_addr(path, ".migrate", out, len);
+}
+
+/**
+ * xc_sock_next() - the name a socket that replaces another on its path is
+ *		    bound at until that one is gone (a change of the cable
+ *		    it serves): .NAME.next in the same directory
+ * @path:	the socket path
+ * @out:	filled with the name
+ * @len:	size of @out
+ *
+ * Return: 0 on success, -ENAMETOOLONG if it does not fit a socket address
+ */
+int xc_sock_next(const char *path, char *out, size_t len)
+{
+	return sibling_addr(path, ".next", out, len);
 }
 
 /**
