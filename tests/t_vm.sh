@@ -133,6 +133,38 @@ t_vm_xcable_restarts() {
 TESTS+=(t_vm_xcable_restarts)
 SLOW_ONCE+=(t_vm_xcable_restarts)	# the frontend tests run its paths on both builds
 
+# a reload that replaces the cable whole on its sockets (their mode
+# changes): the new sockets are bound beside the old ones, take their
+# paths once the old cable is gone, and both VMs (reconnect=1) reconnect
+# to them by themselves; A's pings go through again
+t_vm_reload_replace() {
+	local before ups
+	vm_prepare || return 1
+	printf '[global]\nstats-interval = 0\nsocket-mode = %s\n[cable c]\nleft = %s\nright = %s\n' 0660 "$T/l.sock" "$T/r.sock" >lab.ini
+	xc_start xc.log --config lab.ini --control "$T/x.ctl"
+	wait_log xc.log "running;" 1 20 || { fail "xcable did not start"; return 1; }
+	boot b "$T/r.sock" $B_MAC "xc.role=idle xc.ip=10.0.0.2/24"
+	boot a "$T/l.sock" $A_MAC "xc.role=pinger xc.ip=10.0.0.1/24 xc.peer=10.0.0.2"
+	wait_console a "XC-PING .* ok" 120 || { fail "A never reached B"; return 1; }
+	ups=$(grep -c "link up" xc.log)
+	sed -i 's/^socket-mode = 0660/socket-mode = 0600/' lab.ini
+	"$XCTL" -s "$T/x.ctl" reload >reload.out 2>&1 || { cat reload.out; fail "the reload failed"; return 1; }
+	before=$(last_ping a ok)
+	say "reload: $(tail -n 1 reload.out | cut -c1-120)"
+	grep -c "c: .*: serves $T/[lr].sock in place of the cable it replaced" xc.log | grep -qx 2 ||
+		{ fail "the new sockets did not take the old ones' paths"; return 1; }
+	wait_log xc.log "link up" $((ups + 2)) 60 || { fail "the VMs did not reconnect to the new sockets"; return 1; }
+	say "both VMs (reconnect=1) reconnected to the new sockets by themselves"
+	wait_ping_after "$before" 60 || { fail "traffic did not resume"; return 1; }
+	say "A's ping $PING_OK succeeded again (the last before the reload: $before)"
+	[ "$(stat -c %a "$T/.l.sock.in-use" 2>/dev/null || stat -c %a "$T/l.sock")" = 600 ] ||
+		{ fail "the left socket is not the new one"; return 1; }
+	ls -a "$T" | grep -q '\.next$' && { fail "a hidden name was left"; return 1; }
+	return 0
+}
+TESTS+=(t_vm_reload_replace)
+SLOW_ONCE+=(t_vm_reload_replace)	# t_change_beside runs it with frontends on both builds
+
 t_vm_client_mode() {
 	vm_prepare || return 1
 	# QEMU listens on the sockets; xcable connects to them
