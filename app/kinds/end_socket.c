@@ -68,6 +68,27 @@ static struct xc_port *serving(struct xc_topo *t, const char *path)
 }
 
 /**
+ * held() - is a port an end of a cable (a running one, or one that goes)?
+ *	    Not a port of the EAL's before the cables were made, nor one a
+ *	    change kept aside for its guest (xc_reconf_change_end()'s
+ *	    spare)
+ * @t:		topology
+ * @p:		the port
+ *
+ * Return: true if so
+ */
+static bool held(const struct xc_topo *t, const struct xc_port *p)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < t->n_cables; i++)
+		for (j = 0; j < 2; j++)
+			if (t->cables[i].end[j].port == p)
+				return true;
+	return false;
+}
+
+/**
  * probe() - a vhost port for a socket end made at runtime
  * @t:		topology, running
  * @e:		the end
@@ -125,7 +146,7 @@ static int socket_make(struct xc_topo *t, struct xc_cable *c, unsigned int j,
 	}
 	/* the end of a cable that goes serves it (reconf.c asked
 	 * socket_beside()): bound beside it until it is gone */
-	if (p != NULL && p->cable[0] != '\0') {
+	if (p != NULL && held(t, p)) {
 		if (e->client ||
 		    xc_sock_next(e->path, next.path, sizeof(next.path))) {
 			snprintf(err, errlen, "cable %s: %s is served by cable %s",
