@@ -629,7 +629,9 @@ SAN_ONCE+=(t_change_kept_ends)	# kept ends; t_change_matrix checks them too
 # carrier and lose nothing, its sockets are the same files, nothing is
 # left at the hidden names. The same reload without the fault replaces
 # it: the new sockets take the paths (new files, the new mode), and new
-# guests there stream through both ways
+# guests there stream through both ways. Somebody's file at a hidden name
+# makes a reload fail, the file and the cable left as they were (still
+# forwarding); two more replacements alternate between the hidden names
 t_change_beside() {
 	local lp rp il ir got sent
 	bs_ini() {	# MODE
@@ -677,6 +679,31 @@ t_change_beside() {
 	ls -a "$T" | grep -q '\.next$' && { fail "a hidden name was left: $(ls -a "$T" | grep next)"; return 1; }
 	say "the change: both new sockets took their paths (mode 600, new files), nothing left at .next"
 	run_frames xc.log "$T/s-l.sock" "$T/s-r.sock" $(($(grep -c "link up" xc.log) + 2)) 1 || return 1
+	# the vhost library knows s's new sockets by their .next names, so
+	# the next change binds at .next2; somebody's file there: refused,
+	# left alone, s as it was and still served (a port made at a name
+	# the library knows another by would close that one as it fails)
+	il=$(stat -c %i "$T/s-l.sock")
+	echo theirs >"$T/.s-l.sock.next2"
+	bs_ini 0640 >lab.ini
+	"$XCTL" -s "$T/x.ctl" reload >theirs.out 2>&1 && { fail "a reload over somebody's file was taken"; return 1; }
+	say "somebody's file at .s-l.sock.next2: $(grep -m1 error theirs.out | cut -c1-150)"
+	grep -q "s-l.sock.next2" theirs.out || { fail "the refusal does not name the file"; return 1; }
+	[ "$(cat "$T/.s-l.sock.next2")" = theirs ] && [ "$(stat -c %i "$T/s-l.sock")" = "$il" ] &&
+	[ "$(stat -c %a "$T/s-l.sock")" = 600 ] || { fail "the file, or s, was touched"; return 1; }
+	rm -f "$T/.s-l.sock.next2"
+	run_frames xc.log "$T/s-l.sock" "$T/s-r.sock" $(($(grep -c "link up" xc.log) + 2)) 1 ||
+		{ fail "s no longer forwards after the refused change"; return 1; }
+	# and again: made at .next2 this time, then .next, each taking the path
+	for il in 0640 0600; do
+		bs_ini $il >lab.ini
+		"$XCTL" -s "$T/x.ctl" reload >again.out 2>&1 || { cat again.out; fail "replacing s again failed"; return 1; }
+		[ "$(stat -c %a "$T/s-l.sock")" = "${il#0}" ] || { fail "s's socket is not the new one ($il)"; return 1; }
+	done
+	run_frames xc.log "$T/s-l.sock" "$T/s-r.sock" $(($(grep -c "link up" xc.log) + 2)) 1 ||
+		{ fail "s does not forward after two more changes"; return 1; }
+	ls -a "$T" | grep -q '\.next2\?$' && { fail "a hidden name was left: $(ls -a "$T" | grep next)"; return 1; }
+	say "replaced twice more (at .next2, then .next): frames pass, nothing left at the hidden names"
 	xc_stop
 	[ "$XC_RC" = 0 ] || { fail "xcable exited with $XC_RC"; return 1; }
 	[ ! -e "$T/s-l.sock" ] && [ ! -e "$T/.s-l.sock.in-use" ] || { fail "s's socket was left at exit"; return 1; }

@@ -450,6 +450,38 @@ t_migrate_frontends_move() {
 TESTS+=(t_migrate_frontends_move)
 SAN_ONCE+=(t_migrate_frontends_move)	# a move; t_vm_migrate runs one on build/
 
+# a guest that moved on one host moves again: its socket is the first
+# standby's, which the vhost library knows by .l.sock.migrate, so the
+# second standby is made at .l.sock.migrate2 (a port made at the first
+# name would fail and, as it went, close the guest's socket); the second
+# destination takes over and receives, and nothing is left at exit
+t_migrate_twice() {
+	local rp dp dp2 n
+	xc_start xc.log --left "$T/l.sock" --right "$T/r.sock"
+	wait_log xc.log "running;" 1 20 || { fail "xcable did not start"; return 1; }
+	stream_peer right.out "$T/r.sock" 2 20 & rp=$!
+	stream_peer src.out "$T/l.sock" 1 3 &
+	wait_ends_up xc.log 30 left right || { fail "frontends did not connect"; return 1; }
+	for n in 1 2; do
+		xctl migrate cable0 left --within 20 >mig$n.out || { cat mig$n.out; fail "move $n refused"; return 1; }
+		wait_log xc.log "left.*link down" $n 15 || { fail "the source of move $n never stopped"; return 1; }
+		wait_phase cable0 source-stopped 5 || { show_mig cable0; fail "xcable did not see the source of move $n stop ($MIG_PHASE)"; return 1; }
+		[ $n = 1 ] && { stream_peer dst1.out "$T/l.sock" 3 4 & dp=$!; }
+		[ $n = 2 ] && { stream_peer dst2.out "$T/l.sock" 4 4 & dp2=$!; }
+		wait_phase cable0 done 10 || { show_mig cable0; tail -n 5 xc.log; fail "move $n did not complete ($MIG_PHASE)"; return 1; }
+		say "move $n: $(xctl show cable0 | grep -m1 'migration of' | sed 's/^ *//' | cut -c1-110)"
+	done
+	wait $dp $dp2
+	say "the second destination received $(received_from dst2.out 2) frames from right"
+	[ "$(received_from dst2.out 2)" -gt 0 ] || { fail "the second destination received nothing"; return 1; }
+	wait $rp
+	xc_stop
+	[ ! -e "$T/l.sock" ] && [ ! -e "$T/.l.sock.in-use" ] && [ ! -e "$T/.l.sock.migrate" ] &&
+	[ ! -e "$T/.l.sock.migrate2" ] || { ls -la "$T"; fail "sockets left behind at exit"; return 1; }
+}
+TESTS+=(t_migrate_twice)
+SAN_ONCE+=(t_migrate_twice)	# two moves; t_vm_migrate runs one on build/
+
 # mig_hosts - two hosts as network namespaces (this test's h1 and h2),
 # joined by a veth: h1 10.61.0.1, h2 10.61.0.2
 mig_hosts() {

@@ -89,6 +89,56 @@ static bool held(const struct xc_topo *t, const struct xc_port *p)
 }
 
 /**
+ * known() - is a live port's socket known by @path where it was bound?
+ *	     (a port that took over another's path keeps the name it was
+ *	     bound at; the vhost library closes the socket of that name
+ *	     when a port made there goes, even one that never bound it)
+ * @t:		topology
+ * @path:	a name a new port would be made at
+ *
+ * Return: true if so
+ */
+static bool known(const struct xc_topo *t, const char *path)
+{
+	uint16_t k;
+
+	for (k = 0; k < t->n_ports; k++) {
+		const struct xc_port *p = &t->ports[k];
+
+		if (p->ops && p->ops->move && p->ops->move->bound &&
+		    strcmp(p->ops->move->bound(p), path) == 0)
+			return true;
+	}
+	return false;
+}
+
+/**
+ * hidden_name() - a hidden name beside a socket path that no live port's
+ *		   socket is known by: the first of two names a sockid.c
+ *		   function gives
+ * @t:		topology
+ * @name:	xc_sock_next() or xc_sock_standby()
+ * @path:	the socket path
+ * @out:	filled with the name
+ * @len:	size of @out
+ *
+ * Return: 0, -ENAMETOOLONG, or -EBUSY (both are known)
+ */
+static int hidden_name(const struct xc_topo *t,
+		       int (*name)(const char *, bool, char *, size_t),
+		       const char *path, char *out, size_t len)
+{
+	int alt, rc;
+
+	for (alt = 0; alt < 2; alt++) {
+		rc = name(path, alt, out, len);
+		if (rc || !known(t, out))
+			return rc;
+	}
+	return -EBUSY;
+}
+
+/**
  * probe() - a vhost port for a socket end made at runtime
  * @t:		topology, running
  * @e:		the end
@@ -148,7 +198,8 @@ static int socket_make(struct xc_topo *t, struct xc_cable *c, unsigned int j,
 	 * socket_beside()): bound beside it until it is gone */
 	if (p != NULL && held(t, p)) {
 		if (e->client ||
-		    xc_sock_next(e->path, next.path, sizeof(next.path))) {
+		    hidden_name(t, xc_sock_next, e->path, next.path,
+				sizeof(next.path))) {
 			snprintf(err, errlen, "cable %s: %s is served by cable %s",
 				 c->name, e->path, p->cable);
 			return -EBUSY;
@@ -207,7 +258,7 @@ static int socket_standby(struct xc_topo *t, struct xc_end *e,
 	struct xc_end_def d = *def;
 	char why[XC_ERR_LEN];
 	struct xc_port *p;
-	int rc;
+	int rc = 0;
 
 	if (sock == NULL && d.client) {
 		snprintf(err, errlen, "%s connects to QEMU's socket: name the destination's (--socket PATH)",
@@ -216,10 +267,17 @@ static int socket_standby(struct xc_topo *t, struct xc_end *e,
 	}
 	if (sock ? (size_t)snprintf(d.path, sizeof(d.path), "%s", sock) >=
 		   sizeof(d.path) :
-		   xc_sock_standby(def->path, d.path, sizeof(d.path)) != 0) {
-		snprintf(err, errlen, "%s: the standby's socket path is too long",
-			 e->label);
-		return -ENAMETOOLONG;
+		   (rc = hidden_name(t, xc_sock_standby, def->path, d.path,
+				     sizeof(d.path))) != 0) {
+		snprintf(err, errlen, "%s: the standby's socket path is %s",
+			 e->label, rc == -EBUSY ?
+			 "taken by two earlier moves' sockets" : "too long");
+		return sock || rc != -EBUSY ? -ENAMETOOLONG : -EBUSY;
+	}
+	if (sock && known(t, d.path)) {
+		snprintf(err, errlen, "%s: %s is a socket this xcable serves",
+			 e->label, d.path);
+		return -EBUSY;
 	}
 	rc = xc_sock_path_fits(d.path, d.client, why, sizeof(why));
 	if (rc == 0)
@@ -257,7 +315,7 @@ static bool socket_beside(const struct xc_end_def *e)
 {
 	char next[XC_SOCK_PATH_MAX];
 
-	return !e->client && xc_sock_next(e->path, next, sizeof(next)) == 0;
+	return !e->client && xc_sock_next(e->path, false, next, sizeof(next)) == 0;
 }
 
 /**
@@ -282,9 +340,10 @@ static void socket_settle(struct xc_topo *t, struct xc_end *e,
 		       xc_port_socket(e->port));
 		return;
 	}
-	e->port->ops->move->adopt(e->port, def->path);
-	XC_LOG(port, INFO, "%s: %s: serves %s in place of the cable it replaced",
-	       e->cable->name, e->label, xc_port_socket(e->port));
+	e->port->ops->move->adopt(e->port, def->path);	/* logs a failure */
+	if (strcmp(xc_port_socket(e->port), def->path) == 0)
+		XC_LOG(port, INFO, "%s: %s: serves %s in place of the cable it replaced",
+		       e->cable->name, e->label, def->path);
 }
 
 const struct xc_end_kind xc_kind_socket = {

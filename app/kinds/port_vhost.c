@@ -22,7 +22,10 @@
  * A guest that moves to another QEMU (a live migration) gets a standby
  * port of this kind for its next frontend (struct xc_port_move, below;
  * control/migrate.c runs the move): on one host and one path, the
- * standby is bound at .NAME.migrate and lent the public path while the
+ * standby is bound at .NAME.migrate (.NAME.migrate2 when the guest's own
+ * socket is known by the first name: it took over from a standby there,
+ * and a failed port of the same name would close it) and lent the
+ * public path while the
  * migration's slot is open (guard.c), and once it took over it serves
  * the public path, though the library knows it by its first name (@bound:
  * the socket is renamed back there before the port closes, so that the
@@ -991,8 +994,10 @@ static int vhost_move_open(struct xc_port *p, struct xc_port *twin,
 	if (!v->client)
 		xc_guard_pin(&v->guard, true, true, p->label);
 	if (t == NULL || t->client ||
-	    xc_sock_standby(v->iface, home, sizeof(home)) ||
-	    strcmp(home, t->bound) != 0)
+	    ((xc_sock_standby(v->iface, false, home, sizeof(home)) ||
+	      strcmp(home, t->bound) != 0) &&
+	     (xc_sock_standby(v->iface, true, home, sizeof(home)) ||
+	      strcmp(home, t->bound) != 0)))
 		return 0;	/* reached where it was made */
 	rc = xc_guard_lend(&v->guard, t->bound, &t->sock, p->label);
 	if (rc == 0) {
@@ -1103,12 +1108,26 @@ static void vhost_move_adopt(struct xc_port *twin, const char *path)
 	}
 }
 
+/**
+ * vhost_move_bound() - move op: the name the vhost library knows the
+ *			port's socket by (where it was bound; a standby
+ *			that took over a guest's path keeps it)
+ * @p:		vhost port
+ *
+ * Return: the path, "" for a port not configured yet
+ */
+static const char *vhost_move_bound(const struct xc_port *p)
+{
+	return vh(p)->bound;
+}
+
 static const struct xc_port_move vhost_move = {
 	.open = vhost_move_open,
 	.frontends = vhost_move_frontends,
 	.shut = vhost_move_shut,
 	.close = vhost_move_close,
 	.adopt = vhost_move_adopt,
+	.bound = vhost_move_bound,
 };
 
 const struct xc_port_ops xc_port_vhost_ops = {

@@ -88,6 +88,10 @@ struct xc_wake {
  *		is given back (@twin may be NULL)
  * @adopt:	@twin took over from @p, which was freed: it serves @path,
  *		@p's socket, from now on, guarded as @p's was
+ * @bound:	the name @p's socket was bound at, by which the kind's
+ *		library knows it, even after it took over another path: no
+ *		other port may be made at that name (its failure would
+ *		close @p's socket)
  */
 struct xc_port_move {
 	int (*open)(struct xc_port *p, struct xc_port *twin, char *err,
@@ -96,6 +100,7 @@ struct xc_port_move {
 	void (*shut)(struct xc_port *p, struct xc_port *twin);
 	void (*close)(struct xc_port *p, struct xc_port *twin);
 	void (*adopt)(struct xc_port *twin, const char *path);
+	const char *(*bound)(const struct xc_port *p);
 };
 
 /**

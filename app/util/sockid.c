@@ -72,31 +72,37 @@ int xc_sock_hidden(const char *path, char *out, size_t len)
  * xc_sock_standby() - the name a socket for a guest's next frontend is
  *		       bound at while the guest moves to another QEMU (a
  *		       live migration on one host): .NAME.migrate in the
- *		       same directory
+ *		       same directory, or .NAME.migrate2 where the first is
+ *		       the name the vhost library knows the guest's own
+ *		       socket by (it took over from a standby at that name)
  * @path:	the guest's socket path
+ * @alt:	the second name
  * @out:	filled with the standby's path
  * @len:	size of @out
  *
  * Return: 0 on success, -ENAMETOOLONG if it does not fit a socket address
  */
-int xc_sock_standby(const char *path, char *out, size_t len)
+int xc_sock_standby(const char *path, bool alt, char *out, size_t len)
 {
-	return sibling_addr(path, ".migrate", out, len);
+	return sibling_addr(path, alt ? ".migrate2" : ".migrate", out, len);
 }
 
 /**
  * xc_sock_next() - the name a socket that replaces another on its path is
  *		    bound at until that one is gone (a change of the cable
- *		    it serves): .NAME.next in the same directory
+ *		    it serves): .NAME.next in the same directory, or
+ *		    .NAME.next2 where the first is the name the vhost
+ *		    library knows the socket it replaces by
  * @path:	the socket path
+ * @alt:	the second name
  * @out:	filled with the name
  * @len:	size of @out
  *
  * Return: 0 on success, -ENAMETOOLONG if it does not fit a socket address
  */
-int xc_sock_next(const char *path, char *out, size_t len)
+int xc_sock_next(const char *path, bool alt, char *out, size_t len)
 {
-	return sibling_addr(path, ".next", out, len);
+	return sibling_addr(path, alt ? ".next2" : ".next", out, len);
 }
 
 /**

@@ -33,8 +33,8 @@ struct xc_sock_id {
 int xc_sock_sibling(const char *path, const char *suffix, char *out,
 		    size_t len);
 int xc_sock_hidden(const char *path, char *out, size_t len);
-int xc_sock_standby(const char *path, char *out, size_t len);
-int xc_sock_next(const char *path, char *out, size_t len);
+int xc_sock_standby(const char *path, bool alt, char *out, size_t len);
+int xc_sock_next(const char *path, bool alt, char *out, size_t len);
 bool xc_sock_id_is(const struct stat *st, const struct xc_sock_id *id);
 const char *xc_sock_what(const struct stat *st);
 
