@@ -631,7 +631,9 @@ SAN_ONCE+=(t_change_kept_ends)	# kept ends; t_change_matrix checks them too
 # it: the new sockets take the paths (new files, the new mode), and new
 # guests there stream through both ways. Somebody's file at a hidden name
 # makes a reload fail, the file and the cable left as they were (still
-# forwarding); two more replacements alternate between the hidden names
+# forwarding); two more replacements alternate between the hidden names;
+# a cable added at the hidden name the cable's socket is known by is
+# refused, and the cable still forwards
 t_change_beside() {
 	local lp rp il ir got sent
 	bs_ini() {	# MODE
@@ -700,6 +702,11 @@ t_change_beside() {
 		"$XCTL" -s "$T/x.ctl" reload >again.out 2>&1 || { cat again.out; fail "replacing s again failed"; return 1; }
 		[ "$(stat -c %a "$T/s-l.sock")" = "${il#0}" ] || { fail "s's socket is not the new one ($il)"; return 1; }
 	done
+	# a careless add at the hidden name s's socket is known by: refused
+	"$XCTL" -s "$T/x.ctl" add x left="$T/.s-l.sock.next" right="$T/x-r.sock" >x.out 2>&1 &&
+		{ fail "a cable at s's hidden name was added"; return 1; }
+	say "add at .s-l.sock.next: $(grep -m1 error x.out | cut -c1-140)"
+	grep -q "known by that name" x.out || { cat x.out; fail "the refusal does not say why"; return 1; }
 	run_frames xc.log "$T/s-l.sock" "$T/s-r.sock" $(($(grep -c "link up" xc.log) + 2)) 1 ||
 		{ fail "s does not forward after two more changes"; return 1; }
 	ls -a "$T" | grep -q '\.next2\?$' && { fail "a hidden name was left: $(ls -a "$T" | grep next)"; return 1; }

@@ -139,7 +139,8 @@ static int hidden_name(const struct xc_topo *t,
 }
 
 /**
- * probe() - a vhost port for a socket end made at runtime
+ * probe() - a vhost port for a socket end made at runtime, but not at a
+ *	     name a live port's socket is known by (known())
  * @t:		topology, running
  * @e:		the end
  * @err:	one-line message on error
@@ -155,6 +156,11 @@ static struct xc_port *probe(struct xc_topo *t, const struct xc_end_def *e,
 	struct xc_port *p;
 	uint16_t id;
 
+	if (known(t, e->path)) {	/* a hidden name of another's socket */
+		snprintf(err, errlen, "%s: a socket this xcable serves is known by that name (it was bound there before it took over another path)",
+			 e->path);
+		return NULL;
+	}
 	/* a name no device has: those of the start are net_vhost0... */
 	do {
 		xc_kind_def_socket.vdev(e, t->next_vdev++, devargs,
@@ -273,11 +279,6 @@ static int socket_standby(struct xc_topo *t, struct xc_end *e,
 			 e->label, rc == -EBUSY ?
 			 "taken by two earlier moves' sockets" : "too long");
 		return sock || rc != -EBUSY ? -ENAMETOOLONG : -EBUSY;
-	}
-	if (sock && known(t, d.path)) {
-		snprintf(err, errlen, "%s: %s is a socket this xcable serves",
-			 e->label, d.path);
-		return -EBUSY;
 	}
 	rc = xc_sock_path_fits(d.path, d.client, why, sizeof(why));
 	if (rc == 0)
