@@ -226,7 +226,7 @@ mx_reload() {
 # stream of frames through mxI where it is there, and the fds back to
 # their level: that of the lab with mxI, or without it
 mx_row() {
-	local i=$1 row=$2 base=$3 fds0 words=() mode
+	local i=$1 row=$2 base=$3 fds0 words=() mode want
 	MX_I=$i MX_ROW=$row
 	MX_WITH=$(echo "$base mx$i" | tr ' ' '\n' | sort | tr '\n' ' ' | sed 's/ $//')
 	mapfile -t words < <("mx_${row}_def" "$i")
@@ -264,8 +264,13 @@ impair-to-right = delay=2ms" "" ok "reload changing mx$i's impairment alone" || 
 	# half-way (the new end fails to start: the old one is made again)
 	mx_reload "left-socket-mode = 0600
 right-offloads = no" "mx$i:end1 started" refused "reload changing mx$i's $row end, failing half-way" || return 1
-	grep -q "mx$i: made again as it was (its left end kept as it ran)" ctl.out ||
-		{ cat ctl.out; fail "$MX_STEP: the answer does not say it was made again"; return 1; }
+	# a served socket's port (the right end of the socket rows) stays
+	# aside while its new form is made, and its old form takes it again:
+	# its guest noticed nothing either
+	want="its left end kept as it ran"
+	case $row in socket|socket_client) want="both its ends kept as they ran" ;; esac
+	grep -q "mx$i: made again as it was ($want)" ctl.out ||
+		{ cat ctl.out; fail "$MX_STEP: the answer does not say it was made again ($want)"; return 1; }
 	mx_reload "left-socket-mode = 0600
 right-offloads = no" "" ok "reload changing mx$i's $row end" || return 1
 	# both ends change: made whole anew, first failing at the switch
@@ -716,6 +721,74 @@ t_change_beside() {
 	[ ! -e "$T/s-l.sock" ] && [ ! -e "$T/.s-l.sock.in-use" ] || { fail "s's socket was left at exit"; return 1; }
 }
 TESTS+=(t_change_beside)
+
+# a cable changed in one socket end (its mode), the other kept: the
+# changed end's port stays aside, running, while its new form is made
+# beside it. A change failing half-way (XCABLE_FAULT: p:end1 started)
+# gives it back to the old form: both guests stream on without a carrier
+# drop or a lost frame, both sockets the same files. Without the fault
+# the right socket is new (mode 600), the left one the same file, and
+# the left guest streams through the change
+t_change_parked() {
+	local lp rp il ir sent got
+	pk_ini() {	# RIGHT-MODE
+		printf '[global]\nstats-interval = 0\nlink-propagation = no\n[cable p]\nleft = %s\nright = %s\nright-socket-mode = %s\n' \
+			"$T/p-l.sock" "$T/p-r.sock" "$1"
+	}
+	pk_ini 0660 >lab.ini
+	: >"$T/fault"
+	XCABLE_FAULT="@$T/fault" xc_start xc.log --config lab.ini --control "$T/x.ctl"
+	wait_log xc.log "running;" 1 30 || { tail -n 5 xc.log; fail "xcable did not start"; return 1; }
+	rm -f "$T/go"
+	STREAM_WAIT=$T/go stream_peer left.out "$T/p-l.sock" 1 8 & lp=$!
+	STREAM_WAIT=$T/go stream_peer right.out "$T/p-r.sock" 2 8 & rp=$!
+	wait_log xc.log "p-l.sock): link up" 1 30 && wait_log xc.log "p-r.sock): link up" 1 30 ||
+		{ fail "the guests did not come up"; return 1; }
+	touch "$T/go"
+	sleep 1
+	il=$(stat -c %i "$T/.p-l.sock.in-use" 2>/dev/null || stat -c %i "$T/p-l.sock")
+	ir=$(stat -c %i "$T/.p-r.sock.in-use" 2>/dev/null || stat -c %i "$T/p-r.sock")
+	echo "p:end1 started" >"$T/fault"
+	pk_ini 0600 >lab.ini
+	"$XCTL" -s "$T/x.ctl" reload >fail.out 2>&1 && { fail "the reload failing on purpose was taken"; return 1; }
+	: >"$T/fault"
+	sed 's/^/  answer: /' fail.out | grep -v "final: replaced" | cut -c1-150
+	grep -q "^p: made again as it was (both its ends kept as they ran)" fail.out ||
+		{ fail "the answer does not say p's guests noticed nothing"; return 1; }
+	[ "$(stat -c %i "$T/.p-l.sock.in-use" 2>/dev/null || stat -c %i "$T/p-l.sock")" = "$il" ] &&
+	[ "$(stat -c %i "$T/.p-r.sock.in-use" 2>/dev/null || stat -c %i "$T/p-r.sock")" = "$ir" ] ||
+		{ fail "p's sockets are not the files they were"; return 1; }
+	wait $lp $rp
+	sent=$(sed -nE 's/^sent ([0-9]+)/\1/p' right.out); got=$(received_from left.out 2)
+	say "the failed change: the right guest sent $sent, the left received ${got:-0}; $(grep '^link-downs' left.out)/$(grep '^link-downs' right.out)"
+	[ "${sent:-0}" -gt 10000 ] && [ "$got" = "$sent" ] || { fail "frames were lost across the failed change"; return 1; }
+	grep -q "^link-downs 0" left.out && grep -q "^link-downs 0" right.out ||
+		{ fail "a guest saw its carrier drop"; return 1; }
+	rm -f "$T/go"
+	STREAM_WAIT=$T/go stream_peer left2.out "$T/p-l.sock" 1 6 & lp=$!
+	STREAM_WAIT=$T/go stream_peer right2.out "$T/p-r.sock" 2 2 & rp=$!
+	wait_log xc.log "p-l.sock): link up" 2 30 && wait_log xc.log "p-r.sock): link up" 2 30 ||
+		{ fail "the guests did not come up again"; return 1; }
+	touch "$T/go"
+	sleep 1
+	"$XCTL" -s "$T/x.ctl" reload >ok.out 2>&1 || { cat ok.out; fail "the reload failed"; return 1; }
+	grep -q "1 replaced with their unchanged ends kept as they ran" ok.out || { cat ok.out; fail "p was not changed in one end"; return 1; }
+	wait $rp
+	[ "$(stat -c %a "$T/p-r.sock")" = 600 ] && [ "$(stat -c %i "$T/p-r.sock")" != "$ir" ] ||
+		{ fail "p's right socket is not the new one"; return 1; }
+	[ "$(stat -c %i "$T/.p-l.sock.in-use" 2>/dev/null || stat -c %i "$T/p-l.sock")" = "$il" ] ||
+		{ fail "p's left socket was made anew"; return 1; }
+	STREAM_WAIT= stream_peer right3.out "$T/p-r.sock" 3 2
+	wait $lp
+	got=$(received_from right3.out 1)
+	say "the change: right socket new (mode 600), left the same file; the left guest's frames reached the new right one: ${got:-0}; left: $(grep '^link-downs' left2.out)"
+	[ "${got:-0}" -gt 1000 ] || { fail "the kept left end does not forward to the new right end"; return 1; }
+	grep -q "^link-downs 0" left2.out || { fail "the left guest's carrier dropped"; return 1; }
+	ls -a "$T" | grep -q '\.next2\?$' && { fail "a hidden name was left: $(ls -a "$T" | grep next)"; return 1; }
+	xc_stop
+	[ "$XC_RC" = 0 ] || { fail "xcable exited with $XC_RC"; return 1; }
+}
+TESTS+=(t_change_parked)
 
 # what a careless or hostile client or user gives that ends up in
 # messages, and paths the guard could not protect: a cable name with an

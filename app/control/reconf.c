@@ -38,10 +38,12 @@
  *            hold what the others take (QEMU's socket, a tag, a tunnel)
  *            are taken away (below), the cables that change let go of
  *            their changed ends and their directions (their counters
- *            are kept as for a cable that goes), and the rest are made:
- *            the changed ends beside the kept ones, with new
- *            directions, on the cable's pools, which the kept ends'
- *            queues use (xc_topo_release_ends(), xc_topo_remake_ends())
+ *            are kept as for a cable that goes; the ports of changed
+ *            ends whose kind makes ends beside others, a served socket,
+ *            stay aside, running: park()), and the rest are made: the
+ *            changed ends beside the kept ones, with new directions, on
+ *            the cable's pools, which the kept ends' queues use
+ *            (xc_topo_release_ends(), xc_topo_remake_ends())
  *   switch   each new cable shown and given to an lcore, which takes it
  *            over at a poll boundary (lcores.c: no lock on the
  *            forwarding path)
@@ -50,13 +52,15 @@
  *            tunnel), taken from their lcores, and once every lcore has
  *            let go, freed; their last counters are logged, returned to
  *            xcablectl and kept for list --json and --stats-json; the
- *            ends made beside theirs take their place (settle())
+ *            ports kept aside are freed, and the ends made beside
+ *            theirs take their place (settle())
  *
  * A failure while making or switching undoes it all: the new cables are
  * freed, a changed cable's new ends too (a cable that goes and has not
  * gone yet is untouched), and what was let go of is made again from its
- * definition (the guests of those ends then saw the carrier go and come
- * back; the guests of the kept ends saw nothing). If that fails too, the cable is
+ * definition, taking the ports kept aside again (the guests of those and
+ * of the kept ends saw nothing; those of the other ends made again saw
+ * the carrier go and come back). If that fails too, the cable is
  * lost: its kept ends go with it, and the answer says so. So a request or
  * config with an error, found by the checks or half-way, leaves the lab
  * as it was, and says why, to xcablectl and in the log, after what the
@@ -678,6 +682,88 @@ static const char *kept_text(unsigned int keep)
 }
 
 /**
+ * parkable() - may the port of a changed end stay aside, running, while
+ *		its new form is made? Yes for an end whose kind makes ends
+ *		beside another (a served socket: its new form is bound at a
+ *		hidden name), plugged in
+ * @r:		state
+ * @s:		the cable's slot
+ * @j:		the end
+ * @ch:		the cable's changed ends (bit j: end j)
+ *
+ * Return: true if so
+ */
+static bool parkable(const struct xc_reconf *r, unsigned int s,
+		     unsigned int j, unsigned int ch)
+{
+	const struct xc_cable *c = &r->t->cables[s];
+	const struct xc_end_kind *k = c->end[j].kind;
+
+	return (ch & (1u << j)) && c->end[j].port && !c->pulled[j] &&
+	       k && k->beside && k->beside(&r->defs[s].end[j]);
+}
+
+/**
+ * park() - keep the port of a changed end aside, running, while its new
+ *	    form is made (no lcore touches it now)
+ * @r:		state
+ * @p:		the change
+ * @k:		the cable's add[k]
+ * @j:		the end
+ */
+static void park(struct xc_reconf *r, struct xc_plan *p, unsigned int k,
+		 unsigned int j)
+{
+	struct xc_end *e = &r->t->cables[p->keep_slot[k]].end[j];
+
+	p->parked[k][j] = e->port;
+	e->port->parked = true;
+	e->port = NULL;
+}
+
+/**
+ * in_use() - is a port the port of some cable's end?
+ * @r:		state
+ * @port:	the port
+ *
+ * Return: true if so
+ */
+static bool in_use(const struct xc_reconf *r, const struct xc_port *port)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < r->t->n_cables; i++)
+		for (j = 0; j < 2; j++)
+			if (r->t->cables[i].end[j].port == port)
+				return true;
+	return false;
+}
+
+/**
+ * unpark() - the ports kept aside for add[k] are no longer: those its old
+ *	      form took again stay, the others are freed (their guests see
+ *	      the carrier go)
+ * @r:		state
+ * @p:		the change
+ * @k:		the cable's add[k]
+ */
+static void unpark(struct xc_reconf *r, struct xc_plan *p, unsigned int k)
+{
+	unsigned int j;
+
+	for (j = 0; j < 2; j++) {
+		struct xc_port *port = p->parked[k][j];
+
+		if (port == NULL)
+			continue;
+		port->parked = false;
+		if (!in_use(r, port))
+			xc_topo_free_port(r->t, port, true);
+		p->parked[k][j] = NULL;
+	}
+}
+
+/**
  * again() - make a cable that went for a change that failed as it was,
  *	     and say so (main thread)
  * @r:		state
@@ -686,14 +772,22 @@ static const char *kept_text(unsigned int keep)
  * @keep:	its ends that stayed (bit j: end j)
  */
 static void again(struct xc_reconf *r, unsigned int s,
-		  const struct xc_cable_def *d, unsigned int keep)
+		  const struct xc_cable_def *d, unsigned int keep,
+		  struct xc_port *const parked[2])
 {
 	char why[XC_ERR_LEN];
+	unsigned int j;
 	bool made;
 	int rc;
 
+	for (j = 0; j < 2; j++)	/* its old form takes them again */
+		if (parked && parked[j])
+			parked[j]->parked = false;
 	rc = make(r, s, d, keep, true, why, sizeof(why));
 	made = rc == 0;
+	for (j = 0; made && parked && j < 2; j++)	/* their guests saw nothing */
+		if (parked[j] && r->t->cables[s].end[j].port == parked[j])
+			keep |= 1u << j;
 	if (made)
 		rc = show(r, s, true, why, sizeof(why));
 	/* what was made of it, or what stayed, cannot forward alone; one an
@@ -762,13 +856,16 @@ static void undo(struct xc_reconf *r, struct xc_plan *p)
 		}
 		p->slot[k] = -1;
 	}
-	for (k = 0; k < p->n_add; k++)
+	for (k = 0; k < p->n_add; k++) {
 		if (p->released[k] && p->slot[k] < 0)
 			again(r, (unsigned int)p->keep_slot[k],
-			      &p->was[p->keep_slot[k]], p->keep[k]);
+			      &p->was[p->keep_slot[k]], p->keep[k],
+			      p->parked[k]);
+		unpark(r, p, k);	/* what it did not take again */
+	}
 	for (s = 0; s < XC_MAX_CABLES; s++)
 		if (p->gone[s])
-			again(r, s, &p->was[s], 0);
+			again(r, s, &p->was[s], 0, NULL);
 }
 
 /**
@@ -854,6 +951,8 @@ static int release_step(struct xc_reconf *r, struct xc_plan *p, char *why,
 		for (j = 0; j < 2; j++)	/* no lcore touches them now */
 			if (p->spare[k] & (1u << j))
 				r->t->cables[s].end[j].port = NULL;
+			else if (parkable(r, s, j, changed(p, k)))
+				park(r, p, k, j);
 		xc_topo_release_ends(r->t, s, p->keep[k], &g);
 		p->released[k] = true;
 		gone(r, &g, "replaced");
@@ -965,6 +1064,8 @@ static int apply(struct xc_reconf *r, struct xc_plan *p, char *why,
 		return rc;
 	}
 	rc = take_away_step(r, p, false, why, whylen);
+	for (k = 0; k < p->n_add; k++)	/* their ends run in their new form */
+		unpark(r, p, k);
 	settle(r, p);
 	announce(r, p);
 	for (s = 0; s < XC_MAX_CABLES; s++) {
@@ -1017,6 +1118,7 @@ static void plan_reset(struct xc_plan *p)
 	memset(p->keep, 0, sizeof(p->keep));
 	memset(p->released, 0, sizeof(p->released));
 	memset(p->spare, 0, sizeof(p->spare));
+	memset(p->parked, 0, sizeof(p->parked));
 	for (k = 0; k < XC_MAX_CABLES; k++)
 		p->slot[k] = p->keep_slot[k] = p->kept_by[k] = -1;
 	p->n_add = 0;

@@ -50,6 +50,12 @@
  *		aside as they let go, not freed (bit j: end j): a guest
  *		that moved to another host may come back to its port, which
  *		its socket finds again (xc_reconf_change_end())
+ * @parked:	the ports of add[k]'s running cable's changed ends, kept
+ *		aside and running while their new form is made (ends whose
+ *		kind makes an end beside another: a served socket): freed
+ *		once the new form runs, taken again by the old form if the
+ *		change is undone, so that their guests notice nothing of a
+ *		change that failed
  */
 struct xc_plan {
 	struct xc_cable_def add[XC_MAX_CABLES];
@@ -69,6 +75,7 @@ struct xc_plan {
 	int kept_by[XC_MAX_CABLES];
 	bool released[XC_MAX_CABLES];
 	uint8_t spare[XC_MAX_CABLES];
+	struct xc_port *parked[XC_MAX_CABLES][2];
 };
 
 /**

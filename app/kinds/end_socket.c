@@ -68,10 +68,10 @@ static struct xc_port *serving(struct xc_topo *t, const char *path)
 }
 
 /**
- * held() - is a port an end of a cable (a running one, or one that goes)?
- *	    Not a port of the EAL's before the cables were made, nor one a
- *	    change kept aside for its guest (xc_reconf_change_end()'s
- *	    spare)
+ * held() - is a port an end of a cable (a running one, one that goes, or
+ *	    one whose end is being made anew: parked)? Not a port of the
+ *	    EAL's before the cables were made, nor one a change kept aside
+ *	    for its guest (xc_reconf_change_end()'s spare)
  * @t:		topology
  * @p:		the port
  *
@@ -81,6 +81,8 @@ static bool held(const struct xc_topo *t, const struct xc_port *p)
 {
 	unsigned int i, j;
 
+	if (p->parked)	/* its end's old form, while the change is made */
+		return true;
 	for (i = 0; i < t->n_cables; i++)
 		for (j = 0; j < 2; j++)
 			if (t->cables[i].end[j].port == p)

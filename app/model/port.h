@@ -248,6 +248,9 @@ struct xc_port_conf {
  *		at configure; atomic)
  * @whole_only:	its driver sends single-segment frames only: chains are
  *		copied into one mbuf of @own_pool before they go to it
+ * @parked:	kept aside, running, by a change that makes its end anew
+ *		(reconf.c): no new end takes it; the end's old form takes it
+ *		again if the change is undone (main thread)
  * @user:	the kind of end that has the port (endkind.h), while one
  *		has it: a [port NAME] may be a trunk or an untagged end's,
  *		not both (main thread)
@@ -287,6 +290,7 @@ struct xc_port {
 	struct rte_mempool *own_pool;
 	struct rte_mempool *rx_pool;
 	bool whole_only;
+	bool parked;
 	const struct xc_end_kind *user;
 	int wake_set;
 	void (*notify)(void *arg);
