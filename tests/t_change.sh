@@ -627,6 +627,40 @@ PY
 TESTS+=(t_change_kept_ends)
 SAN_ONCE+=(t_change_kept_ends)	# kept ends; t_change_matrix checks them too
 
+# sock_ino PATH - the inode of a served socket, at its hidden in-use name
+# while a frontend is attached
+sock_ino() {
+	local d=${1%/*} b=${1##*/}
+	stat -c %i "$d/.$b.in-use" 2>/dev/null || stat -c %i "$1"
+}
+
+# faulty_pair NAME SECS - xcable on lab.ini with XCABLE_FAULT read from
+# $T/fault, and two frontends streaming SECS seconds on cable NAME's
+# sockets ($T/NAME-l.sock, $T/NAME-r.sock; left.out, right.out, pids in
+# FP_L and FP_R), both up and streaming; the sockets' inodes in FP_IL
+# and FP_IR
+faulty_pair() {
+	: >"$T/fault"
+	XCABLE_FAULT="@$T/fault" xc_start xc.log --config lab.ini --control "$T/x.ctl"
+	wait_log xc.log "running;" 1 30 || { tail -n 5 xc.log; fail "xcable did not start"; return 1; }
+	rm -f "$T/go"
+	STREAM_WAIT=$T/go stream_peer left.out "$T/$1-l.sock" 1 "$2" & FP_L=$!
+	STREAM_WAIT=$T/go stream_peer right.out "$T/$1-r.sock" 2 "$2" & FP_R=$!
+	wait_log xc.log "$1-l.sock): link up" 1 30 && wait_log xc.log "$1-r.sock): link up" 1 30 ||
+		{ fail "the guests did not come up"; return 1; }
+	touch "$T/go"
+	sleep 1
+	FP_IL=$(sock_ino "$T/$1-l.sock") FP_IR=$(sock_ino "$T/$1-r.sock")
+}
+
+# failing_reload FAULT - reload lab.ini with FAULT in the fault file
+# (XCABLE_FAULT): it must fail; its answer in fail.out
+failing_reload() {
+	echo "$1" >"$T/fault"
+	"$XCTL" -s "$T/x.ctl" reload >fail.out 2>&1 && { fail "the reload failing on purpose was taken"; return 1; }
+	: >"$T/fault"
+}
+
 # a cable replaced whole on the same sockets is made before the old one
 # goes: its sockets bound beside the old ones (.NAME.next) while guests
 # stream on the old. A reload that fails at the switch (XCABLE_FAULT:
@@ -646,27 +680,14 @@ t_change_beside() {
 			"$T/s-l.sock" "$T/s-r.sock" "$1" "$1" "$T/t-l.sock" "$T/t-r.sock"
 	}
 	bs_ini 0660 >lab.ini
-	: >"$T/fault"
-	XCABLE_FAULT="@$T/fault" xc_start xc.log --config lab.ini --control "$T/x.ctl"
-	wait_log xc.log "running;" 1 30 || { tail -n 5 xc.log; fail "xcable did not start"; return 1; }
-	rm -f "$T/go"
-	STREAM_WAIT=$T/go stream_peer left.out "$T/s-l.sock" 1 10 & lp=$!
-	STREAM_WAIT=$T/go stream_peer right.out "$T/s-r.sock" 2 10 & rp=$!
-	wait_log xc.log "s-l.sock): link up" 1 30 && wait_log xc.log "s-r.sock): link up" 1 30 ||
-		{ fail "the guests did not come up"; return 1; }
-	touch "$T/go"
-	sleep 1
-	il=$(stat -c %i "$T/.s-l.sock.in-use" 2>/dev/null || stat -c %i "$T/s-l.sock")
-	ir=$(stat -c %i "$T/.s-r.sock.in-use" 2>/dev/null || stat -c %i "$T/s-r.sock")
-	echo "s:show" >"$T/fault"
+	faulty_pair s 10 || return 1
+	lp=$FP_L rp=$FP_R il=$FP_IL ir=$FP_IR
 	bs_ini 0600 >lab.ini
-	"$XCTL" -s "$T/x.ctl" reload >fail.out 2>&1 && { fail "the reload failing on purpose was taken"; return 1; }
-	: >"$T/fault"
+	failing_reload "s:show" || return 1
 	sed 's/^/  answer: /' fail.out | cut -c1-150
 	grep -q "^xcablectl: error: cable s: show: injected fault" fail.out || { fail "the reason is not said"; return 1; }
 	grep -qE "^s: (made again|LOST)|final: replaced" fail.out && { fail "the old s was taken away"; return 1; }
-	[ "$(stat -c %i "$T/.s-l.sock.in-use" 2>/dev/null || stat -c %i "$T/s-l.sock")" = "$il" ] &&
-	[ "$(stat -c %i "$T/.s-r.sock.in-use" 2>/dev/null || stat -c %i "$T/s-r.sock")" = "$ir" ] ||
+	[ "$(sock_ino "$T/s-l.sock")" = "$il" ] && [ "$(sock_ino "$T/s-r.sock")" = "$ir" ] ||
 		{ fail "s's sockets are not the files they were"; return 1; }
 	ls -a "$T" | grep -q '\.next$' && { fail "a socket made for the change was left: $(ls -a "$T" | grep next)"; return 1; }
 	wait $lp $rp
@@ -736,27 +757,14 @@ t_change_parked() {
 			"$T/p-l.sock" "$T/p-r.sock" "$1"
 	}
 	pk_ini 0660 >lab.ini
-	: >"$T/fault"
-	XCABLE_FAULT="@$T/fault" xc_start xc.log --config lab.ini --control "$T/x.ctl"
-	wait_log xc.log "running;" 1 30 || { tail -n 5 xc.log; fail "xcable did not start"; return 1; }
-	rm -f "$T/go"
-	STREAM_WAIT=$T/go stream_peer left.out "$T/p-l.sock" 1 8 & lp=$!
-	STREAM_WAIT=$T/go stream_peer right.out "$T/p-r.sock" 2 8 & rp=$!
-	wait_log xc.log "p-l.sock): link up" 1 30 && wait_log xc.log "p-r.sock): link up" 1 30 ||
-		{ fail "the guests did not come up"; return 1; }
-	touch "$T/go"
-	sleep 1
-	il=$(stat -c %i "$T/.p-l.sock.in-use" 2>/dev/null || stat -c %i "$T/p-l.sock")
-	ir=$(stat -c %i "$T/.p-r.sock.in-use" 2>/dev/null || stat -c %i "$T/p-r.sock")
-	echo "p:end1 started" >"$T/fault"
+	faulty_pair p 8 || return 1
+	lp=$FP_L rp=$FP_R il=$FP_IL ir=$FP_IR
 	pk_ini 0600 >lab.ini
-	"$XCTL" -s "$T/x.ctl" reload >fail.out 2>&1 && { fail "the reload failing on purpose was taken"; return 1; }
-	: >"$T/fault"
+	failing_reload "p:end1 started" || return 1
 	sed 's/^/  answer: /' fail.out | grep -v "final: replaced" | cut -c1-150
 	grep -q "^p: made again as it was (both its ends kept as they ran)" fail.out ||
 		{ fail "the answer does not say p's guests noticed nothing"; return 1; }
-	[ "$(stat -c %i "$T/.p-l.sock.in-use" 2>/dev/null || stat -c %i "$T/p-l.sock")" = "$il" ] &&
-	[ "$(stat -c %i "$T/.p-r.sock.in-use" 2>/dev/null || stat -c %i "$T/p-r.sock")" = "$ir" ] ||
+	[ "$(sock_ino "$T/p-l.sock")" = "$il" ] && [ "$(sock_ino "$T/p-r.sock")" = "$ir" ] ||
 		{ fail "p's sockets are not the files they were"; return 1; }
 	wait $lp $rp
 	sent=$(sed -nE 's/^sent ([0-9]+)/\1/p' right.out); got=$(received_from left.out 2)
@@ -776,8 +784,7 @@ t_change_parked() {
 	wait $rp
 	[ "$(stat -c %a "$T/p-r.sock")" = 600 ] && [ "$(stat -c %i "$T/p-r.sock")" != "$ir" ] ||
 		{ fail "p's right socket is not the new one"; return 1; }
-	[ "$(stat -c %i "$T/.p-l.sock.in-use" 2>/dev/null || stat -c %i "$T/p-l.sock")" = "$il" ] ||
-		{ fail "p's left socket was made anew"; return 1; }
+	[ "$(sock_ino "$T/p-l.sock")" = "$il" ] || { fail "p's left socket was made anew"; return 1; }
 	STREAM_WAIT= stream_peer right3.out "$T/p-r.sock" 3 2
 	wait $lp
 	got=$(received_from right3.out 1)
