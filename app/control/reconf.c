@@ -825,6 +825,29 @@ static void again(struct xc_reconf *r, unsigned int s,
 }
 
 /**
+ * settle() - the new cables' ends made beside an end that is gone now
+ *	      take its place (a socket its path)
+ * @r:		state
+ * @p:		the change, made, the cables that go taken away (one an
+ *		lcore did not let go of keeps what it holds)
+ */
+static void settle(struct xc_reconf *r, const struct xc_plan *p)
+{
+	struct xc_cable *c;
+	unsigned int k, j;
+
+	for (k = 0; k < p->n_add; k++) {
+		if (p->slot[k] < 0 || !p->shown[k])
+			continue;
+		c = &r->t->cables[p->slot[k]];
+		for (j = 0; j < 2; j++)
+			if (c->end[j].kind && c->end[j].kind->settle)
+				c->end[j].kind->settle(r->t, &c->end[j],
+						       &r->defs[p->slot[k]].end[j]);
+	}
+}
+
+/**
  * undo() - a change failed half-way: free the new cables, and make the
  *	    cables taken away for them again (main thread)
  * @r:		state
@@ -866,6 +889,7 @@ static void undo(struct xc_reconf *r, struct xc_plan *p)
 	for (s = 0; s < XC_MAX_CABLES; s++)
 		if (p->gone[s])
 			again(r, s, &p->was[s], 0, NULL);
+	settle(r, p);	/* a new form an lcore kept: its parked ports went */
 }
 
 /**
@@ -1005,29 +1029,6 @@ static void announce(struct xc_reconf *r, const struct xc_plan *p)
 		if (p->gone[s] && !is_replaced(p, p->was[s].name))
 			xc_ev("cable", p->was[s].name, NULL, "removed", r->verb,
 			      NULL);
-}
-
-/**
- * settle() - the new cables' ends made beside an end that is gone now
- *	      take its place (a socket its path)
- * @r:		state
- * @p:		the change, made, the cables that go taken away (one an
- *		lcore did not let go of keeps what it holds)
- */
-static void settle(struct xc_reconf *r, const struct xc_plan *p)
-{
-	struct xc_cable *c;
-	unsigned int k, j;
-
-	for (k = 0; k < p->n_add; k++) {
-		if (p->slot[k] < 0 || !p->shown[k])
-			continue;
-		c = &r->t->cables[p->slot[k]];
-		for (j = 0; j < 2; j++)
-			if (c->end[j].kind && c->end[j].kind->settle)
-				c->end[j].kind->settle(r->t, &c->end[j],
-						       &r->defs[p->slot[k]].end[j]);
-	}
 }
 
 /**
