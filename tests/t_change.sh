@@ -374,8 +374,7 @@ t_change_matrix() {
 	[ "$XC_RC" = 0 ] || { fail "xcable exited with $XC_RC"; return 1; }
 	check_dir_clean xc.log "sentinel left->right" "$sa" && check_dir_clean xc.log "sentinel right->left" "$sb"
 }
-TESTS+=(t_change_matrix)
-SAN_ONCE+=(t_change_matrix)	# every operation on every kind; t_runtime_change runs changes on build/
+TESTS+=(t_change_matrix)	# both builds: memory is held to its level on build/ alone
 
 # random runtime changes for a few seconds under traffic, failures on
 # purpose in one step in four, the invariants checked after every step
@@ -387,13 +386,11 @@ t_change_torture() {
 	[ $rc = 0 ] || { tail -n 20 torture.out | sed 's/^/    /'; fail "a check failed during the torture (the seed above repeats it)"; }
 }
 TESTS+=(t_change_torture)
-SAN_ONCE+=(t_change_torture)	# random changes; t_soak_short runs restarts on build/
 
 # the same in a lab of more than one process holds, its workers killed
 # among the operations
 t_change_torture_supervised() { t_change_torture --supervised; }
 TESTS+=(t_change_torture_supervised)
-SAN_ONCE+=(t_change_torture_supervised)	# supervised changes; t_change_supervised runs them on build/
 
 # the issue's cases one by one, on a lab of a tunnel cable and a socket
 # cable: deleting, changing (its VNI, by SIGHUP) and removing (its section,
@@ -502,7 +499,6 @@ right-vni = 100" | sed "s|^right = $T/s-r.sock|&\nright-socket-mode = 0600|" >la
 	check_accounted xc.log 4
 }
 TESTS+=(t_change_vxlan)
-SAN_ONCE+=(t_change_vxlan)	# a tunnel's changes; its row of t_change_matrix too
 
 # a cable deleted while its delay line holds frames: those are dropped
 # and counted (shutdown), and its last counters are in del's answer, in
