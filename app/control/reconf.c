@@ -722,24 +722,6 @@ static void park(struct xc_reconf *r, struct xc_plan *p, unsigned int k,
 }
 
 /**
- * in_use() - is a port the port of some cable's end?
- * @r:		state
- * @port:	the port
- *
- * Return: true if so
- */
-static bool in_use(const struct xc_reconf *r, const struct xc_port *port)
-{
-	unsigned int i, j;
-
-	for (i = 0; i < r->t->n_cables; i++)
-		for (j = 0; j < 2; j++)
-			if (r->t->cables[i].end[j].port == port)
-				return true;
-	return false;
-}
-
-/**
  * unpark() - the ports kept aside for add[k] are no longer: those its old
  *	      form took again stay, the others are freed (their guests see
  *	      the carrier go)
@@ -757,7 +739,7 @@ static void unpark(struct xc_reconf *r, struct xc_plan *p, unsigned int k)
 		if (port == NULL)
 			continue;
 		port->parked = false;
-		if (!in_use(r, port))
+		if (!xc_topo_port_held(r->t, port))
 			xc_topo_free_port(r->t, port, true);
 		p->parked[k][j] = NULL;
 	}

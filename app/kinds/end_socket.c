@@ -79,15 +79,8 @@ static struct xc_port *serving(struct xc_topo *t, const char *path)
  */
 static bool held(const struct xc_topo *t, const struct xc_port *p)
 {
-	unsigned int i, j;
-
-	if (p->parked)	/* its end's old form, while the change is made */
-		return true;
-	for (i = 0; i < t->n_cables; i++)
-		for (j = 0; j < 2; j++)
-			if (t->cables[i].end[j].port == p)
-				return true;
-	return false;
+	/* parked: its end's old form, while the change is made */
+	return p->parked || xc_topo_port_held(t, p);
 }
 
 /**

@@ -973,6 +973,26 @@ static const char *vhost_socket(const struct xc_port *p)
 }
 
 /**
+ * at_standby_name() - is a standby bound at one of the standby names of a
+ *		       guest's socket (one host, one path)?
+ * @path:	the guest's socket
+ * @bound:	where the standby was bound
+ *
+ * Return: true if so
+ */
+static bool at_standby_name(const char *path, const char *bound)
+{
+	char home[XC_SOCK_PATH_MAX];
+	int alt;
+
+	for (alt = 0; alt < 2; alt++)
+		if (xc_sock_standby(path, alt, home, sizeof(home)) == 0 &&
+		    strcmp(home, bound) == 0)
+			return true;
+	return false;
+}
+
+/**
  * vhost_move_open() - move op: the migration's slot opens. @p's guard
  *		       stays up while its guest's device is stopped; a
  *		       standby bound at @p's standby name (one host, one
@@ -988,16 +1008,11 @@ static int vhost_move_open(struct xc_port *p, struct xc_port *twin,
 			   char *err, size_t errlen)
 {
 	struct xc_vhost *v = vh(p), *t = twin ? vh(twin) : NULL;
-	char home[XC_SOCK_PATH_MAX];
 	int rc;
 
 	if (!v->client)
 		xc_guard_pin(&v->guard, true, true, p->label);
-	if (t == NULL || t->client ||
-	    ((xc_sock_standby(v->iface, false, home, sizeof(home)) ||
-	      strcmp(home, t->bound) != 0) &&
-	     (xc_sock_standby(v->iface, true, home, sizeof(home)) ||
-	      strcmp(home, t->bound) != 0)))
+	if (t == NULL || t->client || !at_standby_name(v->iface, t->bound))
 		return 0;	/* reached where it was made */
 	rc = xc_guard_lend(&v->guard, t->bound, &t->sock, p->label);
 	if (rc == 0) {

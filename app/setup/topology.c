@@ -527,6 +527,25 @@ void xc_topo_free_port(struct xc_topo *t, struct xc_port *p, bool plugged)
 }
 
 /**
+ * xc_topo_port_held() - is a port the port of some cable's end (a running
+ *			 cable, or one that goes)?
+ * @t:		topology
+ * @p:		the port
+ *
+ * Return: true if so
+ */
+bool xc_topo_port_held(const struct xc_topo *t, const struct xc_port *p)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < t->n_cables; i++)
+		for (j = 0; j < 2; j++)
+			if (t->cables[i].end[j].port == p)
+				return true;
+	return false;
+}
+
+/**
  * xc_topo_add_cable() - bring up a cable at runtime in a free slot: its
  *			 ends made by their kinds, its pools and directions,
  *			 its ends started (sockets appear); not shown yet,

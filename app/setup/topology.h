@@ -97,6 +97,7 @@ int xc_topo_remake_ends(struct xc_topo *t, unsigned int i,
 struct xc_port *xc_topo_new_port(struct xc_topo *t, const char *devargs,
 				 const char *name, char *err, size_t errlen);
 void xc_topo_free_port(struct xc_topo *t, struct xc_port *p, bool plugged);
+bool xc_topo_port_held(const struct xc_topo *t, const struct xc_port *p);
 bool xc_topo_pools(struct xc_topo *t);
 
 #endif /* XC_TOPOLOGY_H */
