@@ -251,6 +251,62 @@ t_files_foreign_socket_kept() {
 }
 TESTS+=(t_files_foreign_socket_kept)
 
+# a socket that took its path over from a name beside it (.NAME.next: a
+# cable replaced whole on its sockets is made beside the old one) is
+# still proven xcable's when the process is killed: by a reload that
+# changes its mode (the record follows the rename), and by a record that
+# names it at .NAME.next only (killed between the rename and its record,
+# or while it lent the path): the next start takes both over; a worker
+# killed after such a reload comes back at once, its supervisor removing
+# what it left
+t_files_killed_after_replace() {
+	local n rc
+	runtime_ini lab.ini
+	xc_start xc.log --config lab.ini --control "$T/x.ctl"
+	wait_log xc.log "running;" 1 30 || { cat xc.log; fail "xcable did not start"; return 1; }
+	sed -i "s|^left = $T/a-l.sock$|&\nleft-socket-mode = 0600|" lab.ini
+	"$XCTL" -s "$T/x.ctl" reload >reload.out 2>&1 || { cat reload.out; fail "the reload failed"; return 1; }
+	[ "$(stat -c %a "$T/a-l.sock")" = 600 ] || { fail "alpha's left socket is not the new one (mode $(stat -c %a "$T/a-l.sock"))"; return 1; }
+	kill -KILL "$XC_PID"; wait "$XC_PID" 2>/dev/null
+	[ -S "$T/a-l.sock" ] || { fail "the killed xcable left no socket: the test proves nothing"; return 1; }
+	# beta's left socket: a record of another killed xcable names it at
+	# .b-l.sock.next alone
+	rm -f "$T/b-l.sock"
+	/usr/bin/python3 -c '
+import os, socket, sys
+sock, d = sys.argv[1], sys.argv[2]
+os.makedirs(d)
+socket.socket(socket.AF_UNIX).bind(sock)
+st = os.lstat(sock)
+nxt = os.path.join(os.path.dirname(sock), "." + os.path.basename(sock) + ".next")
+with open(d + "/xcable-sockets", "w") as f:
+    f.write("+ %d %d %d %d %s\n" % (st.st_dev, st.st_ino, st.st_mtime_ns // 10**9, st.st_mtime_ns % 10**9, nxt))
+' "$T/b-l.sock" "/var/run/dpdk/xcable-t-files-$$" || { fail "cannot make beta's socket and its record"; return 1; }
+	timeout 30 "$XC" --config lab.ini --control "$T/x.ctl" >again.out 2>&1 &
+	XC_PID=$!
+	XC_PIDS+=("$XC_PID")
+	wait_log again.out "running;" 1 30; rc=$?
+	rm -rf "/var/run/dpdk/xcable-t-files-$$"
+	[ $rc = 0 ] || { tail -n 5 again.out; fail "the start after SIGKILL refused what was left"; return 1; }
+	say "start after SIGKILL, alpha's left socket renamed from .a-l.sock.next by a reload, beta's recorded at .b-l.sock.next alone: both taken over"
+	xc_stop
+	[ "$XC_RC" = 0 ] || { fail "xcable exited with $XC_RC"; return 1; }
+	# supervised: worker 1's c17 replaced by a reload, the worker killed
+	sup_start 20 || return 1
+	sed -i "s|^left = $T/c17-l.sock$|&\nleft-socket-mode = 0600|" lab.ini
+	"$XCTL" -s "$T/x.ctl" reload >reload.out 2>&1 || { cat reload.out; fail "the supervised reload failed"; return 1; }
+	[ "$(stat -c %a "$T/c17-l.sock")" = 600 ] || { fail "c17's left socket is not the new one"; return 1; }
+	n=$(grep -c "running;" xc.log)
+	kill -KILL "$(worker_pid 1)"
+	wait_log xc.log "running;" $((n + 1)) 20 || { tail -n 5 xc.log; fail "worker 1 did not come back"; return 1; }
+	grep -q "cannot create socket" xc.log && { grep -m1 "cannot create socket" xc.log; fail "a restart was refused on the way"; return 1; }
+	say "worker 1 killed after c17 was replaced: back at its first restart"
+	run_frames xc.log "$T/c17-l.sock" "$T/c17-r.sock" $(($(grep -c "link up" xc.log) + 2)) 1 || return 1
+	xc_stop
+	[ "$XC_RC" = 0 ] || { fail "the supervisor exited with $XC_RC"; return 1; }
+}
+TESTS+=(t_files_killed_after_replace)
+
 # a killed xcable leaves its runtime directory (/var/run/dpdk/xcable-PID),
 # its control socket and the record of the sockets it bound
 # (app/util/sockrec.c); pids wrap (at 32768 by default), and an xcable

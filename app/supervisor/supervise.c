@@ -49,6 +49,7 @@
 #include <unistd.h>
 
 #include <rte_cfgfile.h>
+#include <rte_common.h>
 
 #include "config.h"
 #include "counters.h"
@@ -272,8 +273,9 @@ static void worker_exited(struct xc_sup *s, unsigned int k, int st)
 	}
 	if (now - w->started_ms >= XC_SUP_STABLE_MS || w->backoff_ms == 0)
 		w->backoff_ms = XC_SUP_BACKOFF_MS;
-	else if (w->backoff_ms < XC_SUP_BACKOFF_MAX_MS)
-		w->backoff_ms *= 2;
+	else
+		w->backoff_ms = RTE_MIN(2 * w->backoff_ms,
+					(unsigned int)XC_SUP_BACKOFF_MAX_MS);
 	XC_LOG(super, WARNING, "worker %u (pid %d, %u cable(s)) %s: restarting it in %u ms",
 	       k, (int)w->pid, xc_worker_cables(s, k), how, w->backoff_ms);
 	worker_event(k, "exited", how, "pid %d, %u cable(s): restarting it in %u ms",

@@ -10,8 +10,17 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 
+#include <rte_common.h>
+
 #include "bounds.h"
 #include "sockid.h"
+
+/* the names a socket is bound at before it takes a path NAME, and after
+ * .NAME: a standby's (xc_sock_standby(): the first and its second), a
+ * socket that replaces another's (xc_sock_next()) */
+static const char *const xc_sock_before[] = {
+	".migrate", ".migrate2", ".next", ".next2",
+};
 
 /**
  * xc_sock_sibling() - a hidden name beside a path: .NAME.SUFFIX in the
@@ -84,7 +93,7 @@ int xc_sock_hidden(const char *path, char *out, size_t len)
  */
 int xc_sock_standby(const char *path, bool alt, char *out, size_t len)
 {
-	return sibling_addr(path, alt ? ".migrate2" : ".migrate", out, len);
+	return sibling_addr(path, xc_sock_before[alt ? 1 : 0], out, len);
 }
 
 /**
@@ -102,7 +111,68 @@ int xc_sock_standby(const char *path, bool alt, char *out, size_t len)
  */
 int xc_sock_next(const char *path, bool alt, char *out, size_t len)
 {
-	return sibling_addr(path, alt ? ".next2" : ".next", out, len);
+	return sibling_addr(path, xc_sock_before[alt ? 3 : 2], out, len);
+}
+
+/**
+ * xc_sock_taking() - the path a socket bound at a name beside it goes to
+ *		      (xc_sock_standby(), xc_sock_next()): .NAME.migrate
+ *		      and the others are renamed onto NAME when they take
+ *		      over, or lent it for a while
+ * @bound:	where a socket was bound
+ * @out:	filled with NAME's path
+ * @len:	size of @out
+ *
+ * Return: 0, or -ENOENT if @bound is no such name
+ */
+int xc_sock_taking(const char *bound, char *out, size_t len)
+{
+	const char *base = strrchr(bound, '/');
+	size_t dirlen = base ? (size_t)(base - bound) + 1 : 0, n, k;
+	unsigned int i;
+
+	base = base ? base + 1 : bound;
+	n = strlen(base);
+	for (i = 0; i < RTE_DIM(xc_sock_before); i++) {
+		k = strlen(xc_sock_before[i]);
+		if (base[0] != '.' || n <= k + 1 ||
+		    strcmp(base + n - k, xc_sock_before[i]))
+			continue;
+		if (dirlen + n - k > len)
+			return -ENOENT;
+		snprintf(out, len, "%.*s%.*s", (int)dirlen, bound,
+			 (int)(n - k - 1), base + 1);
+		return 0;
+	}
+	return -ENOENT;
+}
+
+/**
+ * xc_sock_places() - where a socket xcable bound can be found: where it
+ *		      was bound, its hidden name (guard.c); and for one
+ *		      bound at a name beside a path (xc_sock_taking()),
+ *		      that path, which it is lent or renamed onto, and its
+ *		      hidden name (a process killed before it recorded the
+ *		      rename, or while it lent the path, leaves it there)
+ * @bound:	where it was bound
+ * @out:	filled with the paths
+ *
+ * Return: how many
+ */
+unsigned int xc_sock_places(const char *bound,
+			    char out[XC_SOCK_PLACES][XC_SOCK_PATH_MAX])
+{
+	unsigned int n = 0;
+
+	snprintf(out[n++], XC_SOCK_PATH_MAX, "%s", bound);
+	if (xc_sock_hidden(bound, out[n], XC_SOCK_PATH_MAX) == 0)
+		n++;
+	if (xc_sock_taking(bound, out[n], XC_SOCK_PATH_MAX) == 0) {
+		n++;
+		if (xc_sock_hidden(out[n - 1], out[n], XC_SOCK_PATH_MAX) == 0)
+			n++;
+	}
+	return n;
 }
 
 /**

@@ -12,6 +12,11 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "bounds.h"
+
+/* the paths a socket xcable bound can be at, at most (xc_sock_places()) */
+#define XC_SOCK_PLACES	4
+
 /**
  * struct xc_sock_id - which file at a path xcable made: the device, inode
  *		       and modification time of a socket it bound, taken
@@ -35,6 +40,9 @@ int xc_sock_sibling(const char *path, const char *suffix, char *out,
 int xc_sock_hidden(const char *path, char *out, size_t len);
 int xc_sock_standby(const char *path, bool alt, char *out, size_t len);
 int xc_sock_next(const char *path, bool alt, char *out, size_t len);
+int xc_sock_taking(const char *bound, char *out, size_t len);
+unsigned int xc_sock_places(const char *bound,
+			    char out[XC_SOCK_PLACES][XC_SOCK_PATH_MAX]);
 bool xc_sock_id_is(const struct stat *st, const struct xc_sock_id *id);
 const char *xc_sock_what(const struct stat *st);
 

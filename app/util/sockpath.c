@@ -543,8 +543,8 @@ struct reclaim_ctx {
 };
 
 /**
- * reclaim_one() - remove one socket an ended process recorded, at its
- *		   path and at its hidden name, if it is still there
+ * reclaim_one() - remove one socket an ended process recorded, wherever
+ *		   it can be (xc_sock_places()), if it is still there
  * @arg:	struct reclaim_ctx
  * @path:	where it was bound
  * @id:		which file it was
@@ -552,31 +552,30 @@ struct reclaim_ctx {
 static void reclaim_one(void *arg, const char *path,
 			const struct xc_sock_id *id)
 {
-	char why[2 * XC_SOCK_PATH_MAX + 128], paths[2][XC_SOCK_PATH_MAX];
+	char why[2 * XC_SOCK_PATH_MAX + 128];
+	char where[XC_SOCK_PLACES][XC_SOCK_PATH_MAX];
 	struct reclaim_ctx *c = arg;
+	unsigned int k, n = xc_sock_places(path, where);
 	struct stat st;
-	unsigned int k;
 	int rc;
 
-	snprintf(paths[0], sizeof(paths[0]), "%s", path);
-	if (xc_sock_hidden(path, paths[1], sizeof(paths[1])))
-		paths[1][0] = '\0';
-	for (k = 0; k < 2; k++) {
-		if (!paths[k][0] || lstat(paths[k], &st) < 0)
+	for (k = 0; k < n; k++) {
+		if (lstat(where[k], &st) < 0)
 			continue;
 		if (!xc_sock_id_is(&st, id)) {
 			if (k == 0) {
 				snprintf(why, sizeof(why),
-					 "'%s' holds %s now, not the socket it bound there: left alone",
-					 paths[k], xc_sock_what(&st));
+					 "'%.*s' holds %s now, not the socket it bound there: left alone",
+					 XC_SOCK_PATH_MAX - 1, where[k],
+					 xc_sock_what(&st));
 				c->say(c->arg, false, why);
 			}
 			continue;
 		}
-		rc = xc_sock_unlink_own(paths[k], id, why, sizeof(why));
+		rc = xc_sock_unlink_own(where[k], id, why, sizeof(why));
 		if (rc == 0)
-			snprintf(why, sizeof(why), "removed its socket '%s'",
-				 paths[k]);
+			snprintf(why, sizeof(why), "removed its socket '%.*s'",
+				 XC_SOCK_PATH_MAX - 1, where[k]);
 		c->say(c->arg, rc == 0, why);
 	}
 }

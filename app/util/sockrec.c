@@ -23,7 +23,10 @@
  * it reads the records of the run directories beside its own: one whose
  * lock it can take belongs to a process that ended, and if it lists that
  * very socket (same device, inode and time, at that path or at its hidden
- * .NAME.in-use name), the socket is a leftover of xcable's and may be
+ * .NAME.in-use name; one bound at .NAME.next or .NAME.migrate also at
+ * NAME, which it takes over or is lent: a rename keeps the socket's
+ * identity, and a process killed before it recorded the new path leaves
+ * it there), the socket is a leftover of xcable's and may be
  * removed (xc_sock_unlink_own(): moved to a private name, checked again,
  * unlinked). Any other socket is somebody else's. The supervisor does the
  * same with the record of a worker that died (xc_sock_reclaim()). A
@@ -99,15 +102,16 @@ static struct {
 } xc_rec = { .lock = PTHREAD_MUTEX_INITIALIZER, .fd = -1 };
 
 /**
- * recs_add() - add a socket to a set (once)
+ * recs_add() - add a socket to a set (once: a socket added again, renamed
+ *		since, gets the new path)
  * @v:		the set
  * @id:		the socket
  * @path:	where it was bound
  *
- * Return: 0 or -ENOMEM
+ * Return: its entry, or NULL (out of memory)
  */
-static int recs_add(struct recs *v, const struct xc_sock_id *id,
-		    const char *path)
+static struct rec *recs_add(struct recs *v, const struct xc_sock_id *id,
+			    const char *path)
 {
 	struct rec *r;
 	unsigned int i;
@@ -120,7 +124,7 @@ static int recs_add(struct recs *v, const struct xc_sock_id *id,
 			r = realloc(v->r, (v->cap ? 2 * v->cap : 16) *
 					  sizeof(*r));
 			if (r == NULL)
-				return -ENOMEM;
+				return NULL;
 			v->r = r;
 			v->cap = v->cap ? 2 * v->cap : 16;
 		}
@@ -128,7 +132,7 @@ static int recs_add(struct recs *v, const struct xc_sock_id *id,
 	}
 	v->r[i].id = *id;
 	snprintf(v->r[i].path, sizeof(v->r[i].path), "%s", path);
-	return 0;
+	return &v->r[i];
 }
 
 /**
@@ -382,9 +386,12 @@ void xc_sockrec_close(bool remove)
  */
 void xc_sockrec_bound(const char *path, const struct xc_sock_id *id)
 {
+	struct rec *r;
+
 	pthread_mutex_lock(&xc_rec.lock);
-	if (recs_add(&xc_rec.live, id, path) == 0)
-		put_bound(&xc_rec.live.r[xc_rec.live.n - 1]);
+	r = recs_add(&xc_rec.live, id, path);
+	if (r != NULL)
+		put_bound(r);
 	pthread_mutex_unlock(&xc_rec.lock);
 }
 
@@ -436,8 +443,8 @@ static int open_ended(const char *file)
 }
 
 /**
- * at() - does a path hold a recorded socket: at the path it was bound at,
- *	  or at its hidden name (guard.c)?
+ * at() - does a path hold a recorded socket, at one of its places
+ *	  (xc_sock_places())?
  * @r:		the socket
  * @path:	the path
  * @st:		what is there (lstat())
@@ -446,36 +453,37 @@ static int open_ended(const char *file)
  */
 static bool at(const struct rec *r, const char *path, const struct stat *st)
 {
-	char hidden[XC_SOCK_PATH_MAX];
+	char where[XC_SOCK_PLACES][XC_SOCK_PATH_MAX];
+	unsigned int i, n;
 
 	if (!xc_sock_id_is(st, &r->id))
 		return false;
-	return strcmp(path, r->path) == 0 ||
-	       (xc_sock_hidden(r->path, hidden, sizeof(hidden)) == 0 &&
-		strcmp(path, hidden) == 0);
+	n = xc_sock_places(r->path, where);
+	for (i = 0; i < n; i++)
+		if (strcmp(path, where[i]) == 0)
+			return true;
+	return false;
 }
 
 /**
- * anything_left() - is a socket of a record still where it was bound, or
- *		     at its hidden name?
+ * anything_left() - is a socket of a record still at one of its places
+ *		     (xc_sock_places())?
  * @v:		the record's sockets
  *
  * Return: true if one is
  */
 static bool anything_left(const struct recs *v)
 {
-	char hidden[XC_SOCK_PATH_MAX];
+	char where[XC_SOCK_PLACES][XC_SOCK_PATH_MAX];
+	unsigned int i, j, n;
 	struct stat st;
-	unsigned int i;
 
 	for (i = 0; i < v->n; i++) {
-		const struct rec *r = &v->r[i];
-
-		if (lstat(r->path, &st) == 0 && at(r, r->path, &st))
-			return true;
-		if (xc_sock_hidden(r->path, hidden, sizeof(hidden)) == 0 &&
-		    lstat(hidden, &st) == 0 && at(r, hidden, &st))
-			return true;
+		n = xc_sock_places(v->r[i].path, where);
+		for (j = 0; j < n; j++)
+			if (lstat(where[j], &st) == 0 &&
+			    xc_sock_id_is(&st, &v->r[i].id))
+				return true;
 	}
 	return false;
 }
