@@ -32,18 +32,24 @@ mx_veth() {
 # through a partner cable (mpI) or a peer xcable where the kind needs one.
 # mx_ROW_ports I, mx_ROW_partner I: what the config holds from the start
 # ([port] sections are read at start only); mx_ROW_def I: the keys of
-# mxI, one KEY=VALUE a line; mx_ROW_front: xcfront options for it.
+# mxI, one KEY=VALUE a line; mx_ROW_front: xcfront options for it;
+# mx_ROW_pull: can it be unplugged (down/up); mx_ROW_beside: can its end
+# be made beside the one it replaces, holding the same socket, tag or
+# tunnel (else that one goes first, and is made again if the change
+# fails).
 mx_socket_ports() { :; }
 mx_socket_partner() { :; }
 mx_socket_def() { printf 'left=%s\nright=%s\n' "$T/mx$1-l.sock" "$T/mx$1-r.sock"; }
 mx_socket_front() { :; }
 mx_socket_pull() { echo yes; }
+mx_socket_beside() { echo yes; }
 
 mx_socket_client_ports() { :; }
 mx_socket_client_partner() { :; }
 mx_socket_client_def() { printf 'left=%s\nleft-client=yes\nright=%s\n' "$T/mx$1-l.sock" "$T/mx$1-r.sock"; }
 mx_socket_client_front() { echo "--listen left"; }
 mx_socket_client_pull() { echo yes; }
+mx_socket_client_beside() { echo no; }
 
 mx_port_ports() {
 	printf '[port pa%s]\ndevargs = net_af_xdp%s,iface=mxa%s\n' "$1" "$((2 * $1))" "$1"
@@ -53,6 +59,7 @@ mx_port_partner() { printf '[cable mp%s]\nleft = %s\nright-port = pb%s\n' "$1" "
 mx_port_def() { printf 'left=%s\nright-port=pa%s\n' "$T/mx$1-l.sock" "$1"; }
 mx_port_front() { :; }
 mx_port_pull() { echo no; }
+mx_port_beside() { echo no; }
 mx_port_setup() { mx_veth "mxa$1" "mxb$1"; }
 
 mx_trunk_ports() {
@@ -63,6 +70,7 @@ mx_trunk_partner() { printf '[cable mp%s]\nleft = %s\nright-port = tb%s\nright-t
 mx_trunk_def() { printf 'left=%s\nright-port=ta%s\nright-tag=10\n' "$T/mx$1-l.sock" "$1"; }
 mx_trunk_front() { :; }
 mx_trunk_pull() { echo no; }
+mx_trunk_beside() { echo yes; }
 mx_trunk_setup() { mx_veth "mta$1" "mtb$1"; }
 
 # a veth pair in the matrix's namespace, the cable's end on one side (in
@@ -73,6 +81,7 @@ mx_netdev_partner() { printf '[cable mp%s]\nleft-netdev = mnb%s\nright = %s\n' "
 mx_netdev_def() { printf 'left=%s\nright-netdev=mna%s\nright-netns=/run/netns/%s\n' "$T/mx$1-l.sock" "$1" "$(mx_ns)"; }
 mx_netdev_front() { :; }
 mx_netdev_pull() { echo no; }
+mx_netdev_beside() { echo no; }
 mx_netdev_setup() { mx_veth "mna$1" "mnb$1"; }
 
 # the tunnel comes back through a peer xcable on loopback (UDP 14790)
@@ -81,6 +90,7 @@ mx_vxlan_partner() { :; }
 mx_vxlan_def() { printf 'left=%s\nright-vxlan=127.0.0.1:14790\nright-vni=%s\n' "$T/mx$1-l.sock" "$((4200 + $1))"; }
 mx_vxlan_front() { :; }
 mx_vxlan_pull() { echo no; }
+mx_vxlan_beside() { echo yes; }
 mx_vxlan_setup() {
 	printf '[global]\nstats-interval = 0\nvxlan-port = 14790\nlink-propagation = no\n[cable p%s]\nleft = %s\nright-vxlan = 127.0.0.1:14789\nright-vni = %s\n' \
 		"$1" "$T/mx$1-r.sock" "$((4200 + $1))" >peer.ini
@@ -95,6 +105,7 @@ mx_loop_partner() { :; }
 mx_loop_def() { printf 'left=%s\nright-loop=yes\n' "$T/mx$1-l.sock"; }
 mx_loop_front() { echo "--plug right"; }
 mx_loop_pull() { echo no; }
+mx_loop_beside() { echo yes; }
 
 # mx_rows - the rows: every kind xcable lists, a socket's client mode too
 mx_rows() {
@@ -273,8 +284,18 @@ right-offloads = no" "mx$i:end1 started" refused "reload changing mx$i's $row en
 		{ cat ctl.out; fail "$MX_STEP: the answer does not say it was made again ($want)"; return 1; }
 	mx_reload "left-socket-mode = 0600
 right-offloads = no" "" ok "reload changing mx$i's $row end" || return 1
-	# both ends change: made whole anew, first failing at the switch
+	# both ends change: made whole anew, first failing at the switch;
+	# where both its ends can be made beside the old ones (a served
+	# socket, a trunk member under the same tag, a tunnel with the same
+	# VNI, a plug), the old cable never went; else it is made again
 	mx_reload "" "mx$i:show" refused "reload replacing mx$i whole, failing at the switch" || return 1
+	if [ "$("mx_${row}_beside")" = yes ]; then
+		grep -q "made again\|LOST\|(final: replaced)" ctl.out &&
+			{ cat ctl.out; fail "$MX_STEP: the old cable went, though its new form could be made beside it"; return 1; }
+	else
+		grep -q "^mx$i: made again as it was" ctl.out ||
+			{ cat ctl.out; fail "$MX_STEP: the answer does not say it was made again"; return 1; }
+	fi
 	mode=$(stat -c %a "$T/mx$i-l.sock" 2>/dev/null)
 	[ "$row" = socket_client ] || [ "$mode" = 600 ] ||
 		{ fail "$MX_STEP: mx$i is not as it was (its socket has mode $mode)"; return 1; }
@@ -474,11 +495,12 @@ s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
 s.bind(("::", 14789)); time.sleep(60)' & local squat=$!
 	XC_PIDS+=("$squat")
 	sleep 0.5
-	# s becomes a tunnel cable (same left socket: the old s goes first)
+	# s becomes a tunnel cable (same left socket, kept; its right one's
+	# port stays aside until the tunnel runs, and is taken again)
 	printf '[global]\nstats-interval = 0\nvxlan-port = 14789\nlink-propagation = no\n[cable s]\nleft = %s\nright-vxlan = 127.0.0.1:14790\nright-vni = 100\n' "$T/s-l.sock" >lab.ini
 	mx_ctl reload && { fail "a tunnel on a taken UDP port was made"; return 1; }
 	say "reload turning s into a tunnel cable, its UDP port taken: refused ($(tail -n 1 ctl.out | cut -c1-80)...)"
-	grep -q "s: made again as it was" xc.log || { fail "s was not made again"; return 1; }
+	grep -q "^s: made again as it was (both its ends kept as they ran)" ctl.out || { cat ctl.out; fail "s was not made again with both its ends as they ran"; return 1; }
 	vfront 3 "s made again after the failed reload" || return 1
 	# s changed (its socket's mode) and a new tunnel cable y added
 	vx_ini "" "[cable y]
@@ -738,6 +760,65 @@ t_change_beside() {
 	[ ! -e "$T/s-l.sock" ] && [ ! -e "$T/.s-l.sock.in-use" ] || { fail "s's socket was left at exit"; return 1; }
 }
 TESTS+=(t_change_beside)
+
+# a trunk's tag and a tunnel's VNI and remote a running cable has are
+# refused to another cable, by add and by reload, naming the cable that
+# has them, and the lab is unchanged; cables renamed by a reload (same
+# sockets, same tag, same tunnel) are made beside the old ones: failing
+# at the switch, the old ones never went and still carry frames; without
+# the fault, the new ones take the sockets, the tag and the tunnel once
+# the old ones are gone, and carry frames
+t_change_taken_keys() {
+	local i=0 it iv r base want
+	mx_lab lab.ini || return 1
+	for r in $MX_ROWS; do
+		[ "$r" = trunk ] && it=$i
+		[ "$r" = vxlan ] && iv=$i
+		i=$((i + 1))
+	done
+	[ -n "$it" ] && [ -n "$iv" ] || { fail "the matrix has no trunk or vxlan row"; return 1; }
+	: >"$T/fault"
+	ip netns exec "$(mx_ns)" env XCABLE_FAULT="@$T/fault" "$XC" --config lab.ini --control "$T/x.ctl" >xc.log 2>&1 &
+	XC_PID=$!
+	XC_PIDS+=("$XC_PID")
+	wait_log xc.log "running;" 1 30 || { tail -n 5 xc.log; fail "xcable did not start"; return 1; }
+	base=$(mx_cables)
+	mx_ctl add dup left="$T/dup-l.sock" right-port="ta$it" right-tag=10 &&
+		{ fail "a second cable on ta$it's tag 10 was added"; return 1; }
+	grep -q "mx$it" ctl.out || { cat ctl.out; fail "the refusal does not name mx$it"; return 1; }
+	say "add with mx$it's tag: $(tail -n 1 ctl.out | cut -c1-120)"
+	mx_ctl add dup left="$T/dup-l.sock" right-vxlan=127.0.0.1:14790 right-vni=$((4200 + iv)) &&
+		{ fail "a second cable on mx$iv's tunnel was added"; return 1; }
+	grep -q "vni $((4200 + iv))" ctl.out || { cat ctl.out; fail "the refusal does not name the tunnel"; return 1; }
+	say "add with mx$iv's tunnel: $(tail -n 1 ctl.out | cut -c1-120)"
+	cp lab.ini lab0.ini
+	printf '[cable dup]\nleft = %s\nright-port = ta%s\nright-tag = 10\n' "$T/dup-l.sock" "$it" >>lab.ini
+	mx_ctl reload && { fail "a reload adding a second cable on tag 10 was taken"; return 1; }
+	say "reload adding one: $(tail -n 1 ctl.out | cut -c1-120)"
+	[ "$(mx_cables)" = "$base" ] && [ ! -e "$T/dup-l.sock" ] || { fail "the refused changes changed the lab"; return 1; }
+	mx_front "$it" trunk && mx_front "$iv" vxlan || return 1
+	# renamed: rnI in place of mxI
+	sed "s/^\[cable mx$it\]/[cable rn$it]/; s/^\[cable mx$iv\]/[cable rn$iv]/" lab0.ini >lab.ini
+	want=$(echo "$base" | tr ' ' '\n' | sed "s/^mx$it\$/rn$it/; s/^mx$iv\$/rn$iv/" | sort | tr '\n' ' ' | sed 's/ $//')
+	echo "rn$it:show" >"$T/fault"
+	mx_ctl reload && { fail "the rename failing on purpose was taken"; return 1; }
+	: >"$T/fault"
+	grep -q "injected fault" ctl.out || { cat ctl.out; fail "refused without the reason"; return 1; }
+	grep -qE "made again|LOST|\(final: replaced\)" ctl.out && { cat ctl.out; fail "the old cables went, though their new forms were made beside them"; return 1; }
+	[ "$(mx_cables)" = "$base" ] || { fail "the failed rename changed the lab: $(mx_cables)"; return 1; }
+	mx_front "$it" trunk && mx_front "$iv" vxlan || return 1
+	say "the rename failing at the switch: mx$it and mx$iv never went, and carry frames"
+	mx_ctl reload || { cat ctl.out; fail "the rename failed"; return 1; }
+	[ "$(mx_cables)" = "$want" ] || { fail "after the rename: $(mx_cables)"; return 1; }
+	grep -q "rn$it: left: serves $T/mx$it-l.sock in place of the cable it replaced" xc.log &&
+	grep -q "rn$iv: left: serves $T/mx$iv-l.sock in place of the cable it replaced" xc.log ||
+		{ grep "in place of" xc.log; fail "rn$it and rn$iv were not made beside the cables they replaced"; return 1; }
+	mx_front "$it" trunk && mx_front "$iv" vxlan || return 1
+	say "renamed: rn$it and rn$iv made beside mx$it and mx$iv, then on their sockets, tag 10 and tunnel vni $((4200 + iv)): frames pass"
+	xc_stop
+	[ "$XC_RC" = 0 ] || { fail "xcable exited with $XC_RC"; return 1; }
+}
+TESTS+=(t_change_taken_keys)
 
 # a cable changed in one socket end (its mode), the other kept: the
 # changed end's port stays aside, running, while its new form is made

@@ -121,6 +121,52 @@ static void test_add(struct xc_trunk *t, struct xc_port *tport)
 	CHECK("64 members fit, a 65th is -ENOSPC", rc == 0 &&
 	      xc_trunk_add(&full, &mem[XC_TRUNK_MAX_MEMBERS], 100) ==
 	      -ENOSPC);
+	CHECK("a full trunk: a member beside one of its tags fits, one with a new tag is -ENOSPC",
+	      xc_trunk_add_beside(&full, &mem[XC_TRUNK_MAX_MEMBERS], 100) ==
+	      -ENOSPC &&
+	      xc_trunk_add_beside(&full, &mem[XC_TRUNK_MAX_MEMBERS], 5) ==
+	      0 && full.n_pending == 1 &&
+	      xc_trunk_member_of(&mem[XC_TRUNK_MAX_MEMBERS])->pending);
+	xc_trunk_del(&full, &mem[XC_TRUNK_MAX_MEMBERS]);
+	CHECK("the waiting member taken away: tag 5 still member 4's",
+	      full.n_pending == 0 && full.n_members == XC_TRUNK_MAX_MEMBERS &&
+	      full.member_of[5] == 5);
+}
+
+/**
+ * test_beside() - a member made beside another with its tag waits, and
+ *		   takes the tag once that one is gone
+ * @tport:	the trunk's port
+ */
+static void test_beside(struct xc_port *tport)
+{
+	static struct xc_trunk t;
+	static struct xc_end old, new;
+	unsigned int idx;
+
+	memset(&t, 0, sizeof(t));
+	xc_trunk_init(&t, tport, 0x88a8);
+	CHECK("beside a member with tag 10: waits, tag 10 still the old one's",
+	      xc_trunk_add(&t, &old, 10) == 0 &&
+	      xc_trunk_add_beside(&t, &new, 10) == 0 &&
+	      xc_trunk_member_of(&new)->pending &&
+	      t.member_of[10] == xc_trunk_member_of(&old)->idx + 1 &&
+	      t.n_members == 2 && t.n_pending == 1);
+	CHECK("settle while the old one has the tag: -EBUSY, still waiting",
+	      xc_trunk_settle(&t, &new) == -EBUSY &&
+	      xc_trunk_member_of(&new)->pending);
+	xc_trunk_stop(&t, &new);
+	CHECK("stopping the waiting one leaves the old one's tag",
+	      t.member_of[10] == xc_trunk_member_of(&old)->idx + 1);
+	xc_trunk_stop(&t, &old);
+	xc_trunk_del(&t, &old);
+	idx = xc_trunk_member_of(&new)->idx;
+	CHECK("the old one gone, settle: the tag is the new one's",
+	      xc_trunk_settle(&t, &new) == 0 &&
+	      !xc_trunk_member_of(&new)->pending &&
+	      t.member_of[10] == idx + 1 && t.n_pending == 0 &&
+	      t.n_members == 1);
+	CHECK("settle again: nothing to do", xc_trunk_settle(&t, &new) == 0);
 }
 
 /**
@@ -234,6 +280,7 @@ int main(int argc, char **argv)
 
 	test_push();
 	test_add(&t, &tport);
+	test_beside(&tport);
 	memset(&t, 0, sizeof(t));
 	xc_trunk_init(&t, &tport, 0x88a8);
 	if (xc_trunk_add(&t, &m10, 10) || xc_trunk_add(&t, &m20, 20))

@@ -393,6 +393,37 @@ int main(int argc, char **argv)
 	      st.rx_short + st.rx_bad_flags + st.rx_too_big ==
 	      (500u - vx->qcap) + 100u + 3);
 
+	/* a tunnel made beside tunnel 7 (VNI 100 from .3), as for a cable
+	 * that replaces another: it waits, nothing sorted to it, until
+	 * tunnel 7 is gone and it settles */
+	{
+		static struct xc_end nu;
+		uint32_t seqn = 0;
+
+		snprintf(nu.label, sizeof(nu.label), "t7b");
+		CHECK("beside: a second tunnel with tunnel 7's VNI and remote is refused, one beside it waits",
+		      xc_vxlan_add(vx, &nu, "127.0.0.3:4789", 4789, 100, err,
+				   sizeof(err)) == -EINVAL &&
+		      xc_vxlan_add_beside(vx, &nu, "127.0.0.3:4789", 4789, 100,
+					  err, sizeof(err)) == 0 &&
+		      ((struct xc_vxlan_tun *)nu.priv)->pending);
+		send_frames(s3, &to, 100, seqb, 2);
+		got = take(&end[7], &seqb, NULL, NULL);
+		CHECK("beside: while it waits, tunnel 7 gets VNI 100 from .3",
+		      got == 2 && !nu.ops->queued(&nu));
+		CHECK("beside: settle while tunnel 7 is there: -EBUSY",
+		      xc_vxlan_settle(&nu) == -EBUSY);
+		xc_vxlan_stop(&end[7]);
+		xc_vxlan_del(&end[7]);
+		CHECK("beside: tunnel 7 gone, settle: the new one is live",
+		      xc_vxlan_settle(&nu) == 0 &&
+		      !((struct xc_vxlan_tun *)nu.priv)->pending);
+		send_frames(s3, &to, 100, 0, 3);
+		CHECK("beside: it gets VNI 100 from .3",
+		      take(&nu, &seqn, NULL, NULL) == 3);
+		xc_vxlan_del(&nu);
+	}
+
 	close(s2);
 	close(s3);
 	xc_vxlan_flush(vx);

@@ -683,9 +683,9 @@ static const char *kept_text(unsigned int keep)
 
 /**
  * parkable() - may the port of a changed end stay aside, running, while
- *		its new form is made? Yes for an end whose kind makes ends
- *		beside another (a served socket: its new form is bound at a
- *		hidden name), plugged in
+ *		its new form is made? Yes for an end whose kind parks its
+ *		own port and makes ends beside another (a served socket:
+ *		its new form is bound at a hidden name), plugged in
  * @r:		state
  * @s:		the cable's slot
  * @j:		the end
@@ -700,7 +700,7 @@ static bool parkable(const struct xc_reconf *r, unsigned int s,
 	const struct xc_end_kind *k = c->end[j].kind;
 
 	return (ch & (1u << j)) && c->end[j].port && !c->pulled[j] &&
-	       k && k->beside && k->beside(&r->defs[s].end[j]);
+	       k && k->parks && k->beside && k->beside(&r->defs[s].end[j]);
 }
 
 /**

@@ -351,4 +351,5 @@ const struct xc_end_kind xc_kind_socket = {
 	.standby = socket_standby,
 	.beside = socket_beside,
 	.settle = socket_settle,
+	.parks = true,
 };

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 
 #include "endkind.h"
+#include "log.h"
 #include "topology.h"
 #include "trunk.h"
 
@@ -74,7 +75,14 @@ static int trunk_check(struct xc_topo *t, const struct xc_end_def *e,
 			 name);
 		return -EINVAL;
 	}
-	if (tr && !freed && tr->n_members == XC_TRUNK_MAX_MEMBERS) {
+	if (tr == NULL || freed)
+		return 0;
+	if (tr->member_of[e->tag]) {
+		snprintf(why, whylen, "port %s, tag %u: used by cable %s", name,
+			 e->tag, tr->member[tr->member_of[e->tag] - 1]->cable->name);
+		return -EINVAL;
+	}
+	if (tr->n_members - tr->n_pending >= XC_TRUNK_MAX_MEMBERS) {
 		snprintf(why, whylen, "port %s: too many cables on one trunk (%d)",
 			 name, XC_TRUNK_MAX_MEMBERS);
 		return -EINVAL;
@@ -121,12 +129,14 @@ static int trunk_make(struct xc_topo *t, struct xc_cable *c, unsigned int j,
 		made = true;
 	}
 	snprintf(p->label, sizeof(p->label), "%s", pd->name);
-	rc = xc_trunk_add(tr, &c->end[j], e->tag);
+	/* a tag still another's: that cable goes (trunk_check() said so),
+	 * and this member takes the tag once it is gone (trunk_settle()) */
+	rc = xc_trunk_add_beside(tr, &c->end[j], e->tag);
 	if (rc == 0)
 		return 0;
 	snprintf(err, errlen, "cable %s: port %s, tag %u: %s", c->name,
 		 pd->name, e->tag, rc == -ENOSPC ?
-		 "too many cables on one trunk (64)" : "tag used twice");
+		 "too many cables on one trunk (64)" : "bad tag");
 	if (made) {
 		*slot = NULL;
 		p->user = NULL;
@@ -177,6 +187,39 @@ static void trunk_free(struct xc_topo *t, struct xc_end *e)
 	free(tr);
 }
 
+/**
+ * trunk_beside() - end kind op: a member can be made while a cable that
+ *		    goes still has its tag: it waits beside that one's
+ *		    member, nothing sorted to it (xc_trunk_add_beside())
+ * @e:		the end's definition
+ *
+ * Return: true
+ */
+static bool trunk_beside(const struct xc_end_def *e)
+{
+	(void)e;
+	return true;
+}
+
+/**
+ * trunk_settle() - end kind op: the cable that had the member's tag is
+ *		    gone: the member takes the tag
+ * @t:		topology
+ * @e:		the end
+ * @def:	its definition
+ */
+static void trunk_settle(struct xc_topo *t, struct xc_end *e,
+			 const struct xc_end_def *def)
+{
+	const struct xc_trunk_member *m = xc_trunk_member_of(e);
+
+	(void)t;
+	if (m && xc_trunk_settle(m->trunk, e) == -EBUSY)	/* an lcore did not let go */
+		XC_LOG(port, ERR, "%s: %s: tag %u is still cable %s's: frames with it do not reach this end",
+		       e->cable->name, e->label, def->tag,
+		       m->trunk->member[m->trunk->member_of[def->tag] - 1]->cable->name);
+}
+
 /* trunks_flush() - kind op: drop what the trunks sorted for members */
 static void trunks_flush(struct xc_topo *t)
 {
@@ -209,4 +252,6 @@ const struct xc_end_kind xc_kind_trunk = {
 	.free = trunk_free,
 	.flush = trunks_flush,
 	.fini = trunks_fini,
+	.beside = trunk_beside,
+	.settle = trunk_settle,
 };

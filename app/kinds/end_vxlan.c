@@ -16,6 +16,7 @@
 #include <sys/socket.h>
 
 #include "endkind.h"
+#include "log.h"
 #include "topology.h"
 #include "end_vxlan_def.h"
 #include "vxlan.h"
@@ -131,8 +132,10 @@ static int vxlan_make(struct xc_topo *t, struct xc_cable *c, unsigned int j,
 			return rc == -ENOMEM ? rc : -EINVAL;
 		}
 	}
-	rc = xc_vxlan_add(*sock(t), &c->end[j], vd->remote, (uint16_t)o->port,
-			  vd->vni, why, sizeof(why));
+	/* a VNI and remote still another's: that cable goes (vxlan_check()
+	 * said so), and this tunnel goes live once it is gone */
+	rc = xc_vxlan_add_beside(*sock(t), &c->end[j], vd->remote,
+				 (uint16_t)o->port, vd->vni, why, sizeof(why));
 	if (rc == 0)
 		return 0;
 	snprintf(err, errlen, "cable %s: %s", c->name, why);
@@ -171,6 +174,37 @@ static void vxlan_free(struct xc_topo *t, struct xc_end *e)
 	}
 }
 
+/**
+ * vxlan_beside() - end kind op: a tunnel can be made while a cable that
+ *		    goes still has its VNI and remote: it waits beside that
+ *		    one's, nothing sorted to it (xc_vxlan_add_beside())
+ * @e:		the end's definition
+ *
+ * Return: true
+ */
+static bool vxlan_beside(const struct xc_end_def *e)
+{
+	(void)e;
+	return true;
+}
+
+/**
+ * vxlan_settle() - end kind op: the cable that had the tunnel's VNI and
+ *		    remote is gone: the tunnel goes live
+ * @t:		topology
+ * @e:		the end
+ * @def:	its definition
+ */
+static void vxlan_settle(struct xc_topo *t, struct xc_end *e,
+			 const struct xc_end_def *def)
+{
+	(void)t;
+	if (e->priv && xc_vxlan_settle(e) == -EBUSY)	/* an lcore did not let go */
+		XC_LOG(port, ERR, "%s: %s: tunnel %s vni %u is still another cable's: its datagrams do not reach this end",
+		       e->cable->name, e->label, xc_vxlan_def(def)->remote,
+		       xc_vxlan_def(def)->vni);
+}
+
 /* socket_flush() - kind op: drop what the socket sorted for tunnels */
 static void socket_flush(struct xc_topo *t)
 {
@@ -193,4 +227,6 @@ const struct xc_end_kind xc_kind_vxlan = {
 	.free = vxlan_free,
 	.flush = socket_flush,
 	.fini = socket_fini,
+	.beside = vxlan_beside,
+	.settle = vxlan_settle,
 };

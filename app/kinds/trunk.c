@@ -30,29 +30,37 @@ static inline struct xc_trunk_member *mem(const struct xc_end *e)
 }
 
 /**
- * xc_trunk_add() - make a cable end a member of a trunk under a tag, in
- *		    its first free slot; frames with the tag are sorted to
- *		    it from now on (main thread)
+ * add() - make a cable end a member of a trunk under a tag, in its first
+ *	   free slot (main thread)
  * @t:		trunk, with @port and @tpid set
  * @member:	the cable end; it becomes an end on the trunk's port
  * @tag:	VLAN id, 1..4094
+ * @beside:	if another member has the tag, the new one waits beside it
  *
- * Return: 0, -EEXIST if the tag is taken, -ENOSPC if the trunk is full
+ * Return: 0, -EINVAL for a bad tag, -EEXIST if the tag is taken (and not
+ *	   @beside), -ENOSPC if the trunk is full
  */
-int xc_trunk_add(struct xc_trunk *t, struct xc_end *member, uint16_t tag)
+static int add(struct xc_trunk *t, struct xc_end *member, uint16_t tag,
+	       bool beside)
 {
+	bool taken;
 	unsigned int idx;
 
 	if (tag == 0 || tag >= XC_VLAN_IDS - 1)
 		return -EINVAL;
-	if (t->member_of[tag])
+	taken = t->member_of[tag] != 0;
+	if (taken && !beside)
 		return -EEXIST;
-	for (idx = 0; idx < XC_TRUNK_MAX_MEMBERS && t->member[idx]; idx++)
+	/* members waiting beside another share its tag: not counted */
+	if (!taken && t->n_members - t->n_pending >= XC_TRUNK_MAX_MEMBERS)
+		return -ENOSPC;
+	for (idx = 0; idx < XC_TRUNK_SLOTS && t->member[idx]; idx++)
 		;
-	if (idx == XC_TRUNK_MAX_MEMBERS)
+	if (idx == XC_TRUNK_SLOTS)
 		return -ENOSPC;
 	t->mem[idx] = (struct xc_trunk_member){ .trunk = t, .tag = tag,
-						.idx = (uint8_t)idx };
+						.idx = (uint8_t)idx,
+						.pending = taken };
 	member->ops = &xc_end_trunk_ops;
 	member->priv = &t->mem[idx];
 	member->hub = &t->hub;
@@ -60,8 +68,71 @@ int xc_trunk_add(struct xc_trunk *t, struct xc_end *member, uint16_t tag)
 	t->q[idx].head = t->q[idx].n = 0;
 	t->member[idx] = member;
 	t->n_members++;
+	if (taken) {
+		t->n_pending++;
+		return 0;
+	}
 	/* the slot is ready before the lcore can sort a frame into it */
 	__atomic_store_n(&t->member_of[tag], (uint8_t)(idx + 1),
+			 __ATOMIC_RELEASE);
+	return 0;
+}
+
+/**
+ * xc_trunk_add() - make a cable end a member of a trunk under a tag, in
+ *		    its first free slot; frames with the tag are sorted to
+ *		    it from now on (main thread)
+ * @t:		trunk, with @port and @tpid set
+ * @member:	the cable end; it becomes an end on the trunk's port
+ * @tag:	VLAN id, 1..4094
+ *
+ * Return: 0, -EINVAL for a bad tag, -EEXIST if the tag is taken, -ENOSPC
+ *	   if the trunk is full
+ */
+int xc_trunk_add(struct xc_trunk *t, struct xc_end *member, uint16_t tag)
+{
+	return add(t, member, tag, false);
+}
+
+/**
+ * xc_trunk_add_beside() - as xc_trunk_add(), but a tag another member
+ *			   has is no error: the new member waits beside
+ *			   it, nothing sorted to it, until that one is gone
+ *			   and xc_trunk_settle() gives it the tag (a cable
+ *			   made whole before the one it replaces goes)
+ * @t:		trunk, with @port and @tpid set
+ * @member:	the cable end
+ * @tag:	VLAN id, 1..4094
+ *
+ * Return: 0, -EINVAL for a bad tag, -ENOSPC if the trunk is full
+ */
+int xc_trunk_add_beside(struct xc_trunk *t, struct xc_end *member,
+			uint16_t tag)
+{
+	return add(t, member, tag, true);
+}
+
+/**
+ * xc_trunk_settle() - a member waiting beside another takes its tag, now
+ *		       free: frames with it are sorted to it from now on
+ *		       (main thread)
+ * @t:		trunk
+ * @member:	a member of it
+ *
+ * Return: 0 (or it was not waiting), -EBUSY if another member still has
+ *	   the tag (it keeps waiting)
+ */
+int xc_trunk_settle(struct xc_trunk *t, const struct xc_end *member)
+{
+	struct xc_trunk_member *m = mem(member);
+
+	if (m == NULL || !m->pending)
+		return 0;
+	if (t->member_of[m->tag])
+		return -EBUSY;
+	m->pending = false;
+	t->n_pending--;
+	__atomic_store_n(&t->member_of[m->tag], (uint8_t)(m->idx + 1),
 			 __ATOMIC_RELEASE);
 	return 0;
 }
@@ -111,8 +182,10 @@ void xc_trunk_del(struct xc_trunk *t, struct xc_end *member)
 	if (mem(member) == NULL)
 		return;
 	idx = mem(member)->idx;
-	if (idx >= XC_TRUNK_MAX_MEMBERS || t->member[idx] != member)
+	if (idx >= XC_TRUNK_SLOTS || t->member[idx] != member)
 		return;
+	if (mem(member)->pending)
+		t->n_pending--;
 	xc_trunk_stop(t, member);
 	drop_queue(t, &t->q[idx]);
 	t->member[idx] = NULL;
@@ -397,7 +470,7 @@ void xc_trunk_flush(struct xc_trunk *t)
 {
 	unsigned int i;
 
-	for (i = 0; i < XC_TRUNK_MAX_MEMBERS; i++)
+	for (i = 0; i < XC_TRUNK_SLOTS; i++)
 		drop_queue(t, &t->q[i]);
 }
 

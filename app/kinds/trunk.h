@@ -19,11 +19,16 @@
  * its tag in @member_of, and takes a member away in two steps, its tag
  * first (xc_trunk_stop(): nothing more is sorted to it), its slot once
  * the lcore has let go of the member's cable (xc_trunk_del()), so the
- * lcore never sorts a frame into a queue being emptied.
+ * lcore never sorts a frame into a queue being emptied. A cable that
+ * replaces another is made whole before that one goes: its member waits
+ * beside the old one under the same tag, nothing sorted to it, and takes
+ * the tag once the old one let go of it (xc_trunk_add_beside(),
+ * xc_trunk_settle()).
  */
 #ifndef XC_TRUNK_H
 #define XC_TRUNK_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <rte_mbuf.h>
@@ -31,6 +36,8 @@
 #include "cable.h"
 
 #define XC_TRUNK_MAX_MEMBERS	64
+/* slots: a member waiting beside each (xc_trunk_add_beside()) */
+#define XC_TRUNK_SLOTS		(2 * XC_TRUNK_MAX_MEMBERS)
 #define XC_TRUNK_QLEN		512	/* frames waiting per member */
 #define XC_VLAN_IDS		4096
 
@@ -49,11 +56,14 @@ struct xc_trunk_q {
  * @trunk:	the trunk
  * @tag:	its outer VLAN id
  * @idx:	its index among the members
+ * @pending:	it waits beside the member that has its tag: nothing is
+ *		sorted to it until xc_trunk_settle()
  */
 struct xc_trunk_member {
 	struct xc_trunk *trunk;
 	uint16_t tag;
 	uint8_t idx;
+	bool pending;
 };
 
 /**
@@ -77,6 +87,8 @@ struct xc_trunk_stats {
  * @member_of:	VLAN id -> member index + 1 (0: none); written by the main
  *		thread, read by the trunk's lcore (atomic)
  * @n_members:	members (main thread)
+ * @n_pending:	of which waiting beside another with their tag (main
+ *		thread)
  * @member:	their ends, by index; NULL for a free slot (main thread)
  * @mem:	what each member is on the trunk (its end's @priv)
  * @q:		frames received for each member, not yet taken (the
@@ -94,9 +106,10 @@ struct xc_trunk {
 	uint16_t tpid;
 	uint8_t member_of[XC_VLAN_IDS];
 	unsigned int n_members;
-	struct xc_end *member[XC_TRUNK_MAX_MEMBERS];
-	struct xc_trunk_member mem[XC_TRUNK_MAX_MEMBERS];
-	struct xc_trunk_q q[XC_TRUNK_MAX_MEMBERS];
+	unsigned int n_pending;
+	struct xc_end *member[XC_TRUNK_SLOTS];
+	struct xc_trunk_member mem[XC_TRUNK_SLOTS];
+	struct xc_trunk_q q[XC_TRUNK_SLOTS];
 	uint64_t rx_pkts;
 	uint64_t unknown_tag;
 	uint64_t backlog;
@@ -107,6 +120,9 @@ extern const struct xc_end_ops xc_end_trunk_ops;
 void xc_trunk_init(struct xc_trunk *t, struct xc_port *port, uint16_t tpid);
 const struct xc_trunk_member *xc_trunk_member_of(const struct xc_end *e);
 int xc_trunk_add(struct xc_trunk *t, struct xc_end *member, uint16_t tag);
+int xc_trunk_add_beside(struct xc_trunk *t, struct xc_end *member,
+			uint16_t tag);
+int xc_trunk_settle(struct xc_trunk *t, const struct xc_end *member);
 void xc_trunk_stop(struct xc_trunk *t, const struct xc_end *member);
 void xc_trunk_del(struct xc_trunk *t, struct xc_end *member);
 uint16_t xc_trunk_rx(struct xc_end *member, struct rte_mbuf **pkts,

@@ -318,28 +318,56 @@ static void set_qcap(struct xc_vxlan *vx)
 }
 
 /**
- * xc_vxlan_add() - make a cable end a tunnel on the socket, in its first
- *		    free slot; its datagrams are sorted to it from now on
- *		    (main thread)
+ * same() - a tunnel with a VNI and a remote
+ * @vx:		socket
+ * @vni:	VNI
+ * @addr:	remote (the socket's family)
+ * @waiting:	one waiting beside another counts too
+ *
+ * Return: the tunnel, or NULL
+ */
+static struct xc_vxlan_tun *same(struct xc_vxlan *vx, uint32_t vni,
+				 const struct sockaddr_storage *addr,
+				 bool waiting)
+{
+	unsigned int i;
+
+	for (i = 0; i < vx->hi; i++)
+		if (vx->tun[i].end && (waiting || !vx->tun[i].pending) &&
+		    vx->tun[i].vni == vni &&
+		    xc_addr_same_host(&vx->tun[i].remote, addr))
+			return &vx->tun[i];
+	return NULL;
+}
+
+/**
+ * add() - make a cable end a tunnel on the socket, in its first free
+ *	   slot; its datagrams are sorted to it from now on, or, if it
+ *	   waits beside another, once xc_vxlan_settle() says so (main
+ *	   thread)
  * @vx:		socket
  * @e:		the end (cable, idx, label set)
  * @remote:	"ADDR[:PORT]"
  * @def_port:	the remote's port if @remote gives none
  * @vni:	VNI
+ * @beside:	a tunnel with the VNI and remote is no error: the new
+ *		one waits beside it
  * @err:	one-line message on error
  * @errlen:	size of @err
  *
  * Return: 0, or -EINVAL (bad or IPv6 remote on an IPv4 socket, a VNI
  *	   and remote used twice, too many tunnels)
  */
-int xc_vxlan_add(struct xc_vxlan *vx, struct xc_end *e, const char *remote,
-		 uint16_t def_port, uint32_t vni, char *err, size_t errlen)
+static int add(struct xc_vxlan *vx, struct xc_end *e, const char *remote,
+	       uint16_t def_port, uint32_t vni, bool beside, char *err,
+	       size_t errlen)
 {
 	struct sockaddr_storage local, addr;
 	struct xc_vxlan_tun *t;
 	socklen_t len = sizeof(local);
 	char why[128], text[XC_ADDR_TEXT_MAX];
-	unsigned int i, k;
+	bool pending;
+	unsigned int k;
 
 	for (k = 0; k < XC_VXLAN_MAX_TUNS && vx->tun[k].end; k++)
 		;
@@ -362,15 +390,15 @@ int xc_vxlan_add(struct xc_vxlan *vx, struct xc_end *e, const char *remote,
 			 remote);
 		return -EINVAL;
 	}
-	for (i = 0; i < vx->hi; i++)
-		if (vx->tun[i].end && vx->tun[i].vni == vni &&
-		    xc_addr_same_host(&vx->tun[i].remote, &addr)) {
-			snprintf(err, errlen, "tunnel %s vni %u: used by two cable ends",
-				 remote, vni);
-			return -EINVAL;
-		}
+	if (!beside && same(vx, vni, &addr, true) != NULL) {
+		snprintf(err, errlen, "tunnel %s vni %u: used by two cable ends",
+			 remote, vni);
+		return -EINVAL;
+	}
+	pending = same(vx, vni, &addr, false) != NULL;
 	t = &vx->tun[k];
 	memset(t, 0, sizeof(*t));
+	t->pending = pending;
 	t->remote = addr;
 	t->rlen = t->remote.ss_family == AF_INET ? sizeof(struct sockaddr_in) :
 						   sizeof(struct sockaddr_in6);
@@ -389,6 +417,58 @@ int xc_vxlan_add(struct xc_vxlan *vx, struct xc_end *e, const char *remote,
 	if (k >= vx->hi)
 		__atomic_store_n(&vx->hi, k + 1, __ATOMIC_RELEASE);
 	/* written whole before the lcore may sort a datagram to it */
+	if (!pending)
+		__atomic_store_n(&t->live, 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
+/* xc_vxlan_add() - add() a tunnel whose VNI and remote no other has */
+int xc_vxlan_add(struct xc_vxlan *vx, struct xc_end *e, const char *remote,
+		 uint16_t def_port, uint32_t vni, char *err, size_t errlen)
+{
+	return add(vx, e, remote, def_port, vni, false, err, errlen);
+}
+
+/**
+ * xc_vxlan_add_beside() - add() a tunnel; one whose VNI and remote
+ *			   another has waits beside it, nothing sorted to
+ *			   it, until that one is gone and xc_vxlan_settle()
+ *			   makes it live (a cable made whole before the one
+ *			   it replaces goes)
+ * @vx:		socket
+ * @e:		the end (cable, idx, label set)
+ * @remote:	"ADDR[:PORT]"
+ * @def_port:	the remote's port if @remote gives none
+ * @vni:	VNI
+ * @err:	one-line message on error
+ * @errlen:	size of @err
+ *
+ * Return: as add()
+ */
+int xc_vxlan_add_beside(struct xc_vxlan *vx, struct xc_end *e,
+			const char *remote, uint16_t def_port, uint32_t vni,
+			char *err, size_t errlen)
+{
+	return add(vx, e, remote, def_port, vni, true, err, errlen);
+}
+
+/**
+ * xc_vxlan_settle() - a tunnel waiting beside another with its VNI and
+ *		       remote goes live, that one gone (main thread)
+ * @e:		tunnel end
+ *
+ * Return: 0 (or it was not waiting), -EBUSY if another tunnel with its
+ *	   VNI and remote is still there (it keeps waiting)
+ */
+int xc_vxlan_settle(struct xc_end *e)
+{
+	struct xc_vxlan_tun *t = e->priv;
+
+	if (t == NULL || !t->pending)
+		return 0;
+	if (same(t->vx, t->vni, &t->remote, false) != NULL)
+		return -EBUSY;
+	t->pending = false;
 	__atomic_store_n(&t->live, 1, __ATOMIC_RELEASE);
 	return 0;
 }

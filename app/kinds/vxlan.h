@@ -91,6 +91,8 @@ struct xc_vxlan_stats {
  * @where:	"vxlan ADDR:PORT vni N", for people
  * @live:	datagrams are sorted to it: set by the main thread once the
  *		rest is written, cleared before it goes (atomic)
+ * @pending:	it waits beside a tunnel with its VNI and remote, not
+ *		live until xc_vxlan_settle() (main thread)
  * @q:		frames received for it, not yet taken (@head, @n)
  * @gso_refused: the smallest datagram size of a UDP_SEGMENT send the
  *		kernel refused (it does not fit the path), 0 if none; runs
@@ -104,6 +106,7 @@ struct xc_vxlan_stats {
  */
 struct xc_vxlan_tun {
 	uint8_t live;
+	bool pending;
 	struct xc_vxlan *vx;
 	struct xc_end *end;
 	struct sockaddr_storage remote;
@@ -193,6 +196,10 @@ int xc_vxlan_open(struct xc_vxlan **out, const char *local, uint16_t port,
 		  bool df, char *err, size_t errlen);
 int xc_vxlan_add(struct xc_vxlan *vx, struct xc_end *e, const char *remote,
 		 uint16_t def_port, uint32_t vni, char *err, size_t errlen);
+int xc_vxlan_add_beside(struct xc_vxlan *vx, struct xc_end *e,
+			const char *remote, uint16_t def_port, uint32_t vni,
+			char *err, size_t errlen);
+int xc_vxlan_settle(struct xc_end *e);
 void xc_vxlan_stop(struct xc_end *e);
 void xc_vxlan_del(struct xc_end *e);
 void xc_vxlan_stats(const struct xc_vxlan *vx, struct xc_vxlan_stats *s);

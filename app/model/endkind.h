@@ -72,8 +72,14 @@ struct xc_topo;
  *		made whole before anything goes (reconf.c). NULL: no, the
  *		end is made once the other is gone
  * @settle:	the ends end @e was made beside are gone: it takes their
- *		place (a socket its path, where its guest reconnects);
- *		@def is its definition. NULL: nothing to do
+ *		place (a socket its path, where its guest reconnects, a
+ *		trunk member its tag); @def is its definition. NULL:
+ *		nothing to do
+ * @parks:	an end's port is its own, and when the end changes, the
+ *		port can stay aside, running, while the new form is made
+ *		beside it, and be taken again if the change fails (reconf.c
+ *		park(); a served socket). False: the changed end is let go
+ *		of first (a trunk member, whose port others share)
  *
  * A kind keeps what its ends share (a port's trunk, the tunnel socket) in
  * its slot of the topology, xc_kind_state().
@@ -96,6 +102,7 @@ struct xc_end_kind {
 	bool (*beside)(const struct xc_end_def *e);
 	void (*settle)(struct xc_topo *t, struct xc_end *e,
 		       const struct xc_end_def *def);
+	bool parks;
 };
 
 /* the kinds: xc_kind_NAME, one file each, listed in endkinds.def */
