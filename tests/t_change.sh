@@ -909,13 +909,13 @@ t_change_untrusted_names() {
 }
 TESTS+=(t_change_untrusted_names)
 
-# mx_worker_of NAME - the worker of the supervised lab that runs cable
-# NAME (its config in the run directory has the cable's section)
+# mx_worker_of NAME - the running worker of the supervised lab that runs
+# cable NAME (its config in the run directory has the cable's section)
 mx_worker_of() {
-	local f
-	for f in $(dirname "$("$XCTL" -s "$T/x.ctl" workers | sed -nE 's/^worker 0: .* control (.*)$/\1/p')")/worker-*.ini; do
-		grep -q "^\[cable $1\]" "$f" && { basename "$f" .ini | sed 's/worker-//'; return 0; }
-	done
+	local k c
+	while read -r k c; do
+		grep -q "^\[cable $1\]" "$(dirname "$c")/worker-$k.ini" 2>/dev/null && { echo "$k"; return 0; }
+	done < <("$XCTL" -s "$T/x.ctl" workers | sed -nE 's/^worker ([0-9]+): pid [0-9]+, running, .* control (.*)$/\1 \2/p')
 	return 1
 }
 
@@ -1041,3 +1041,41 @@ t_change_supervised_reload_whole() {
 	[ "$XC_RC" = 0 ] || { fail "xcable exited with $XC_RC"; return 1; }
 }
 TESTS+=(t_change_supervised_reload_whole)
+
+# a tunnel cable moves between workers: a reload takes worker 1's cables
+# away, its tunnel cable among them (worker 1 is stopped), and the next
+# reload, sent at once, brings the tunnel cable back, placed in worker 0:
+# that change waits until worker 1, which held the tunnel's UDP port, is
+# gone, and binds it then. Before, worker 0 often found the port taken
+tup_ini() {	# FILE N: cables c0..c(N-1), then the tunnel cable t
+	scale_ini "$1" "$2"
+	sed -i 's/^stats-interval = 0$/&\nvxlan-port = 14797/' "$1"
+	printf '[cable t]\nleft = %s\nright-vxlan = 127.0.0.1:14798\nright-vni = 7\n' "$T/t-l.sock" >>"$1"
+}
+t_change_supervised_tunnel_moves() {
+	local w gone
+	tup_ini lab.ini 20
+	xc_start xc.log --config lab.ini --control "$T/x.ctl"
+	wait_log xc.log "supervisor running" 1 30 && wait_log xc.log "running;" 2 60 ||
+		{ tail -n 20 xc.log; fail "the supervisor and its 2 workers did not start"; return 1; }
+	w=$(mx_worker_of t) || { fail "no worker runs t"; return 1; }
+	gone=$(sed -nE 's/^\[cable (.*)\]$/\1/p' "$(dirname "$("$XCTL" -s "$T/x.ctl" workers | sed -nE "s/^worker $w: .* control (.*)\$/\\1/p")")/worker-$w.ini" | tr '\n' ' ')
+	# every cable of t's worker goes (it stops), then t comes back
+	without() { awk -v gone=" $gone" -v keep="$1" '/^\[cable /{ n = $2; sub(/\]$/, "", n); skip = index(gone, " " n " ") && n != keep } !skip' lab0.ini; }
+	cp lab.ini lab0.ini
+	without "" >lab.ini
+	"$XCTL" -s "$T/x.ctl" reload >r1.out 2>&1 || { cat r1.out; fail "the reload emptying worker $w failed"; return 1; }
+	without t >lab.ini
+	"$XCTL" -s "$T/x.ctl" reload >r2.out 2>&1 || { cat r2.out; fail "the reload bringing t back failed"; return 1; }
+	[ "$(mx_worker_of t)" != "$w" ] || { fail "t came back in worker $w"; return 1; }
+	# the second reload began once worker w was gone
+	awk -v w="$w" '/reload: worker [0-9]+ has no cable left/ { stop = NR }
+		$0 ~ "worker " w " \\(pid [0-9]+\\) exited" && stop { gone = NR }
+		/xcablectl reload: done: lab.ini/ && stop && NR > stop { n++; if (n == 2) second = NR }
+		END { exit !(gone && second && gone < second) }' xc.log ||
+		{ grep -nE "has no cable left|exited|reload: done: lab.ini" xc.log; fail "the reload bringing t back did not wait until worker $w was gone"; return 1; }
+	say "t and the other cables of worker $w taken away (it stopped), t brought back at once, in worker $(mx_worker_of t): $(tail -n 1 r2.out | cut -c1-100)"
+	xc_stop
+	[ "$XC_RC" = 0 ] || { fail "the supervisor exited with $XC_RC"; return 1; }
+}
+TESTS+=(t_change_supervised_tunnel_moves)

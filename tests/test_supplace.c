@@ -202,6 +202,27 @@ static void test_vxlan(void)
 		if (c[i].worker != c[3].worker)
 			break;
 	CHECK("every tunnel cable in one worker", rc == 0 && i >= 40);
+
+	/* the tunnel cables all go (the reload's new lab has none), and one
+	 * comes back: to the worker that ran them, which may still hold
+	 * their socket, not to the first with room */
+	reset(&n_w);
+	for (i = 0; i < 20; i++)
+		cable(&c[i], i, 'S', i == 19 ? 'V' : 'S');
+	rc = xc_sup_place(c, 20, w, &n_w, why, sizeof(why));
+	w[0].state = w[1].state = XC_W_RUNNING;
+	CHECK("the tunnel cable, last, in worker 1", rc == 0 && n_w == 2 &&
+	      c[19].worker == 1 && c[0].worker == 0);
+	c[19].worker = -1;
+	cable(&c[19], 30, 'S', 'V');
+	rc = xc_sup_place(c, 20, w, &n_w, why, sizeof(why));
+	CHECK("a new tunnel cable goes to worker 1, which ran the last ones",
+	      rc == 0 && c[19].worker == 1);
+	w[1].state = XC_W_STOPPING;
+	c[19].worker = -1;
+	rc = xc_sup_place(c, 20, w, &n_w, why, sizeof(why));
+	CHECK("... unless that worker is being stopped: then the first with room",
+	      rc == 0 && c[19].worker == 0);
 }
 
 static void test_too_big(void)

@@ -340,8 +340,9 @@ static enum xc_ctlsrv_verdict forward_start(struct xc_sup *s,
 
 /**
  * change_begin() - start a change whose turn came (supervise.c carries it
- *		    on), unless another is under way (SIGHUP's reload):
- *		    then it is tried again at the next poll
+ *		    on), unless another is under way (SIGHUP's reload) or
+ *		    a worker told to stop is still there: then it is tried
+ *		    again at the next poll
  * @s:		supervisor
  * @job:	the request, its state set
  *
@@ -359,7 +360,9 @@ static enum xc_ctlsrv_verdict change_begin(struct xc_sup *s,
 	const struct xc_ctl_cmd *cmd;
 	struct xc_ctl_req r;
 
-	if (s->chg.op != XC_SUP_NONE)
+	/* one at a time; and what a worker told to stop holds (a UDP port,
+	 * a device) is free only once it is gone */
+	if (s->chg.op != XC_SUP_NONE || xc_sup_stopping(s))
 		return XC_CTLSRV_PENDING;
 	sj->begun = true;
 	snprintf(line, sizeof(line), "%s", job->line);

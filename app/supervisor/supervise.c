@@ -306,7 +306,27 @@ static void reap(struct xc_sup *s)
 }
 
 /**
- * restart_due() - start again the workers whose backoff is over
+ * xc_sup_stopping() - is a worker told to stop still there? What it
+ *		       holds (a UDP port, a device, an interface) is not free
+ *		       yet, so a change waits until it is gone
+ * @s:		supervisor
+ *
+ * Return: true if so
+ */
+bool xc_sup_stopping(const struct xc_sup *s)
+{
+	unsigned int k;
+
+	for (k = 0; k < s->n_w; k++)
+		if (s->w[k].state == XC_W_STOPPING && s->w[k].pid > 0)
+			return true;
+	return false;
+}
+
+/**
+ * restart_due() - start again the workers whose backoff is over, and
+ *		   SIGKILL those told to stop that are still there after
+ *		   XC_SUP_STOP_MS (reaped as any that exits)
  * @s:		supervisor
  *
  * Return: ms until the next one is due, -1 if none waits
@@ -319,6 +339,17 @@ static int restart_due(struct xc_sup *s)
 	for (k = 0; k < s->n_w; k++) {
 		struct xc_worker *w = &s->w[k];
 
+		if (w->state == XC_W_STOPPING && w->pid > 0) {
+			if (now < w->stop_ms + XC_SUP_STOP_MS) {
+				next = RTE_MIN(next, w->stop_ms + XC_SUP_STOP_MS);
+				continue;
+			}
+			XC_LOG(super, WARNING, "worker %u (pid %d) did not stop within %d ms: SIGKILL",
+			       k, (int)w->pid, XC_SUP_STOP_MS);
+			kill(w->pid, SIGKILL);
+			w->stop_ms = UINT64_MAX - XC_SUP_STOP_MS;	/* once */
+			continue;
+		}
 		if (w->state != XC_W_WAITING)
 			continue;
 		if (w->restart_ms > now) {
@@ -1154,6 +1185,8 @@ bool xc_sup_change_step(struct xc_sup *s)
 	if (c->op == XC_SUP_NONE) {
 		if (!s->hup)
 			return false;
+		if (xc_sup_stopping(s))
+			return true;	/* it waits until they are gone */
 		s->hup = false;
 		xc_notify("RELOADING=1");
 		return xc_sup_change(s, XC_SUP_RELOAD, 0, NULL, "reload",

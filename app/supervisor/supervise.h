@@ -79,6 +79,14 @@ enum xc_worker_state {
  *		the workers' into the lab's)
  * @started_ms:	when it was last started (CLOCK_MONOTONIC)
  * @restart_ms:	when it is started again (state XC_W_WAITING)
+ * @stop_ms:	when it was told to stop (state XC_W_STOPPING): SIGKILL
+ *		after XC_SUP_STOP_MS
+ * @one_process: the kinds keeping one process (struct xc_kind_def's
+ *		one_process: the tunnels) whose cables this process ran:
+ *		it may still hold what they share (a tunnel socket stays
+ *		open while frames it received are out), so their next
+ *		cables go there (supplace.c); cleared when its slot is
+ *		free again
  * @backoff_ms:	the wait before its next restart
  * @restarts:	how often it was restarted
  */
@@ -93,6 +101,8 @@ struct xc_worker {
 	char metrics[PATH_MAX];
 	uint64_t started_ms;
 	uint64_t restart_ms;
+	uint64_t stop_ms;
+	uint32_t one_process;
 	unsigned int backoff_ms;
 	unsigned int restarts;
 };
@@ -289,6 +299,7 @@ bool xc_sup_change(struct xc_sup *s, enum xc_sup_op op, int argc,
 		   char **argv, const char *line, const char *src,
 		   struct xc_ctlsrv_job *job);
 bool xc_sup_change_step(struct xc_sup *s);
+bool xc_sup_stopping(const struct xc_sup *s);
 
 /* supplace.c: which worker runs which cable */
 unsigned int xc_sup_def_ports(const struct xc_cable_def *d);

@@ -232,6 +232,35 @@ static int affinity(const struct xc_sup_cable *c, unsigned int n,
 }
 
 /**
+ * where_ran() - for a cable of a kind that keeps one process (a tunnel
+ *		 cable) that no placed cable ties to a worker: the worker
+ *		 that ran the last such cables, which may hold what they
+ *		 share still (a tunnel socket whose frames are out stays
+ *		 open), if it has room
+ * @c:		cables
+ * @n:		how many
+ * @i:		the cable
+ * @w:		workers
+ * @n_w:	slots used
+ * @need:	what the cable's group needs
+ *
+ * Return: the worker, or -1
+ */
+static int where_ran(const struct xc_sup_cable *c, unsigned int n,
+		     unsigned int i, const struct xc_worker *w,
+		     unsigned int n_w, struct load need)
+{
+	unsigned int k;
+
+	for (k = 0; k < n_w; k++)
+		if (placeable(&w[k]) &&
+		    (w[k].one_process & one_process(&c[i].def)) &&
+		    fits(worker_load(c, n, &w[k], k), need))
+			return (int)k;
+	return -1;
+}
+
+/**
  * new_worker() - take a free worker slot for cables placed now
  * @w:		workers
  * @n_w:	slots used, updated
@@ -287,7 +316,9 @@ static unsigned int even_workers(const struct xc_sup_cable *c, unsigned int n,
 
 /**
  * xc_sup_place() - give every unplaced cable a worker: the one its port
- *		    or tunnel ties it to, else the first with room (at start,
+ *		    or tunnel ties it to, else, for a tunnel cable, the one
+ *		    that ran the last tunnel cables, else the first with
+ *		    room (at start,
  *		    room within an even share: see the top of this file),
  *		    else a new one (a free slot, left in state XC_W_WAITING
  *		    with pid 0 for the caller to start)
@@ -310,7 +341,7 @@ int xc_sup_place(struct xc_sup_cable *c, unsigned int n,
 	bool placed[XC_SUP_MAX_CABLES] = { false }, in[XC_SUP_MAX_CABLES];
 	bool made[XC_SUP_MAX_WORKERS] = { false };
 	unsigned int share[XC_SUP_MAX_WORKERS];
-	uint32_t ports0[XC_SUP_MAX_WORKERS];
+	uint32_t ports0[XC_SUP_MAX_WORKERS], one0[XC_SUP_MAX_WORKERS];
 	unsigned int i, k, n_w0 = *n_w, even = 0, n_made = 0, left = 0;
 	struct load need;
 	uint32_t mask;
@@ -318,6 +349,7 @@ int xc_sup_place(struct xc_sup_cable *c, unsigned int n,
 
 	for (k = 0; k < XC_SUP_MAX_WORKERS; k++) {
 		ports0[k] = w[k].ports;
+		one0[k] = w[k].one_process;
 		share[k] = RTE_MAX_ETHPORTS;
 	}
 	/* a first placement (no worker yet) shares the lab out evenly */
@@ -349,6 +381,7 @@ int xc_sup_place(struct xc_sup_cable *c, unsigned int n,
 				goto undo;
 			}
 		}
+		t = t < 0 && !mask ? where_ran(c, n, i, w, *n_w, need) : t;
 		for (k = 0; t < 0 && k < *n_w; k++) {
 			struct load l = worker_load(c, n, &w[k], k);
 
@@ -382,6 +415,7 @@ int xc_sup_place(struct xc_sup_cable *c, unsigned int n,
 				continue;
 			c[k].worker = t;
 			placed[k] = true;
+			w[t].one_process |= one_process(&c[k].def);
 		}
 		left -= RTE_MIN(left, need.ports);
 		if (made[t])
@@ -394,6 +428,7 @@ undo:
 			c[i].worker = -1;
 	for (k = 0; k < XC_SUP_MAX_WORKERS; k++) {
 		w[k].ports = ports0[k];
+		w[k].one_process = one0[k];
 		if (made[k])
 			w[k].state = XC_W_FREE;
 	}

@@ -268,6 +268,7 @@ void xc_worker_stop(struct xc_sup *s, unsigned int i)
 	if (w->pid > 0) {
 		kill(w->pid, SIGTERM);
 		w->state = XC_W_STOPPING;
+		w->stop_ms = xc_sup_now_ms();
 	} else if (w->state != XC_W_FREE) {
 		xc_worker_cleanup(s, i, true);
 	}
@@ -336,6 +337,7 @@ void xc_worker_cleanup(struct xc_sup *s, unsigned int i, bool final)
 		unlink(w->metrics);
 	w->state = XC_W_FREE;
 	w->ports = 0;
+	w->one_process = 0;	/* its process, and what it held, are gone */
 	while (s->n_w && s->w[s->n_w - 1].state == XC_W_FREE)
 		s->n_w--;
 }
