@@ -135,6 +135,21 @@ void xc_kind_eal_port(struct xc_cable *c, unsigned int j, struct xc_port *p)
 }
 
 /**
+ * xc_kind_beside_always() - end kind op beside() of a kind whose ends wait
+ *			     beside the one that holds their key in a
+ *			     table the kind shares (a trunk's tag, a
+ *			     tunnel's VNI and remote), until settle()
+ * @e:		the end's definition
+ *
+ * Return: true
+ */
+bool xc_kind_beside_always(const struct xc_end_def *e)
+{
+	(void)e;
+	return true;
+}
+
+/**
  * xc_kind_start_port() - configure an end's port with its cable's pool
  *			  (a port of its own kind may use its own) and start
  *			  it, unless that was done (a trunk's port, for its

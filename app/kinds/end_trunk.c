@@ -46,6 +46,18 @@ static struct xc_trunk **trunk_on(struct xc_topo *t, const struct xc_port *p)
 }
 
 /**
+ * holder() - the name of the cable whose member has a tag on a trunk
+ * @tr:		trunk
+ * @tag:	a tag some member has (member_of[tag] set)
+ *
+ * Return: the cable's name
+ */
+static const char *holder(const struct xc_trunk *tr, uint16_t tag)
+{
+	return tr->member[tr->member_of[tag] - 1]->cable->name;
+}
+
+/**
  * trunk_check() - can a member be made now: the port exists, is a trunk
  *		   or can become one, and the trunk has room
  * @t:		topology
@@ -79,7 +91,7 @@ static int trunk_check(struct xc_topo *t, const struct xc_end_def *e,
 		return 0;
 	if (tr->member_of[e->tag]) {
 		snprintf(why, whylen, "port %s, tag %u: used by cable %s", name,
-			 e->tag, tr->member[tr->member_of[e->tag] - 1]->cable->name);
+			 e->tag, holder(tr, e->tag));
 		return -EINVAL;
 	}
 	if (tr->n_members - tr->n_pending >= XC_TRUNK_MAX_MEMBERS) {
@@ -188,20 +200,6 @@ static void trunk_free(struct xc_topo *t, struct xc_end *e)
 }
 
 /**
- * trunk_beside() - end kind op: a member can be made while a cable that
- *		    goes still has its tag: it waits beside that one's
- *		    member, nothing sorted to it (xc_trunk_add_beside())
- * @e:		the end's definition
- *
- * Return: true
- */
-static bool trunk_beside(const struct xc_end_def *e)
-{
-	(void)e;
-	return true;
-}
-
-/**
  * trunk_settle() - end kind op: the cable that had the member's tag is
  *		    gone: the member takes the tag
  * @t:		topology
@@ -217,7 +215,7 @@ static void trunk_settle(struct xc_topo *t, struct xc_end *e,
 	if (m && xc_trunk_settle(m->trunk, e) == -EBUSY)	/* an lcore did not let go */
 		XC_LOG(port, ERR, "%s: %s: tag %u is still cable %s's: frames with it do not reach this end",
 		       e->cable->name, e->label, def->tag,
-		       m->trunk->member[m->trunk->member_of[def->tag] - 1]->cable->name);
+		       holder(m->trunk, def->tag));
 }
 
 /* trunks_flush() - kind op: drop what the trunks sorted for members */
@@ -252,6 +250,6 @@ const struct xc_end_kind xc_kind_trunk = {
 	.free = trunk_free,
 	.flush = trunks_flush,
 	.fini = trunks_fini,
-	.beside = trunk_beside,
+	.beside = xc_kind_beside_always,	/* xc_trunk_add_beside() */
 	.settle = trunk_settle,
 };

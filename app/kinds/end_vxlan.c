@@ -70,7 +70,6 @@ static int vxlan_check(struct xc_topo *t, const struct xc_end_def *e,
 	struct xc_vxlan *vx = *sock(t);
 	struct sockaddr_storage ss;
 	char err[128];
-	unsigned int i;
 
 	if (xc_addr_parse(vd->remote, true,
 			  (uint16_t)xc_vxlan_opts(t->opts)->port, &ss, err,
@@ -94,13 +93,11 @@ static int vxlan_check(struct xc_topo *t, const struct xc_end_def *e,
 	}
 	if (family(t) == AF_INET6)
 		xc_addr_to_v6(&ss);
-	for (i = 0; i < vx->hi; i++)
-		if (vx->tun[i].end && vx->tun[i].vni == vd->vni &&
-		    xc_addr_same_host(&vx->tun[i].remote, &ss)) {
-			snprintf(why, whylen, "tunnel %s vni %u: used by another cable",
-				 vd->remote, vd->vni);
-			return -EINVAL;
-		}
+	if (xc_vxlan_find(vx, vd->vni, &ss) != NULL) {
+		snprintf(why, whylen, "tunnel %s vni %u: used by another cable",
+			 vd->remote, vd->vni);
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -175,20 +172,6 @@ static void vxlan_free(struct xc_topo *t, struct xc_end *e)
 }
 
 /**
- * vxlan_beside() - end kind op: a tunnel can be made while a cable that
- *		    goes still has its VNI and remote: it waits beside that
- *		    one's, nothing sorted to it (xc_vxlan_add_beside())
- * @e:		the end's definition
- *
- * Return: true
- */
-static bool vxlan_beside(const struct xc_end_def *e)
-{
-	(void)e;
-	return true;
-}
-
-/**
  * vxlan_settle() - end kind op: the cable that had the tunnel's VNI and
  *		    remote is gone: the tunnel goes live
  * @t:		topology
@@ -227,6 +210,6 @@ const struct xc_end_kind xc_kind_vxlan = {
 	.free = vxlan_free,
 	.flush = socket_flush,
 	.fini = socket_fini,
-	.beside = vxlan_beside,
+	.beside = xc_kind_beside_always,	/* xc_vxlan_add_beside() */
 	.settle = vxlan_settle,
 };

@@ -422,6 +422,21 @@ static int add(struct xc_vxlan *vx, struct xc_end *e, const char *remote,
 	return 0;
 }
 
+/**
+ * xc_vxlan_find() - the tunnel with a VNI and a remote, waiting or not
+ * @vx:		socket
+ * @vni:	VNI
+ * @addr:	remote, in the socket's family (xc_addr_to_v6() on an IPv6
+ *		socket)
+ *
+ * Return: the tunnel, or NULL
+ */
+const struct xc_vxlan_tun *xc_vxlan_find(struct xc_vxlan *vx, uint32_t vni,
+					 const struct sockaddr_storage *addr)
+{
+	return same(vx, vni, addr, true);
+}
+
 /* xc_vxlan_add() - add() a tunnel whose VNI and remote no other has */
 int xc_vxlan_add(struct xc_vxlan *vx, struct xc_end *e, const char *remote,
 		 uint16_t def_port, uint32_t vni, char *err, size_t errlen)

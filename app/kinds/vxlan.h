@@ -200,6 +200,8 @@ int xc_vxlan_add_beside(struct xc_vxlan *vx, struct xc_end *e,
 			const char *remote, uint16_t def_port, uint32_t vni,
 			char *err, size_t errlen);
 int xc_vxlan_settle(struct xc_end *e);
+const struct xc_vxlan_tun *xc_vxlan_find(struct xc_vxlan *vx, uint32_t vni,
+					 const struct sockaddr_storage *addr);
 void xc_vxlan_stop(struct xc_end *e);
 void xc_vxlan_del(struct xc_end *e);
 void xc_vxlan_stats(const struct xc_vxlan *vx, struct xc_vxlan_stats *s);

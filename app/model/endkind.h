@@ -123,6 +123,7 @@ void xc_kinds_fini(struct xc_topo *t);
 void xc_kind_set_port(struct xc_cable *c, unsigned int j, struct xc_port *p,
 		      const char *label);
 void xc_kind_eal_port(struct xc_cable *c, unsigned int j, struct xc_port *p);
+bool xc_kind_beside_always(const struct xc_end_def *e);
 int xc_kind_start_port(struct xc_topo *t, struct xc_end *e, char *err,
 		       size_t errlen);
 struct rte_mempool;

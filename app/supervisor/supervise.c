@@ -324,6 +324,19 @@ bool xc_sup_stopping(const struct xc_sup *s)
 }
 
 /**
+ * kill_late() - SIGKILL a worker told to stop that is still there after
+ *		 XC_SUP_STOP_MS, and say so (reaped as any that exits)
+ * @s:		supervisor
+ * @k:		its slot
+ */
+static void kill_late(struct xc_sup *s, unsigned int k)
+{
+	XC_LOG(super, WARNING, "worker %u (pid %d) did not stop within %d ms: SIGKILL",
+	       k, (int)s->w[k].pid, XC_SUP_STOP_MS);
+	kill(s->w[k].pid, SIGKILL);
+}
+
+/**
  * restart_due() - start again the workers whose backoff is over, and
  *		   SIGKILL those told to stop that are still there after
  *		   XC_SUP_STOP_MS (reaped as any that exits)
@@ -344,9 +357,7 @@ static int restart_due(struct xc_sup *s)
 				next = RTE_MIN(next, w->stop_ms + XC_SUP_STOP_MS);
 				continue;
 			}
-			XC_LOG(super, WARNING, "worker %u (pid %d) did not stop within %d ms: SIGKILL",
-			       k, (int)w->pid, XC_SUP_STOP_MS);
-			kill(w->pid, SIGKILL);
+			kill_late(s, k);
 			w->stop_ms = UINT64_MAX - XC_SUP_STOP_MS;	/* once */
 			continue;
 		}
@@ -1253,9 +1264,7 @@ static void stop_workers(struct xc_sup *s)
 	for (k = 0; k < s->n_w; k++) {
 		if (s->w[k].pid <= 0)
 			continue;
-		XC_LOG(super, WARNING, "worker %u (pid %d) did not stop within %d ms: SIGKILL",
-		       k, (int)s->w[k].pid, XC_SUP_STOP_MS);
-		kill(s->w[k].pid, SIGKILL);
+		kill_late(s, k);
 		if (waitpid(s->w[k].pid, &st, 0) == s->w[k].pid)
 			worker_exited(s, k, st);
 	}

@@ -10,16 +10,16 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 
-#include <rte_common.h>
-
 #include "bounds.h"
 #include "sockid.h"
 
-/* the names a socket is bound at before it takes a path NAME, and after
- * .NAME: a standby's (xc_sock_standby(): the first and its second), a
- * socket that replaces another's (xc_sock_next()) */
-static const char *const xc_sock_before[] = {
-	".migrate", ".migrate2", ".next", ".next2",
+/* the names a socket is bound at before it takes a path NAME, after
+ * .NAME, by use and then the first name or its second: a standby's
+ * (xc_sock_standby()), a socket that replaces another's (xc_sock_next()) */
+enum { XC_SOCK_STANDBY, XC_SOCK_NEXT, XC_SOCK_USES };
+static const char *const xc_sock_before[XC_SOCK_USES][2] = {
+	[XC_SOCK_STANDBY] = { ".migrate", ".migrate2" },
+	[XC_SOCK_NEXT] = { ".next", ".next2" },
 };
 
 /**
@@ -93,7 +93,8 @@ int xc_sock_hidden(const char *path, char *out, size_t len)
  */
 int xc_sock_standby(const char *path, bool alt, char *out, size_t len)
 {
-	return sibling_addr(path, xc_sock_before[alt ? 1 : 0], out, len);
+	return sibling_addr(path, xc_sock_before[XC_SOCK_STANDBY][alt], out,
+			    len);
 }
 
 /**
@@ -111,7 +112,7 @@ int xc_sock_standby(const char *path, bool alt, char *out, size_t len)
  */
 int xc_sock_next(const char *path, bool alt, char *out, size_t len)
 {
-	return sibling_addr(path, xc_sock_before[alt ? 3 : 2], out, len);
+	return sibling_addr(path, xc_sock_before[XC_SOCK_NEXT][alt], out, len);
 }
 
 /**
@@ -127,16 +128,16 @@ int xc_sock_next(const char *path, bool alt, char *out, size_t len)
  */
 int xc_sock_taking(const char *bound, char *out, size_t len)
 {
-	const char *base = strrchr(bound, '/');
+	const char *base = strrchr(bound, '/'), *suffix;
 	size_t dirlen = base ? (size_t)(base - bound) + 1 : 0, n, k;
 	unsigned int i;
 
 	base = base ? base + 1 : bound;
 	n = strlen(base);
-	for (i = 0; i < RTE_DIM(xc_sock_before); i++) {
-		k = strlen(xc_sock_before[i]);
-		if (base[0] != '.' || n <= k + 1 ||
-		    strcmp(base + n - k, xc_sock_before[i]))
+	for (i = 0; base[0] == '.' && i < 2 * XC_SOCK_USES; i++) {
+		suffix = xc_sock_before[i / 2][i % 2];
+		k = strlen(suffix);
+		if (n <= k + 1 || strcmp(base + n - k, suffix))
 			continue;
 		if (dirlen + n - k > len)
 			return -ENOENT;
