@@ -36,13 +36,17 @@ mx_veth() {
 # mx_ROW_pull: can it be unplugged (down/up); mx_ROW_beside: can its end
 # be made beside the one it replaces, holding the same socket, tag or
 # tunnel (else that one goes first, and is made again if the change
-# fails).
+# fails); mx_ROW_shared: is its end on a port or socket that stays up
+# while any end is on it (a [port], a trunk's port, the tunnel socket, an
+# interface's packet socket), through every change that makes an end on
+# it again.
 mx_socket_ports() { :; }
 mx_socket_partner() { :; }
 mx_socket_def() { printf 'left=%s\nright=%s\n' "$T/mx$1-l.sock" "$T/mx$1-r.sock"; }
 mx_socket_front() { :; }
 mx_socket_pull() { echo yes; }
 mx_socket_beside() { echo yes; }
+mx_socket_shared() { echo no; }
 
 mx_socket_client_ports() { :; }
 mx_socket_client_partner() { :; }
@@ -50,6 +54,7 @@ mx_socket_client_def() { printf 'left=%s\nleft-client=yes\nright=%s\n' "$T/mx$1-
 mx_socket_client_front() { echo "--listen left"; }
 mx_socket_client_pull() { echo yes; }
 mx_socket_client_beside() { echo no; }
+mx_socket_client_shared() { echo no; }
 
 mx_port_ports() {
 	printf '[port pa%s]\ndevargs = net_af_xdp%s,iface=mxa%s\n' "$1" "$((2 * $1))" "$1"
@@ -60,6 +65,7 @@ mx_port_def() { printf 'left=%s\nright-port=pa%s\n' "$T/mx$1-l.sock" "$1"; }
 mx_port_front() { :; }
 mx_port_pull() { echo no; }
 mx_port_beside() { echo no; }
+mx_port_shared() { echo yes; }
 mx_port_setup() { mx_veth "mxa$1" "mxb$1"; }
 
 mx_trunk_ports() {
@@ -71,6 +77,7 @@ mx_trunk_def() { printf 'left=%s\nright-port=ta%s\nright-tag=10\n' "$T/mx$1-l.so
 mx_trunk_front() { :; }
 mx_trunk_pull() { echo no; }
 mx_trunk_beside() { echo yes; }
+mx_trunk_shared() { echo yes; }
 mx_trunk_setup() { mx_veth "mta$1" "mtb$1"; }
 
 # a veth pair in the matrix's namespace, the cable's end on one side (in
@@ -82,6 +89,7 @@ mx_netdev_def() { printf 'left=%s\nright-netdev=mna%s\nright-netns=/run/netns/%s
 mx_netdev_front() { :; }
 mx_netdev_pull() { echo no; }
 mx_netdev_beside() { echo no; }
+mx_netdev_shared() { echo yes; }
 mx_netdev_setup() { mx_veth "mna$1" "mnb$1"; }
 
 # the tunnel comes back through a peer xcable on loopback (UDP 14790)
@@ -91,6 +99,7 @@ mx_vxlan_def() { printf 'left=%s\nright-vxlan=127.0.0.1:14790\nright-vni=%s\n' "
 mx_vxlan_front() { :; }
 mx_vxlan_pull() { echo no; }
 mx_vxlan_beside() { echo yes; }
+mx_vxlan_shared() { echo yes; }
 mx_vxlan_setup() {
 	printf '[global]\nstats-interval = 0\nvxlan-port = 14790\nlink-propagation = no\n[cable p%s]\nleft = %s\nright-vxlan = 127.0.0.1:14789\nright-vni = %s\n' \
 		"$1" "$T/mx$1-r.sock" "$((4200 + $1))" >peer.ini
@@ -106,6 +115,7 @@ mx_loop_def() { printf 'left=%s\nright-loop=yes\n' "$T/mx$1-l.sock"; }
 mx_loop_front() { echo "--plug right"; }
 mx_loop_pull() { echo no; }
 mx_loop_beside() { echo yes; }
+mx_loop_shared() { echo no; }
 
 # mx_rows - the rows: every kind xcable lists, a socket's client mode too
 mx_rows() {
@@ -164,6 +174,19 @@ mx_ctl() { "$XCTL" -s "$T/x.ctl" "$@" >ctl.out 2>&1; }
 mx_cables() {
 	"$XCTL" -s "$T/x.ctl" list --json 2>/dev/null |
 	/usr/bin/python3 -c 'import json, sys; print(" ".join(sorted(json.load(sys.stdin)["cables"])))'
+}
+
+# mx_stops - how many times the matrix xcable stopped a port or closed
+# the tunnel socket because no end was on it any more
+mx_stops() { grep -c "port stopped: no cable uses it now\|vxlan socket closed" xc.log; }
+
+# mx_sockets - the packet sockets (netdev ends, af_packet ports) and the
+# tunnel socket (UDP 14789) open in the matrix's namespace, by inode
+mx_sockets() {
+	{
+		ip netns exec "$(mx_ns)" awk 'NR > 1 { print "packet:" $9 }' /proc/net/packet
+		ip netns exec "$(mx_ns)" awk 'NR > 1 && $2 ~ /:39C5$/ { print "udp:" $10 }' /proc/net/udp
+	} | sort | tr '\n' ' '
 }
 
 # mx_fds - the matrix xcable's open fds; mx_rss - its resident kB
@@ -237,7 +260,7 @@ mx_reload() {
 # stream of frames through mxI where it is there, and the fds back to
 # their level: that of the lab with mxI, or without it
 mx_row() {
-	local i=$1 row=$2 base=$3 fds0 words=() mode want
+	local i=$1 row=$2 base=$3 fds0 words=() mode want stops socks
 	MX_I=$i MX_ROW=$row
 	MX_WITH=$(echo "$base mx$i" | tr ' ' '\n' | sort | tr '\n' ' ' | sed 's/ $//')
 	mapfile -t words < <("mx_${row}_def" "$i")
@@ -262,6 +285,7 @@ mx_row() {
 	fi
 	mx_check "$MX_WITH" && mx_front "$i" "$row" && mx_settled_fds "$MX_FDS_WITH" || return 1
 	# its left end changes (its socket's mode), its end of the kind stays
+	stops=$(mx_stops) socks=$(mx_sockets)
 	mx_reload "left-socket-mode = 0600" "" ok "reload changing mx$i's left end" || return 1
 	grep -q "xcablectl reload: done.*1 replaced with their unchanged ends kept as they ran" xc.log ||
 		{ fail "$MX_STEP: its right end was not kept"; return 1; }
@@ -300,8 +324,19 @@ right-offloads = no" "" ok "reload changing mx$i's $row end" || return 1
 	[ "$row" = socket_client ] || [ "$mode" = 600 ] ||
 		{ fail "$MX_STEP: mx$i is not as it was (its socket has mode $mode)"; return 1; }
 	mx_reload "" "" ok "reload replacing mx$i whole" || return 1
+	# what its end is on stayed up through every change above (its end
+	# made again, failing or not, or made beside: a NIC's link, the
+	# tunnel socket's port never free), and goes with its last end
+	[ "$(mx_stops)" = "$stops" ] ||
+		{ grep "port stopped\|vxlan socket closed" xc.log | tail -n 3; fail "mx$i's $row end: its port or socket was stopped during a change that made an end on it again"; return 1; }
+	[ "$(mx_sockets)" = "$socks" ] ||
+		{ fail "mx$i's $row end: sockets '$socks' before its changes, '$(mx_sockets)' after: one was closed and opened again"; return 1; }
 	MX_STEP="del mx$i"
 	mx_ctl del "mx$i" || { cat ctl.out; fail "$MX_STEP failed"; return 1; }
+	if [ "$("mx_${row}_shared")" = yes ] && [ "$(mx_stops)" = "$stops" ] &&
+	   [ "$(mx_sockets)" = "$socks" ]; then
+		fail "$MX_STEP: its $row end's port or socket was not let go of with its last end"; return 1
+	fi
 	grep -q "mx$i left->right: .*(final: removed)" xc.log || { fail "$MX_STEP: its last counters were not logged"; return 1; }
 	grep -q "^mx$i right->left: rx-pkts [0-9]* .*(final: removed)" ctl.out ||
 		{ cat ctl.out; fail "$MX_STEP: its last counters are not in the answer"; return 1; }
@@ -873,6 +908,7 @@ t_change_parked() {
 	[ "$XC_RC" = 0 ] || { fail "xcable exited with $XC_RC"; return 1; }
 }
 TESTS+=(t_change_parked)
+
 
 # what a careless or hostile client or user gives that ends up in
 # messages, and paths the guard could not protect: a cable name with an

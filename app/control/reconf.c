@@ -55,6 +55,13 @@
  *            ports kept aside are freed, and the ends made beside
  *            theirs take their place (settle())
  *
+ * While a change is made (struct xc_topo's changing), what ends share
+ * stays up when the change takes its last end away: a [port]'s or a
+ * trunk's port stays started, the tunnel socket open, a kernel
+ * interface's packet socket open and bound, for the ends the change makes
+ * there again (their new form, or their old one if it fails); once it is
+ * over, the kinds let go of what no end took (xc_kinds_tidy()).
+ *
  * A failure while making or switching undoes it all: the new cables are
  * freed, a changed cable's new ends too (a cable that goes and has not
  * gone yet is untouched), and what was let go of is made again from its
@@ -1014,8 +1021,8 @@ static void announce(struct xc_reconf *r, const struct xc_plan *p)
 }
 
 /**
- * apply() - make, switch and release as check() planned; on a failure
- *	     while making or switching, undo it all
+ * make_change() - make, switch and release as check() planned; on a
+ *		   failure while making or switching, undo it all
  * @r:		state
  * @p:		the change, checked
  * @why:	the reason of a failure
@@ -1024,8 +1031,8 @@ static void announce(struct xc_reconf *r, const struct xc_plan *p)
  * Return: 0, or -errno: the lab is as it was, or (only if an lcore did
  *	   not let go of a cable that goes) the change is made but for it
  */
-static int apply(struct xc_reconf *r, struct xc_plan *p, char *why,
-		 size_t whylen)
+static int make_change(struct xc_reconf *r, struct xc_plan *p, char *why,
+		       size_t whylen)
 {
 	unsigned int k, s, q;
 	int rc;
@@ -1081,6 +1088,31 @@ static int apply(struct xc_reconf *r, struct xc_plan *p, char *why,
 			      "its carrier (down, flap), in place");
 		}
 	}
+	return rc;
+}
+
+/**
+ * apply() - carry out a change checked (make_change()), the kinds keeping
+ *	     what their ends share while it is made: a port or socket
+ *	     whose last end the change lets go of stays up for the end it
+ *	     makes there (struct xc_topo's changing), and is let go of once
+ *	     it is over if none did (xc_kinds_tidy())
+ * @r:		state
+ * @p:		the change, checked
+ * @why:	the reason of a failure
+ * @whylen:	size of @why
+ *
+ * Return: as make_change()
+ */
+static int apply(struct xc_reconf *r, struct xc_plan *p, char *why,
+		 size_t whylen)
+{
+	int rc;
+
+	r->t->changing = true;
+	rc = make_change(r, p, why, whylen);
+	r->t->changing = false;
+	xc_kinds_tidy(r->t);
 	return rc;
 }
 

@@ -796,7 +796,101 @@ static void init(struct nd_end *nd, const struct xc_end_def *e)
 }
 
 /**
- * netdev_free() - close the socket, give back the mbufs held
+ * struct nd_kept - a packet socket whose end went during a change, kept
+ *		    open, bound, for an end the change makes on the same
+ *		    interface (its new form, or its old one if the change
+ *		    fails): what the interface received meanwhile waits in
+ *		    it, and its promiscuity never drops (main thread)
+ * @next:	the next one kept
+ * @fd:		the socket
+ * @ifindex:	the interface it is bound to, 0 if none
+ * @ifname:	the interface's name
+ * @netns:	its namespace as given
+ */
+struct nd_kept {
+	struct nd_kept *next;
+	int fd;
+	int ifindex;
+	char ifname[IFNAMSIZ];
+	char netns[XC_SOCK_PATH_MAX];
+};
+
+/* kept() - the kind's state: the sockets kept through a change */
+static struct nd_kept **kept(struct xc_topo *t)
+{
+	return (struct nd_kept **)xc_kind_state(t, &xc_kind_netdev);
+}
+
+/**
+ * keep() - during a change, keep the socket of an end that goes for an
+ *	    end the change makes on its interface (take_kept())
+ * @t:		topology
+ * @nd:		the end, its socket open
+ *
+ * Return: true if kept (no change is being made, or no memory: false,
+ *	   the caller closes it)
+ */
+static bool keep(struct xc_topo *t, const struct nd_end *nd)
+{
+	struct nd_kept *k;
+
+	if (!t->changing || (k = calloc(1, sizeof(*k))) == NULL)
+		return false;
+	k->fd = nd->fd;
+	k->ifindex = nd->ifindex;
+	memcpy(k->ifname, nd->ifname, sizeof(k->ifname));
+	memcpy(k->netns, nd->netns, sizeof(k->netns));
+	k->next = *kept(t);
+	*kept(t) = k;
+	return true;
+}
+
+/**
+ * take_kept() - give a new end the socket an end on the same interface
+ *		 kept (keep()), if there is one
+ * @t:		topology
+ * @nd:		the new end, with @ifname and @netns
+ *
+ * Return: true if it has it now (open and bound as it was)
+ */
+static bool take_kept(struct xc_topo *t, struct nd_end *nd)
+{
+	struct nd_kept **at, *k;
+
+	for (at = kept(t); (k = *at) != NULL; at = &k->next) {
+		if (strcmp(k->ifname, nd->ifname) ||
+		    strcmp(k->netns, nd->netns))
+			continue;
+		nd->fd = k->fd;
+		nd->ifindex = k->ifindex;
+		nd->bound = k->ifindex != 0;
+		*at = k->next;
+		free(k);
+		return true;
+	}
+	return false;
+}
+
+/**
+ * netdev_tidy() - kind op: a change is over: close the sockets it kept
+ *		   that no end took
+ * @t:		topology
+ */
+static void netdev_tidy(struct xc_topo *t)
+{
+	struct nd_kept *k;
+
+	while ((k = *kept(t)) != NULL) {
+		*kept(t) = k->next;
+		close(k->fd);
+		free(k);
+	}
+}
+
+/**
+ * netdev_free() - close the socket (during a change, keep it for an end
+ *		   the change makes on the same interface: keep()), give
+ *		   back the mbufs held
  * @t:		topology
  * @e:		the end
  */
@@ -804,7 +898,6 @@ static void netdev_free(struct xc_topo *t, struct xc_end *e)
 {
 	struct nd_end *nd = e->priv;
 
-	(void)t;
 	if (nd == NULL)
 		return;
 	kernel_stats(nd);
@@ -814,7 +907,7 @@ static void netdev_free(struct xc_topo *t, struct xc_end *e)
 		       nd->st.kernel_packets);
 	if (nd->n_rxm)
 		rte_pktmbuf_free_bulk(nd->rxm, nd->n_rxm);
-	if (nd->fd >= 0)
+	if (nd->fd >= 0 && !keep(t, nd))
 		close(nd->fd);
 	rte_free(nd->big);
 	rte_free(nd);
@@ -856,7 +949,7 @@ static int netdev_make(struct xc_topo *t, struct xc_cable *c, unsigned int j,
 	end->priv = nd;
 	end->ops = &xc_end_netdev_ops;
 	end->hub = &nd->hub;
-	rc = open_socket(nd, why, sizeof(why));
+	rc = take_kept(t, nd) ? 0 : open_socket(nd, why, sizeof(why));
 	if (rc == 0) {
 		netdev_poll(end);
 		if (nd->ifindex == 0) {
@@ -891,4 +984,6 @@ const struct xc_end_kind xc_kind_netdev = {
 	.make = netdev_make,
 	.start = netdev_start,
 	.free = netdev_free,
+	.tidy = netdev_tidy,
+	.fini = netdev_tidy,
 };

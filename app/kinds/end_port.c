@@ -70,18 +70,44 @@ static int port_make(struct xc_topo *t, struct xc_cable *c, unsigned int j,
 
 /**
  * port_free() - no cable uses the port any more: stop it (it stays
- *		 configured for the next)
+ *		 configured for the next); during a change, only once the
+ *		 change is over (port_tidy()), so that an end the change
+ *		 makes on it again (its new form, or its old one if the
+ *		 change fails) finds it running: its link never went down
  * @t:		topology
  * @e:		the end
  */
 static void port_free(struct xc_topo *t, struct xc_end *e)
 {
-	(void)t;
 	if (e->port) {
-		xc_port_stop(e->port);
+		if (t->changing)
+			e->port->lingers = true;
+		else
+			xc_port_stop(e->port);
 		e->port->user = NULL;
 	}
 	e->port = NULL;
+}
+
+/**
+ * port_tidy() - kind op: a change is over: the ports it let go of that no
+ *		 end took again are stopped
+ * @t:		topology
+ */
+static void port_tidy(struct xc_topo *t)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->n_ports; i++) {
+		struct xc_port *p = &t->ports[i];
+
+		/* one another kind has (a trunk's) is that kind's to tidy */
+		if (!p->lingers || (p->user && p->user != &xc_kind_port))
+			continue;
+		p->lingers = false;
+		if (p->user == NULL)
+			xc_port_stop(p);
+	}
 }
 
 const struct xc_end_kind xc_kind_port = {
@@ -90,4 +116,5 @@ const struct xc_end_kind xc_kind_port = {
 	.make = port_make,
 	.start = xc_kind_start_port,
 	.free = port_free,
+	.tidy = port_tidy,
 };

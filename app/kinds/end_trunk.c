@@ -170,8 +170,10 @@ static void trunk_stop(struct xc_topo *t, struct xc_end *e)
 /**
  * trunk_free() - take the member off its trunk (what was sorted to it is
  *		  dropped, as backlog); a trunk left without members stops
- *		  its port, or, if its port was never configured (the member
- *		  was its first, and failed), is forgotten
+ *		  its port (during a change, once the change is over and if
+ *		  no member came: trunks_tidy()), or, if its port was never
+ *		  configured (the member was its first, and failed), is
+ *		  forgotten
  * @t:		topology
  * @e:		the end
  */
@@ -190,7 +192,10 @@ static void trunk_free(struct xc_topo *t, struct xc_end *e)
 	if (tr->n_members)
 		return;
 	if (p->configured) {
-		xc_port_stop(p);
+		if (t->changing)	/* for a member the change makes */
+			p->lingers = true;
+		else
+			xc_port_stop(p);
 		return;
 	}
 	p->conf.strip_vlan = false;
@@ -229,6 +234,27 @@ static void trunks_flush(struct xc_topo *t)
 			xc_trunk_flush(st->of[i]);
 }
 
+/**
+ * trunks_tidy() - kind op: a change is over: the ports of the trunks it
+ *		   left without members are stopped
+ * @t:		topology
+ */
+static void trunks_tidy(struct xc_topo *t)
+{
+	struct trunks *st = *xc_kind_state(t, &xc_kind_trunk);
+	unsigned int i;
+
+	for (i = 0; st && i < RTE_MAX_ETHPORTS; i++) {
+		struct xc_trunk *tr = st->of[i];
+
+		if (tr == NULL || !tr->port->lingers)
+			continue;
+		tr->port->lingers = false;
+		if (tr->n_members == 0)
+			xc_port_stop(tr->port);
+	}
+}
+
 /* trunks_fini() - kind op: free the trunks */
 static void trunks_fini(struct xc_topo *t)
 {
@@ -249,6 +275,7 @@ const struct xc_end_kind xc_kind_trunk = {
 	.stop = trunk_stop,
 	.free = trunk_free,
 	.flush = trunks_flush,
+	.tidy = trunks_tidy,
 	.fini = trunks_fini,
 	.beside = xc_kind_beside_always,	/* xc_trunk_add_beside() */
 	.settle = trunk_settle,

@@ -102,6 +102,25 @@ static int vxlan_check(struct xc_topo *t, const struct xc_end_def *e,
 }
 
 /**
+ * close_unused() - close the socket if it has no tunnel and none of its
+ *		    mbufs is out; not while a change is made (struct
+ *		    xc_topo's changing): the tunnels it makes, or makes
+ *		    again if it fails, find the socket open, its port never
+ *		    free for another to take (socket_tidy() closes it after)
+ * @t:		topology
+ */
+static void close_unused(struct xc_topo *t)
+{
+	struct xc_vxlan *vx = *sock(t);
+
+	if (vx && !t->changing && vx->n_tuns == 0 && xc_vxlan_idle(vx)) {
+		xc_vxlan_close(vx);
+		*sock(t) = NULL;
+		XC_LOG(port, INFO, "vxlan socket closed: no tunnel uses it now");
+	}
+}
+
+/**
  * vxlan_make() - make a tunnel end on the socket, opened with the first
  * @t:		topology
  * @c:		cable
@@ -128,6 +147,7 @@ static int vxlan_make(struct xc_topo *t, struct xc_cable *c, unsigned int j,
 			snprintf(err, errlen, "%s", why);
 			return rc == -ENOMEM ? rc : -EINVAL;
 		}
+		XC_LOG(port, INFO, "vxlan socket open on UDP port %u", o->port);
 	}
 	/* a VNI and remote still another's: that cable goes (vxlan_check()
 	 * said so), and this tunnel goes live once it is gone */
@@ -136,10 +156,7 @@ static int vxlan_make(struct xc_topo *t, struct xc_cable *c, unsigned int j,
 	if (rc == 0)
 		return 0;
 	snprintf(err, errlen, "cable %s: %s", c->name, why);
-	if ((*sock(t))->n_tuns == 0 && xc_vxlan_idle(*sock(t))) {
-		xc_vxlan_close(*sock(t));
-		*sock(t) = NULL;
-	}
+	close_unused(t);
 	return rc;
 }
 
@@ -154,7 +171,8 @@ static void vxlan_stop(struct xc_topo *t, struct xc_end *e)
 /**
  * vxlan_free() - take the tunnel off the socket (what was sorted to it is
  *		  dropped, as backlog); close the socket with its last
- *		  tunnel, unless some of its mbufs are still out
+ *		  tunnel, unless some of its mbufs are still out or a change
+ *		  is being made (close_unused())
  * @t:		topology
  * @e:		the end
  */
@@ -165,10 +183,7 @@ static void vxlan_free(struct xc_topo *t, struct xc_end *e)
 	if (e->priv == NULL || vx == NULL)
 		return;
 	xc_vxlan_del(e);
-	if (vx->n_tuns == 0 && xc_vxlan_idle(vx)) {
-		xc_vxlan_close(vx);
-		*sock(t) = NULL;
-	}
+	close_unused(t);
 }
 
 /**
@@ -195,6 +210,12 @@ static void socket_flush(struct xc_topo *t)
 		xc_vxlan_flush(*sock(t));
 }
 
+/* socket_tidy() - kind op: a change is over: close the socket if unused */
+static void socket_tidy(struct xc_topo *t)
+{
+	close_unused(t);
+}
+
 /* socket_fini() - kind op: close the socket */
 static void socket_fini(struct xc_topo *t)
 {
@@ -209,6 +230,7 @@ const struct xc_end_kind xc_kind_vxlan = {
 	.stop = vxlan_stop,
 	.free = vxlan_free,
 	.flush = socket_flush,
+	.tidy = socket_tidy,
 	.fini = socket_fini,
 	.beside = xc_kind_beside_always,	/* xc_vxlan_add_beside() */
 	.settle = vxlan_settle,

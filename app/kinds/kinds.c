@@ -73,6 +73,21 @@ void xc_kinds_flush(struct xc_topo *t)
 }
 
 /**
+ * xc_kinds_tidy() - a runtime change is over: every kind lets go of what
+ *		     it kept for the change's ends (struct xc_topo's
+ *		     changing, cleared by the caller)
+ * @t:		topology
+ */
+void xc_kinds_tidy(struct xc_topo *t)
+{
+	unsigned int i;
+
+	for (i = 0; i < xc_n_end_kinds; i++)
+		if (xc_end_kinds[i]->tidy)
+			xc_end_kinds[i]->tidy(t);
+}
+
+/**
  * xc_kinds_fini() - every kind frees its state in the topology
  * @t:		topology, everything stopped
  */

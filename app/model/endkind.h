@@ -55,6 +55,9 @@ struct xc_topo;
  * @flush:	at shutdown, the lcores stopped: drop what the kind holds
  *		for its ends (queues of a shared port or socket), counted
  *		(NULL: nothing)
+ * @tidy:	a runtime change is over (struct xc_topo's changing): let
+ *		go of what the kind kept for it, a shared port or socket
+ *		that no end has now (NULL: nothing kept)
  * @fini:	free the kind's own state in the topology, everything
  *		stopped (NULL: none)
  * @standby:	a port for the next frontend of end @e's guest, while the
@@ -77,9 +80,11 @@ struct xc_topo;
  *		nothing to do
  * @parks:	an end's port is its own, and when the end changes, the
  *		port can stay aside, running, while the new form is made
- *		beside it, and be taken again if the change fails (reconf.c
- *		park(); a served socket). False: the changed end is let go
- *		of first (a trunk member, whose port others share)
+ *		beside it (where the new form needs what it holds, @beside
+ *		says whether it can be), and be taken again if the change
+ *		fails (reconf.c park(); a socket). False: the changed end is
+ *		let go of first (a trunk member, whose port others share;
+ *		what such ends share stays up through the change: @tidy)
  *
  * A kind keeps what its ends share (a port's trunk, the tunnel socket) in
  * its slot of the topology, xc_kind_state().
@@ -95,6 +100,7 @@ struct xc_end_kind {
 	void (*stop)(struct xc_topo *t, struct xc_end *e);
 	void (*free)(struct xc_topo *t, struct xc_end *e);
 	void (*flush)(struct xc_topo *t);
+	void (*tidy)(struct xc_topo *t);
 	void (*fini)(struct xc_topo *t);
 	int (*standby)(struct xc_topo *t, struct xc_end *e,
 		       const struct xc_end_def *def, const char *sock,
@@ -117,6 +123,7 @@ extern const unsigned int xc_n_end_kinds;
 const struct xc_end_kind *xc_end_kind_of(const struct xc_end_def *e);
 void **xc_kind_state(struct xc_topo *t, const struct xc_end_kind *k);
 void xc_kinds_flush(struct xc_topo *t);
+void xc_kinds_tidy(struct xc_topo *t);
 void xc_kinds_fini(struct xc_topo *t);
 
 /* what the kinds whose ends are on a port share (end.c) */

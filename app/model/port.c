@@ -510,6 +510,9 @@ void xc_port_stop(struct xc_port *p)
 	if (rc)
 		XC_LOG(port, WARNING, "%s: cannot stop port: %s", p->label,
 		       rte_strerror(-rc));
+	else	/* a NIC's link goes down: its peer sees it */
+		XC_LOG(port, INFO, "%s: port stopped: no cable uses it now",
+		       p->label);
 	p->started = false;
 }
 

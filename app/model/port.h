@@ -254,6 +254,9 @@ struct xc_port_conf {
  * @user:	the kind of end that has the port (endkind.h), while one
  *		has it: a [port NAME] may be a trunk or an untagged end's,
  *		not both (main thread)
+ * @lingers:	no end has it since a change let go of its last one, and
+ *		it stays started until the change is over, for an end the
+ *		change makes on it again (xc_kinds_tidy(); main thread)
  * @wake_set:	epoll set in which the port's kind puts fds whose events
  *		the main thread must handle at once (a guard's decoy socket,
  *		guard.c), each with a struct xc_wake as its data, so that
@@ -292,6 +295,7 @@ struct xc_port {
 	bool whole_only;
 	bool parked;
 	const struct xc_end_kind *user;
+	bool lingers;
 	int wake_set;
 	void (*notify)(void *arg);
 	void *notify_arg;

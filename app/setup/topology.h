@@ -56,6 +56,11 @@
  *		(the lcores' wake-up, set when they are wired), or NULL
  * @notify_arg:	its argument
  * @gone:	the cables removed at runtime, with their last counters
+ * @changing:	a runtime change is being made (reconf.c): the kinds keep
+ *		what their ends share (a [port]'s or a trunk's port
+ *		started, the tunnel socket open) when its last end goes,
+ *		for the ends the change makes again, and let go of it in
+ *		xc_kinds_tidy() once the change is over (main thread)
  */
 struct xc_topo {
 	const struct xc_opts *opts;
@@ -77,6 +82,7 @@ struct xc_topo {
 	void (*notify)(void *arg);
 	void *notify_arg;
 	struct xc_gone_list gone;
+	bool changing;
 };
 
 int xc_topo_build(struct xc_topo *t, char *err, size_t errlen);
