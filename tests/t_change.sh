@@ -909,6 +909,57 @@ t_change_parked() {
 }
 TESTS+=(t_change_parked)
 
+# the same for an end that connects to QEMU's socket (client mode), moved
+# to another QEMU socket: the old connection stays up, aside, while the
+# new one is made, and is taken again when the change fails half-way
+# (XCABLE_FAULT: p:end0 started), its guest streaming on without a drop;
+# the same change without the fault moves the end, and frames pass
+# through the new connection
+t_change_parked_client() {
+	local lp rp sent got
+	pc_ini() {	# QEMU'S-SOCKET
+		printf '[global]\nstats-interval = 0\nlink-propagation = no\n[cable p]\nleft = %s\nleft-client = yes\nright = %s\n' \
+			"$1" "$T/p-r.sock"
+	}
+	pc_ini "$T/q1.sock" >lab.ini
+	: >"$T/fault"
+	XCABLE_FAULT="@$T/fault" xc_start xc.log --config lab.ini --control "$T/x.ctl"
+	wait_log xc.log "running;" 1 30 || { tail -n 5 xc.log; fail "xcable did not start"; return 1; }
+	rm -f "$T/go"
+	STREAM_WAIT=$T/go stream_peer left.out "$T/q1.sock" 1 8 server & lp=$!
+	STREAM_WAIT=$T/go stream_peer right.out "$T/p-r.sock" 2 8 & rp=$!
+	wait_log xc.log "q1.sock): link up" 1 30 && wait_log xc.log "p-r.sock): link up" 1 30 ||
+		{ fail "the guests did not come up"; return 1; }
+	touch "$T/go"
+	sleep 1
+	pc_ini "$T/q2.sock" >lab.ini
+	failing_reload "p:end0 started" || return 1
+	sed 's/^/  answer: /' fail.out | grep -v "final: replaced" | cut -c1-150
+	grep -q "^p: made again as it was (both its ends kept as they ran)" fail.out ||
+		{ fail "the answer does not say p's guests noticed nothing"; return 1; }
+	wait $lp $rp
+	sent=$(sed -nE 's/^sent ([0-9]+)/\1/p' left.out); got=$(received_from right.out 1)
+	say "the failed move to q2.sock: the guest on q1.sock sent $sent, the right one received ${got:-0}; $(grep '^link-downs' left.out)/$(grep '^link-downs' right.out)"
+	[ "${sent:-0}" -gt 10000 ] && [ "$got" = "$sent" ] || { fail "frames were lost across the failed change"; return 1; }
+	grep -q "^link-downs 0" left.out && grep -q "^link-downs 0" right.out ||
+		{ fail "a guest saw its carrier drop"; return 1; }
+	"$XCTL" -s "$T/x.ctl" reload >ok.out 2>&1 || { cat ok.out; fail "the reload failed"; return 1; }
+	grep -q "1 replaced with their unchanged ends kept as they ran" ok.out || { cat ok.out; fail "p was not changed in one end"; return 1; }
+	rm -f "$T/go"
+	STREAM_WAIT=$T/go stream_peer left2.out "$T/q2.sock" 3 2 server & lp=$!
+	STREAM_WAIT=$T/go stream_peer right2.out "$T/p-r.sock" 4 2 & rp=$!
+	wait_log xc.log "q2.sock): link up" 1 30 && wait_log xc.log "p-r.sock): link up" 2 30 ||
+		{ fail "the guests did not come up after the move"; return 1; }
+	touch "$T/go"
+	wait $lp $rp
+	sent=$(sed -nE 's/^sent ([0-9]+)/\1/p' left2.out); got=$(received_from right2.out 3)
+	say "the move: the guest on q2.sock sent $sent, the right one received ${got:-0}"
+	[ "${sent:-0}" -gt 1000 ] && [ "$got" = "$sent" ] || { fail "frames do not pass through the new connection"; return 1; }
+	xc_stop
+	[ "$XC_RC" = 0 ] || { fail "xcable exited with $XC_RC"; return 1; }
+}
+TESTS+=(t_change_parked_client)
+
 
 # what a careless or hostile client or user gives that ends up in
 # messages, and paths the guard could not protect: a cable name with an

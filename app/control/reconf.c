@@ -39,8 +39,10 @@
  *            are taken away (below), the cables that change let go of
  *            their changed ends and their directions (their counters
  *            are kept as for a cable that goes; the ports of changed
- *            ends whose kind makes ends beside others, a served socket,
- *            stay aside, running: park()), and the rest are made: the
+ *            ends whose kind parks them, and that no new end needs or
+ *            each is made beside, stay aside, running: park(): a served
+ *            socket, QEMU's socket when the end moves to another),
+ *            and the rest are made: the
  *            changed ends beside the kept ones, with new directions, on
  *            the cable's pools, which the kept ends' queues use
  *            (xc_topo_release_ends(), xc_topo_remake_ends())
@@ -689,25 +691,58 @@ static const char *kept_text(unsigned int keep)
 }
 
 /**
- * parkable() - may the port of a changed end stay aside, running, while
- *		its new form is made? Yes for an end whose kind parks its
- *		own port and makes ends beside another (a served socket:
- *		its new form is bound at a hidden name), plugged in
+ * in_the_way() - would a running end, kept aside while the change is
+ *		  made, hold what an end the change makes takes, and that
+ *		  end cannot be made beside it? (QEMU's socket, which a
+ *		  socket end in client mode connects to)
  * @r:		state
+ * @p:		the change
+ * @old:	the running end's definition
+ *
+ * Return: true if so
+ */
+static bool in_the_way(const struct xc_reconf *r, const struct xc_plan *p,
+		       const struct xc_end_def *old)
+{
+	const struct xc_end_kind *k;
+	const struct xc_end_def *e;
+	unsigned int a, j;
+
+	for (a = 0; a < p->n_add; a++)
+		for (j = 0; j < 2; j++) {
+			e = &p->add[a].end[j];
+			k = xc_end_kind_of(e);
+			if ((changed(p, a) & (1u << j)) &&
+			    xc_end_def_clash(old, e, r->opts) &&
+			    !(k && k->beside && k->beside(e)))
+				return true;
+		}
+	return false;
+}
+
+/**
+ * parkable() - may the port of a changed end stay aside, running, while
+ *		its new form is made? Yes for an end plugged in whose kind
+ *		parks its own port, if no end the change makes needs what
+ *		it holds, or each that does is made beside it (a served
+ *		socket: at a hidden name); a socket in client mode that
+ *		connects to another path than before, too
+ * @r:		state
+ * @p:		the change
  * @s:		the cable's slot
  * @j:		the end
  * @ch:		the cable's changed ends (bit j: end j)
  *
  * Return: true if so
  */
-static bool parkable(const struct xc_reconf *r, unsigned int s,
-		     unsigned int j, unsigned int ch)
+static bool parkable(const struct xc_reconf *r, const struct xc_plan *p,
+		     unsigned int s, unsigned int j, unsigned int ch)
 {
 	const struct xc_cable *c = &r->t->cables[s];
 	const struct xc_end_kind *k = c->end[j].kind;
 
 	return (ch & (1u << j)) && c->end[j].port && !c->pulled[j] &&
-	       k && k->parks && k->beside && k->beside(&r->defs[s].end[j]);
+	       k && k->parks && !in_the_way(r, p, &r->defs[s].end[j]);
 }
 
 /**
@@ -964,7 +999,7 @@ static int release_step(struct xc_reconf *r, struct xc_plan *p, char *why,
 		for (j = 0; j < 2; j++)	/* no lcore touches them now */
 			if (p->spare[k] & (1u << j))
 				r->t->cables[s].end[j].port = NULL;
-			else if (parkable(r, s, j, changed(p, k)))
+			else if (parkable(r, p, s, j, changed(p, k)))
 				park(r, p, k, j);
 		xc_topo_release_ends(r->t, s, p->keep[k], &g);
 		p->released[k] = true;
