@@ -960,6 +960,67 @@ t_change_parked_client() {
 }
 TESTS+=(t_change_parked_client)
 
+# st_stall SECS - stop xcable's forwarding lcore (its thread alone) for
+# SECS seconds in the background (tests/stall.py), once it is stopped
+st_stall() {
+	local i
+	/usr/bin/python3 "$TOP/tests/stall.py" "$XC_PID" rte-worker-1 "$1" >stall.out 2>&1 &
+	ST_PID=$!
+	for ((i = 0; i < 50; i++)); do
+		grep -q "^stopped" stall.out && return 0
+		sleep 0.1
+	done
+	cat stall.out; fail "the lcore's thread could not be stopped"; return 1
+}
+
+# an lcore whose thread the host does not run for 3 s (stopped on purpose)
+# while changes are made. Each change waits for it: a published list of
+# directions is what the lcore takes whenever it runs again, so giving up
+# after a second, as xcable did, left a cable listed that no lcore
+# forwarded, or two of one name. A reload replacing x whole that fails at
+# the switch (XCABLE_FAULT: y:show) leaves the lab as it was: one x, its
+# socket the same file, forwarding, and y; a del during a stall is done
+t_change_lcore_stalls() {
+	local il
+	st_ini() {	# MODE
+		printf '[global]\nstats-interval = 0\nlink-propagation = no\n[cable x]\nleft = %s\nright = %s\nleft-socket-mode = %s\n[cable y]\nleft = %s\nright = %s\nleft-socket-mode = %s\n' \
+			"$T/x-l.sock" "$T/x-r.sock" "$1" "$T/y-l.sock" "$T/y-r.sock" "$1"
+	}
+	st_ini 0660 >lab.ini
+	: >"$T/fault"
+	XCABLE_FAULT="@$T/fault" xc_start xc.log --config lab.ini --control "$T/x.ctl"
+	wait_log xc.log "running;" 1 30 || { tail -n 5 xc.log; fail "xcable did not start"; return 1; }
+	il=$(sock_ino "$T/x-l.sock")
+	st_ini 0600 >lab.ini
+	st_stall 3 || return 1
+	failing_reload "y:show" || return 1
+	wait $ST_PID
+	sed 's/^/  answer: /' fail.out | cut -c1-150
+	grep -q "y: show: injected fault" fail.out || { fail "the reason is not said"; return 1; }
+	grep -q "has not taken over its new directions" xc.log ||
+		{ fail "the change did not meet the stopped lcore (nothing waited for it)"; return 1; }
+	say "$(grep -m1 'took over its new directions after' xc.log | sed 's/^xcable: //')"
+	grep -q "did not let go\|did not take over" xc.log &&
+		{ grep "did not" xc.log | head -n 3; fail "a change gave up on the lcore"; return 1; }
+	[ "$("$XCTL" -s "$T/x.ctl" list --json | /usr/bin/python3 -c 'import json, sys; print(" ".join(sorted(json.load(sys.stdin)["cables"])))')" = "x y" ] ||
+		{ "$XCTL" -s "$T/x.ctl" list | grep -v '^ '; fail "the lab is not x and y, as it was"; return 1; }
+	[ "$(sock_ino "$T/x-l.sock")" = "$il" ] && [ "$(stat -c %a "$T/x-l.sock")" = 660 ] ||
+		{ fail "x is not the cable it was"; return 1; }
+	run_frames xc.log "$T/x-l.sock" "$T/x-r.sock" 2 1 || return 1
+	say "the reload failing during a 3 s stall: x as it was (the same socket file, mode 660), y there, frames through x"
+	st_stall 3 || return 1
+	"$XCTL" -s "$T/x.ctl" del y >del.out 2>&1 || { cat del.out; fail "del y during the stall failed"; return 1; }
+	wait $ST_PID
+	grep -q "^y left->right: .*(final: removed)" del.out || { cat del.out; fail "del's answer has not y's last counters"; return 1; }
+	[ "$("$XCTL" -s "$T/x.ctl" list --json | /usr/bin/python3 -c 'import json, sys; print(" ".join(sorted(json.load(sys.stdin)["cables"])))')" = "x" ] ||
+		{ fail "y is still listed"; return 1; }
+	grep -q "did not let go\|did not take over" xc.log && { fail "del gave up on the lcore"; return 1; }
+	run_frames xc.log "$T/x-l.sock" "$T/x-r.sock" 4 1 || return 1
+	say "del y during a 3 s stall: done, y gone, x forwards"
+	xc_stop
+	[ "$XC_RC" = 0 ] || { fail "xcable exited with $XC_RC"; return 1; }
+}
+TESTS+=(t_change_lcore_stalls)
 
 # what a careless or hostile client or user gives that ends up in
 # messages, and paths the guard could not protect: a cable name with an

@@ -370,20 +370,29 @@ void xc_lcores_fini(struct xc_lcores *l)
 		xc_idle_fini(&l->lc[i].idle);
 }
 
+#define XC_LCORE_ANSWER_S	1	/* an lcore takes a new list within */
+#define XC_LCORE_STALL_S	10	/* ... or is waited for, said, up to */
+
 /**
  * publish() - have an lcore take over the list of directions in its
  *	       @next: the lcore itself does at its next poll boundary
- *	       (xc_fwd_adopt()); wait for it (main thread)
+ *	       (xc_fwd_adopt()); wait for it (main thread). An lcore that
+ *	       takes longer than XC_LCORE_ANSWER_S (its thread not run by a
+ *	       busy host) is waited for, with a warning, up to
+ *	       XC_LCORE_STALL_S: once published, the list is the one it
+ *	       takes whenever it runs again, so the caller must know it did
  * @l:		lcores
  * @lcore:	which one
  *
- * Return: 0, or -ETIMEDOUT if it did not within a second
+ * Return: 0, or -ETIMEDOUT if it did not within XC_LCORE_STALL_S (it may
+ *	   take the list later: what it had must not be freed)
  */
 static int publish(struct xc_lcores *l, unsigned int lcore)
 {
 	struct xc_fwd_lcore *lc = &l->lc[lcore];
 	uint32_t gen = __atomic_add_fetch(&lc->gen, 1, __ATOMIC_RELEASE);
-	uint64_t end = rte_get_tsc_cycles() + rte_get_tsc_hz();
+	uint64_t hz = rte_get_tsc_hz(), t0 = rte_get_tsc_cycles(), now;
+	bool said = false;
 
 	/* the main lcore forwarding too is between two polls here */
 	if (lcore == rte_lcore_id()) {
@@ -391,14 +400,23 @@ static int publish(struct xc_lcores *l, unsigned int lcore)
 		return 0;
 	}
 	while (__atomic_load_n(&lc->seen, __ATOMIC_ACQUIRE) != gen) {
-		if (rte_get_tsc_cycles() > end) {
-			XC_LOG(main, ERR, "lcore %u did not take over its new directions",
-			       lcore);
+		now = rte_get_tsc_cycles();
+		if (!said && now - t0 > XC_LCORE_ANSWER_S * hz) {
+			XC_LOG(main, WARNING, "lcore %u has not taken over its new directions for %d s: waiting for it (up to %d s)",
+			       lcore, XC_LCORE_ANSWER_S, XC_LCORE_STALL_S);
+			said = true;
+		}
+		if (now - t0 > XC_LCORE_STALL_S * hz) {
+			XC_LOG(main, ERR, "lcore %u did not take over its new directions in %d s",
+			       lcore, XC_LCORE_STALL_S);
 			return -ETIMEDOUT;
 		}
 		xc_idle_wake(&lc->idle);
 		usleep(100);
 	}
+	if (said)
+		XC_LOG(main, WARNING, "lcore %u took over its new directions after %.1f s",
+		       lcore, (double)(rte_get_tsc_cycles() - t0) / (double)hz);
 	return 0;
 }
 
