@@ -855,6 +855,24 @@ t_change_taken_keys() {
 }
 TESTS+=(t_change_taken_keys)
 
+# pk_unnoticed PIDS FROM TO ID WHAT - after a change to cable p that failed
+# half-way (its answer in fail.out), once the streams of both its guests
+# (PIDS, in left.out and right.out) ended: the answer says p's guests
+# noticed nothing, and they did not: what FROM's guest sent (stream ID)
+# TO's received, and neither saw its carrier drop
+pk_unnoticed() {
+	local sent got
+	sed 's/^/  answer: /' fail.out | grep -v "final: replaced" | cut -c1-150
+	grep -q "^p: made again as it was (both its ends kept as they ran)" fail.out ||
+		{ fail "the answer does not say p's guests noticed nothing"; return 1; }
+	wait $1
+	sent=$(sed -nE 's/^sent ([0-9]+)/\1/p' "$2"); got=$(received_from "$3" "$4")
+	say "$5: the guest of $2 sent $sent, that of $3 received ${got:-0}; $(grep '^link-downs' left.out)/$(grep '^link-downs' right.out)"
+	[ "${sent:-0}" -gt 10000 ] && [ "$got" = "$sent" ] || { fail "frames were lost across the failed change"; return 1; }
+	grep -q "^link-downs 0" left.out && grep -q "^link-downs 0" right.out ||
+		{ fail "a guest saw its carrier drop"; return 1; }
+}
+
 # a cable changed in one socket end (its mode), the other kept: the
 # changed end's port stays aside, running, while its new form is made
 # beside it. A change failing half-way (XCABLE_FAULT: p:end1 started)
@@ -863,7 +881,7 @@ TESTS+=(t_change_taken_keys)
 # the right socket is new (mode 600), the left one the same file, and
 # the left guest streams through the change
 t_change_parked() {
-	local lp rp il ir sent got
+	local lp rp il ir got
 	pk_ini() {	# RIGHT-MODE
 		printf '[global]\nstats-interval = 0\nlink-propagation = no\n[cable p]\nleft = %s\nright = %s\nright-socket-mode = %s\n' \
 			"$T/p-l.sock" "$T/p-r.sock" "$1"
@@ -873,17 +891,9 @@ t_change_parked() {
 	lp=$FP_L rp=$FP_R il=$FP_IL ir=$FP_IR
 	pk_ini 0600 >lab.ini
 	failing_reload "p:end1 started" || return 1
-	sed 's/^/  answer: /' fail.out | grep -v "final: replaced" | cut -c1-150
-	grep -q "^p: made again as it was (both its ends kept as they ran)" fail.out ||
-		{ fail "the answer does not say p's guests noticed nothing"; return 1; }
 	[ "$(sock_ino "$T/p-l.sock")" = "$il" ] && [ "$(sock_ino "$T/p-r.sock")" = "$ir" ] ||
 		{ fail "p's sockets are not the files they were"; return 1; }
-	wait $lp $rp
-	sent=$(sed -nE 's/^sent ([0-9]+)/\1/p' right.out); got=$(received_from left.out 2)
-	say "the failed change: the right guest sent $sent, the left received ${got:-0}; $(grep '^link-downs' left.out)/$(grep '^link-downs' right.out)"
-	[ "${sent:-0}" -gt 10000 ] && [ "$got" = "$sent" ] || { fail "frames were lost across the failed change"; return 1; }
-	grep -q "^link-downs 0" left.out && grep -q "^link-downs 0" right.out ||
-		{ fail "a guest saw its carrier drop"; return 1; }
+	pk_unnoticed "$lp $rp" right.out left.out 2 "the failed change" || return 1
 	rm -f "$T/go"
 	STREAM_WAIT=$T/go stream_peer left2.out "$T/p-l.sock" 1 6 & lp=$!
 	STREAM_WAIT=$T/go stream_peer right2.out "$T/p-r.sock" 2 2 & rp=$!
@@ -934,15 +944,7 @@ t_change_parked_client() {
 	sleep 1
 	pc_ini "$T/q2.sock" >lab.ini
 	failing_reload "p:end0 started" || return 1
-	sed 's/^/  answer: /' fail.out | grep -v "final: replaced" | cut -c1-150
-	grep -q "^p: made again as it was (both its ends kept as they ran)" fail.out ||
-		{ fail "the answer does not say p's guests noticed nothing"; return 1; }
-	wait $lp $rp
-	sent=$(sed -nE 's/^sent ([0-9]+)/\1/p' left.out); got=$(received_from right.out 1)
-	say "the failed move to q2.sock: the guest on q1.sock sent $sent, the right one received ${got:-0}; $(grep '^link-downs' left.out)/$(grep '^link-downs' right.out)"
-	[ "${sent:-0}" -gt 10000 ] && [ "$got" = "$sent" ] || { fail "frames were lost across the failed change"; return 1; }
-	grep -q "^link-downs 0" left.out && grep -q "^link-downs 0" right.out ||
-		{ fail "a guest saw its carrier drop"; return 1; }
+	pk_unnoticed "$lp $rp" left.out right.out 1 "the failed move to q2.sock" || return 1
 	"$XCTL" -s "$T/x.ctl" reload >ok.out 2>&1 || { cat ok.out; fail "the reload failed"; return 1; }
 	grep -q "1 replaced with their unchanged ends kept as they ran" ok.out || { cat ok.out; fail "p was not changed in one end"; return 1; }
 	rm -f "$T/go"
