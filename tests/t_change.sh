@@ -918,6 +918,7 @@ t_change_parked() {
 	[ "$XC_RC" = 0 ] || { fail "xcable exited with $XC_RC"; return 1; }
 }
 TESTS+=(t_change_parked)
+SAN_ONCE+=(t_change_parked)	# the matrix parks a served socket in each socket row too
 
 # the same for an end that connects to QEMU's socket (client mode), moved
 # to another QEMU socket: the old connection stays up, aside, while the
@@ -961,6 +962,7 @@ t_change_parked_client() {
 	[ "$XC_RC" = 0 ] || { fail "xcable exited with $XC_RC"; return 1; }
 }
 TESTS+=(t_change_parked_client)
+SAN_ONCE+=(t_change_parked_client)	# a change's logic alone; the matrix runs its socket rows on both
 
 # st_stall SECS - stop xcable's forwarding lcore (its thread alone) for
 # SECS seconds in the background (tests/stall.py), once it is stopped
@@ -1023,6 +1025,7 @@ t_change_lcore_stalls() {
 	[ "$XC_RC" = 0 ] || { fail "xcable exited with $XC_RC"; return 1; }
 }
 TESTS+=(t_change_lcore_stalls)
+SAN_ONCE+=(t_change_lcore_stalls)	# a change waiting for an lcore: correctness alone
 
 # what a careless or hostile client or user gives that ends up in
 # messages, and paths the guard could not protect: a cable name with an

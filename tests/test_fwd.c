@@ -670,6 +670,76 @@ static void test_peer_down(struct rig *r)
 	rig_done(r);
 }
 
+/**
+ * test_move_holds() - the guest a direction sends to moves (migrate.c):
+ *		       the event thread names the cable's word it will set
+ *		       and the guest disables its queues, while the lcore
+ *		       has read that word before it was set (once a poll).
+ *		       tx_stopping() must keep what the direction holds,
+ *		       held frames and a burst just received, until the
+ *		       destination takes over: none dropped, all in order
+ * @r:		rig
+ */
+static void test_move_holds(struct rig *r)
+{
+	struct xc_dir *d = rig_dir(r, &(struct rig_opts){ 0 });
+	struct xc_port *p = d->tx->port;
+	struct rte_mbuf *m[OUT_CAP];
+	unsigned int k, i, work, got;
+	bool ok = true;
+
+	feed(r, 0, 100);
+	xc_dir_poll(d);
+	xc_dir_poll(d);
+	xc_dir_poll(d);		/* 64 sent, 32 held, 4 waiting */
+	p->hold_bits = XC_PAUSED_HOLD(d->tx->idx);
+	p->hold_word = &r->paused;	/* the word itself not set yet */
+	p->txq_on = 0;
+	work = xc_dir_poll(d);
+	CHECK("the guest moves, its queues off, the hold not seen yet: "
+	      "the 32 held frames wait, none dropped",
+	      work == 0 && d->hold_n == 32 && xc_stats_drops(&d->st) == 0);
+	r->paused = XC_PAUSED_HOLD(d->tx->idx);
+	work = xc_dir_poll(d);
+	CHECK("the hold seen: nothing moves, nothing received",
+	      work == 0 && d->st.rx_pkts == 96 && rig_waiting(r) == 4);
+	/* the destination takes over: frames go on where they stopped */
+	r->paused = 0;
+	p->hold_word = NULL;
+	p->txq_on = 1;
+	k = rig_out(r, m, OUT_CAP);
+	for (i = 0; i < k; i++) {
+		if (!unit_frame_ok(m[i], i, (uint16_t)(60 + i * 37 % 1400)))
+			ok = false;
+		rte_pktmbuf_free(m[i]);
+	}
+	got = run(r, k, &ok);
+	CHECK("after the move: all 100 arrive, in order, none dropped",
+	      k == 64 && got == 36 && ok && xc_stats_drops(&d->st) == 0);
+	balanced("move, held frames", d);
+	rig_done(r);
+
+	d = rig_dir(r, &(struct rig_opts){ 0 });
+	p = d->tx->port;
+	p->hold_bits = XC_PAUSED_HOLD(d->tx->idx);
+	p->hold_word = &r->paused;
+	p->txq_on = 0;
+	feed(r, 0, 10);
+	work = xc_dir_poll(d);
+	xc_dir_poll(d);
+	CHECK("a burst received as the guest's queues go off: it waits, "
+	      "none dropped", work == 10 && d->st.rx_pkts == 10 &&
+	      xc_stats_drops(&d->st) == 0 && rig_given(r) == 0);
+	p->hold_word = NULL;
+	p->txq_on = 1;
+	ok = true;
+	got = run(r, 0, &ok);
+	CHECK("after the move: the 10 arrive in order, none dropped",
+	      got == 10 && ok && xc_stats_drops(&d->st) == 0);
+	balanced("move, fresh burst", d);
+	rig_done(r);
+}
+
 static void test_cable_down(struct rig *r)
 {
 	static const struct xc_impair_cfg delay = { .delay_us = 1000000,
@@ -998,6 +1068,7 @@ int main(int argc, char **argv)
 	test_segment_waits(&r);
 	test_rx_budget(&r);
 	test_peer_down(&r);
+	test_move_holds(&r);
 	test_cable_down(&r);
 	test_shutdown(&r);
 	test_offload_drops(&r);
