@@ -313,8 +313,10 @@ TESTS+=(t_files_killed_after_replace)
 # that gets the same pid finds them: the recorded socket nobody listens on
 # is taken over, and xcablectl reaches the new xcable
 t_files_stale_control_same_pid() {
+	# a directory of a dead process that had this pid before is not the
+	# one this test leaves: it goes first (no live process has the pid)
 	bash -c 'd=/var/run/dpdk/xcable-$$
-		mkdir -p "$d" && /usr/bin/python3 -c "
+		rm -rf "$d" && mkdir -p "$d" && /usr/bin/python3 -c "
 import os, socket, sys
 d = sys.argv[1]
 socket.socket(socket.AF_UNIX).bind(d + \"/xcable.ctl\")
