@@ -135,6 +135,40 @@ void xc_kind_eal_port(struct xc_cable *c, unsigned int j, struct xc_port *p)
 }
 
 /**
+ * xc_kind_unused_port() - no end has a port of a [port NAME] any more
+ *			   (an untagged end's, or a trunk's last member's):
+ *			   stop it; during a change (struct xc_topo's
+ *			   changing), only once the change is over and no end
+ *			   took it again (xc_kind_tidy_port()), so that its
+ *			   link does not go down for an end made on it again
+ * @t:		topology
+ * @p:		the port, configured
+ */
+void xc_kind_unused_port(struct xc_topo *t, struct xc_port *p)
+{
+	if (t->changing)
+		p->lingers = true;
+	else
+		xc_port_stop(p);
+}
+
+/**
+ * xc_kind_tidy_port() - a change is over: a port it left unused
+ *			 (xc_kind_unused_port()) that no end took again is
+ *			 stopped
+ * @p:		the port
+ * @unused:	no end has it now
+ */
+void xc_kind_tidy_port(struct xc_port *p, bool unused)
+{
+	if (!p->lingers)
+		return;
+	p->lingers = false;
+	if (unused)
+		xc_port_stop(p);
+}
+
+/**
  * xc_kind_beside_always() - end kind op beside() of a kind whose ends wait
  *			     beside the one that holds their key in a
  *			     table the kind shares (a trunk's tag, a

@@ -80,10 +80,7 @@ static int port_make(struct xc_topo *t, struct xc_cable *c, unsigned int j,
 static void port_free(struct xc_topo *t, struct xc_end *e)
 {
 	if (e->port) {
-		if (t->changing)
-			e->port->lingers = true;
-		else
-			xc_port_stop(e->port);
+		xc_kind_unused_port(t, e->port);
 		e->port->user = NULL;
 	}
 	e->port = NULL;
@@ -102,11 +99,8 @@ static void port_tidy(struct xc_topo *t)
 		struct xc_port *p = &t->ports[i];
 
 		/* one another kind has (a trunk's) is that kind's to tidy */
-		if (!p->lingers || (p->user && p->user != &xc_kind_port))
-			continue;
-		p->lingers = false;
-		if (p->user == NULL)
-			xc_port_stop(p);
+		if (p->user == NULL || p->user == &xc_kind_port)
+			xc_kind_tidy_port(p, p->user == NULL);
 	}
 }
 

@@ -192,10 +192,7 @@ static void trunk_free(struct xc_topo *t, struct xc_end *e)
 	if (tr->n_members)
 		return;
 	if (p->configured) {
-		if (t->changing)	/* for a member the change makes */
-			p->lingers = true;
-		else
-			xc_port_stop(p);
+		xc_kind_unused_port(t, p);	/* for a member a change makes */
 		return;
 	}
 	p->conf.strip_vlan = false;
@@ -247,11 +244,8 @@ static void trunks_tidy(struct xc_topo *t)
 	for (i = 0; st && i < RTE_MAX_ETHPORTS; i++) {
 		struct xc_trunk *tr = st->of[i];
 
-		if (tr == NULL || !tr->port->lingers)
-			continue;
-		tr->port->lingers = false;
-		if (tr->n_members == 0)
-			xc_port_stop(tr->port);
+		if (tr != NULL)
+			xc_kind_tidy_port(tr->port, tr->n_members == 0);
 	}
 }
 

@@ -131,6 +131,8 @@ void xc_kind_set_port(struct xc_cable *c, unsigned int j, struct xc_port *p,
 		      const char *label);
 void xc_kind_eal_port(struct xc_cable *c, unsigned int j, struct xc_port *p);
 bool xc_kind_beside_always(const struct xc_end_def *e);
+void xc_kind_unused_port(struct xc_topo *t, struct xc_port *p);
+void xc_kind_tidy_port(struct xc_port *p, bool unused);
 int xc_kind_start_port(struct xc_topo *t, struct xc_end *e, char *err,
 		       size_t errlen);
 struct rte_mempool;
