@@ -201,6 +201,8 @@ cleanup_all() {
 		ip netns del "$p"
 	done
 	pkill -KILL -f "$XCPEER" 2>/dev/null
+	# guest RAM files a test kept (tests/t_migrate.sh's mig_ramfile)
+	[ -n "${T:-}" ] && rm -f /dev/shm/xcable-"${T##*/}"-*.ram
 	# mounts a test made in its directory (a test that failed early)
 	[ -n "${T:-}" ] &&
 	awk -v t="$T/" 'index($2, t) == 1 { print $2 }' /proc/mounts | xargs -r -n 1 umount -l
@@ -216,7 +218,9 @@ cleanup_all() {
 # NIC on that host tap interface instead (SOCK is then unused). VM_MACHINE
 # is the machine type (default pc; q35 for a vIOMMU), VM_ARGS more QEMU
 # arguments before the NIC (split on spaces: an intel-iommu device, say).
-# VM_QMP=PATH gives it a QMP socket there (tests/qmp.py talks to it),
+# VM_RAM is its RAM's size (default 256M), VM_RAMFILE=PATH keeps that RAM
+# in a file there (shared, as a memfd is by default: tests/ramcmp.py
+# compares two). VM_QMP=PATH gives it a QMP socket there (tests/qmp.py talks to it),
 # VM_NS=NAME runs it in that network namespace. GUEST_KERNEL is the kernel
 # (default scripts/mkguest's guest/kernel, a PVH vmlinux where it could
 # make one; guest/vmlinuz is the bzImage).
@@ -224,13 +228,15 @@ declare -A VM_PID
 QEMU_ACCEL=${QEMU_ACCEL:-tcg,thread=multi}
 vm_start() {
 	local name=$1 sock=$2 mac=$3 append=$4 chardev=${5:-reconnect=1} dev=${6:-}
+	local mem=memory-backend-memfd
+	[ -n "${VM_RAMFILE:-}" ] && mem=memory-backend-file,mem-path=$VM_RAMFILE
 	local net=(-chardev "socket,id=c0,path=$sock,$chardev"
 		   -netdev "vhost-user,id=n0,chardev=c0${VM_NETDEV:+,$VM_NETDEV}")
 	[ -n "${VM_TAP:-}" ] &&
 		net=(-netdev "tap,id=n0,ifname=$VM_TAP,script=no,downscript=no")
 	${VM_NS:+ip netns exec "$VM_NS"} \
-	qemu-system-x86_64 -accel "$QEMU_ACCEL" -cpu max -smp "${VM_SMP:-1}" -m 256 \
-		-object memory-backend-memfd,id=mem,size=256M,share=on \
+	qemu-system-x86_64 -accel "$QEMU_ACCEL" -cpu max -smp "${VM_SMP:-1}" -m "${VM_RAM:-256M}" \
+		-object "$mem,id=mem,size=${VM_RAM:-256M},share=on" \
 		-machine "${VM_MACHINE:-pc},memory-backend=mem" ${VM_ARGS:-} \
 		-nodefaults -display none -monitor none -no-reboot \
 		${VM_QMP:+-qmp "unix:$VM_QMP,server=on,wait=off"} \
