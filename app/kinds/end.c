@@ -24,7 +24,7 @@ static uint16_t port_tx(struct xc_end *e, uint16_t q, struct rte_mbuf **pkts,
 			uint16_t n, uint64_t *drop)
 {
 	(void)drop;	/* the port sends what it takes */
-	return rte_eth_tx_burst(e->port->id, q, pkts, n);
+	return xc_port_tx(e->port, q, pkts, n);
 }
 
 /* port_caps() - what the end's port takes now */

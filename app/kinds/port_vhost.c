@@ -35,6 +35,10 @@
  * used rings it updates, not the notification flags it sets for us
  * (rte_vhost_enable_guest_notification()): we log those ourselves.
  *
+ * Frames for the guest go straight to the vhost library (vhost_tx()), not
+ * through the PMD's send, which frees each one alone; xc_port_tx() takes
+ * the PMD's way while the ethdev has send callbacks (dpdk-dumpcap's).
+ *
  * The vhost library frees a guest's vrings as soon as the PMD's destroy
  * callback returns, and that callback is our link-down event. So every
  * call into the vhost library about a guest (negotiated features, kick
@@ -122,6 +126,8 @@
 /* the most a dequeue of the vhost library gives (its MAX_PKT_BURST), and a
  * RARP frame it may put in front after a migration */
 #define XC_VHOST_DEQ_MAX	(32 + 1)
+/* the most an enqueue of the vhost library takes (its MAX_PKT_BURST) */
+#define XC_VHOST_ENQ_MAX	32
 
 /**
  * struct xc_vu_iotlb - a vhost-user IOTLB message as a message pre-handler
@@ -178,6 +184,10 @@ static struct xc_iotlb_follow xc_iotlb_by_vid[RTE_MAX_VHOST_DEVICE];
  * @busy:	threads between vhost_enter() and vhost_exit() (atomic)
  * @vid:	the vhost device id its IOTLB handlers follow, -1 if none
  *		(event thread)
+ * @tx_vid:	the vhost device id vhost_tx() sends to: the guest's as
+ *		its link came up, -1 if the PMD knew none (event thread
+ *		writes before the link is seen up; lcores read it between
+ *		vhost_enter() and vhost_exit())
  * @follows:	the IOTLB handlers follow the guest: its lcores are woken
  *		when an IOTLB miss is answered (event thread writes; atomic)
  * @invalidating: an IOTLB invalidation of the guest is being handled: a
@@ -214,6 +224,7 @@ struct xc_vhost {
 	struct xc_guard guard;
 	uint32_t busy;
 	int vid;
+	int tx_vid;
 	bool follows;
 	bool invalidating;
 	uint64_t retranslated;
@@ -288,6 +299,7 @@ static int vhost_init(struct xc_port *p, const struct rte_eth_dev_info *info,
 	pthread_mutex_init(&v->guard.lock, NULL);
 	v->guard.decoy = -1;
 	v->vid = -1;
+	v->tx_vid = -1;
 	if (da != NULL && da->args != NULL)
 		kv = rte_kvargs_parse(da->args, NULL);
 	s = kv ? rte_kvargs_get(kv, "iface") : NULL;
@@ -418,11 +430,60 @@ static uint64_t vhost_caps(struct xc_port *p)
 	uint16_t mtu = 0;
 	int vid = rte_eth_vhost_get_vid_from_port_id(p->id);
 
+	/* for vhost_tx(), before the link is seen up: never a gone guest's
+	 * (a vid the library may have given another port since) */
+	__atomic_store_n(&vh(p)->tx_vid, vid, __ATOMIC_RELEASE);
 	if (vid < 0 || rte_vhost_get_negotiated_features(vid, &features))
 		return 0;
 	if (rte_vhost_get_mtu(vid, &mtu))
 		mtu = 0;
 	return xc_caps_from_virtio(features, mtu);
+}
+
+/**
+ * vhost_tx() - send frames to the guest through the vhost library and free
+ *		those it took in one go (forwarding lcore)
+ * @p:		port
+ * @q:		queue pair
+ * @pkts:	frames
+ * @n:		how many
+ *
+ * The vhost PMD's send frees every frame the guest took alone, one call
+ * into the pool's driver each; freed here as a burst, they are one. The
+ * library takes at most 32 frames a call (MAX_PKT_BURST), so it is called
+ * again while it took all it was offered, as the PMD does. The vhost
+ * library's own checks still apply (a ring disabled, or being stopped,
+ * takes nothing); the PMD's basic counters (rte_eth_stats_get()) do not
+ * count these frames, xcable's own do. Not used while dpdk-dumpcap
+ * captures the port (xc_port_tx()).
+ *
+ * Return: frames the guest took (a prefix of @pkts, freed); 0 while it
+ *	   is gone
+ */
+static uint16_t vhost_tx(struct xc_port *p, uint16_t q, struct rte_mbuf **pkts,
+			 uint16_t n)
+{
+	uint16_t sent = 0, took, chunk;
+	int vid;
+
+	if (unlikely(!vhost_enter(p)))
+		return 0;
+	vid = __atomic_load_n(&vh(p)->tx_vid, __ATOMIC_ACQUIRE);
+	if (unlikely(vid < 0)) {
+		/* the PMD knew no guest as the link came up: its way */
+		vhost_exit(p);
+		return rte_eth_tx_burst(p->id, q, pkts, n);
+	}
+	do {
+		chunk = RTE_MIN((uint16_t)(n - sent), XC_VHOST_ENQ_MAX);
+		/* queue pair q's receive ring is vring 2q (the PMD's) */
+		took = rte_vhost_enqueue_burst(vid, (uint16_t)(q * 2),
+					       pkts + sent, chunk);
+		sent = (uint16_t)(sent + took);
+	} while (took == chunk && sent < n);
+	vhost_exit(p);
+	rte_pktmbuf_free_bulk(pkts, sent);
+	return sent;
 }
 
 /**
@@ -1152,6 +1213,7 @@ const struct xc_port_ops xc_port_vhost_ops = {
 	.prepare = vhost_prepare,
 	.secure = vhost_secure,
 	.caps = vhost_caps,
+	.tx = vhost_tx,
 	.link_changed = vhost_link_changed,
 	.quiesce = vhost_quiesce,
 	.poll = vhost_poll,

@@ -348,7 +348,7 @@ static inline uint16_t xc_end_tx(struct xc_end *e, uint16_t q,
 				 uint64_t *drop)
 {
 	if (likely(e->ops == &xc_end_whole_ops))
-		return rte_eth_tx_burst(e->port->id, q, pkts, n);
+		return xc_port_tx(e->port, q, pkts, n);
 	return e->ops->tx(e, q, pkts, n, drop);
 }
 

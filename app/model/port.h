@@ -113,6 +113,10 @@ struct xc_port_move {
  * @secure:	after configure: socket permissions, features (may be NULL)
  * @caps:	what the port's receiver takes, read when its link comes up
  *		(event thread)
+ * @tx:		send frames on queue @q its own way, as rte_eth_tx_burst()
+ *		would (forwarding lcore; NULL: rte_eth_tx_burst()); not
+ *		called while the ethdev has send callbacks on the queue
+ *		(xc_port_tx())
  * @link_ok:	besides the ethdev's link, is the port usable? (NULL: yes)
  * @link_changed: the link went up or down (event thread, or main thread
  *		for polled ports): log it, and follow it (the guard)
@@ -170,6 +174,8 @@ struct xc_port_ops {
 		       size_t errlen);
 	int (*secure)(struct xc_port *p, char *err, size_t errlen);
 	uint64_t (*caps)(struct xc_port *p);
+	uint16_t (*tx)(struct xc_port *p, uint16_t q, struct rte_mbuf **pkts,
+		       uint16_t n);
 	bool (*link_ok)(struct xc_port *p);
 	void (*link_changed)(struct xc_port *p, bool up, uint64_t caps);
 	void (*quiesce)(struct xc_port *p);
@@ -350,6 +356,32 @@ static inline const char *xc_port_socket(const struct xc_port *p)
 static inline bool xc_port_is_up(const struct xc_port *p)
 {
 	return __atomic_load_n(&p->link_up, __ATOMIC_ACQUIRE) != 0;
+}
+
+/**
+ * xc_port_tx() - offer frames to queue @q of a port: its kind's way, or
+ *		  the ethdev's (forwarding lcore)
+ * @p:		port
+ * @q:		queue
+ * @pkts:	frames
+ * @n:		how many
+ *
+ * A kind's own send passes by the ethdev's, and so by the callbacks
+ * others hang on it: rte_pdump's, while dpdk-dumpcap captures the port.
+ * So while the queue has any, the frames go through rte_eth_tx_burst(),
+ * which calls them (it reads the same list the same way, DPDK 22.11's
+ * rte_ethdev.h: the list's head, NULL when there is none).
+ *
+ * Return: frames the port took (and frees); the rest are the caller's
+ */
+static inline uint16_t xc_port_tx(struct xc_port *p, uint16_t q,
+				  struct rte_mbuf **pkts, uint16_t n)
+{
+	if (p->ops->tx != NULL &&
+	    __atomic_load_n(&rte_eth_fp_ops[p->id].txq.clbk[q],
+			    __ATOMIC_RELAXED) == NULL)
+		return p->ops->tx(p, q, pkts, n);
+	return rte_eth_tx_burst(p->id, q, pkts, n);
 }
 
 /**
