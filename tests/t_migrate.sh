@@ -71,17 +71,6 @@ mig_append() {
 	echo "xc.role=migrant xc.ip=10.0.0.1/24 xc.peer=10.0.0.2 xc.secs=$1 xc.verify=$MIG_VERIFY"
 }
 
-# MIG_RAM - the moving guest's RAM: 256 MB less 8 KB. QEMU 7.2 under TCG
-# loses writes a guest makes while it moves if its RAM block's size is a
-# multiple of 256 KB (64 pages): each pass takes the block's dirty bits a
-# 64-page word at a time (cpu_physical_memory_sync_dirty_bitmap()'s fast
-# path) without marking the vCPUs' TLB entries not dirty again, so a page
-# the guest had written before keeps being written through an entry that
-# sets no dirty bit, and the destination gets an old copy. Any other size
-# takes the page-by-page path, which marks them. Measured with and without
-# vhost-user (scripts/bench --migrate --migrate-ram-check, doc/migration.md)
-MIG_RAM=262136k
-
 # mig_ramfile NAME - where guest NAME's RAM is kept (mig_ram compares two)
 mig_ramfile() { echo "/dev/shm/xcable-${T##*/}-$1.ram"; }
 
