@@ -238,17 +238,25 @@ cleanup_all() {
 # make one; guest/vmlinuz is the bzImage).
 declare -A VM_PID
 QEMU_ACCEL=${QEMU_ACCEL:-tcg,thread=multi}
-vm_start() {
-	local name=$1 sock=$2 mac=$3 append=$4 chardev=${5:-reconnect=1} dev=${6:-}
+
+# vm_ram - QEMU's -object for a guest's RAM (id mem), VM_RAM big (default
+# 256M) and shared, as vhost-user needs: a memfd, or the file VM_RAMFILE
+# (scripts/bench boots its guests with it too)
+vm_ram() {
 	local mem=memory-backend-memfd
 	[ -n "${VM_RAMFILE:-}" ] && mem=memory-backend-file,mem-path=$VM_RAMFILE
+	echo "$mem,id=mem,size=${VM_RAM:-256M},share=on"
+}
+
+vm_start() {
+	local name=$1 sock=$2 mac=$3 append=$4 chardev=${5:-reconnect=1} dev=${6:-}
 	local net=(-chardev "socket,id=c0,path=$sock,$chardev"
 		   -netdev "vhost-user,id=n0,chardev=c0${VM_NETDEV:+,$VM_NETDEV}")
 	[ -n "${VM_TAP:-}" ] &&
 		net=(-netdev "tap,id=n0,ifname=$VM_TAP,script=no,downscript=no")
 	${VM_NS:+ip netns exec "$VM_NS"} \
 	qemu-system-x86_64 -accel "$QEMU_ACCEL" -cpu max -smp "${VM_SMP:-1}" -m "${VM_RAM:-256M}" \
-		-object "$mem,id=mem,size=${VM_RAM:-256M},share=on" \
+		-object "$(vm_ram)" \
 		-machine "${VM_MACHINE:-pc},memory-backend=mem" ${VM_ARGS:-} \
 		-nodefaults -display none -monitor none -no-reboot \
 		${VM_QMP:+-qmp "unix:$VM_QMP,server=on,wait=off"} \
