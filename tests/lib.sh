@@ -175,7 +175,8 @@ check_dir_clean() {
 # check_accounted LOG [N] - in every direction of every cable (N
 # directions, default 4), each frame received was delivered or dropped
 # with a reason (the invariant of app/model/stats.h: rx - segmented + segments
-# + duplicated = tx + dropped), from the counters in $(stats_json LOG)
+# + duplicated - segments-coalesced + coalesced = tx + dropped), from the
+# counters in $(stats_json LOG)
 check_accounted() {
 	/usr/bin/python3 - "$(stats_json "$1")" "${2:-4}" <<'PY'
 import json, sys
@@ -189,7 +190,8 @@ for cable, c in doc["cables"].items():
     for d, v in c["directions"].items():
         k = v["counters"]
         rx, tx, dr = k["rx-pkts"], k["tx-pkts"], k["dropped"]
-        good = rx - k["segmented"] + k["segments-made"] + k["duplicated"] == tx + dr
+        good = (rx - k["segmented"] + k["segments-made"] + k["duplicated"]
+                - k["segments-coalesced"] + k["coalesced"] == tx + dr)
         ok &= good
         n += 1
         if rx or dr:

@@ -205,7 +205,8 @@ dirs = [(n, d, v["counters"]) for n, c in doc["cables"].items() if n != "sentine
 dirs += [(g["name"] + " (removed)", d, v["counters"]) for g in doc.get("removed", [])
          for d, v in g["directions"].items()]
 for n, d, k in dirs:
-    if k["rx-pkts"] - k["segmented"] + k["segments-made"] + k["duplicated"] != k["tx-pkts"] + k["dropped"]:
+    if (k["rx-pkts"] - k["segmented"] + k["segments-made"] + k["duplicated"]
+            - k["segments-coalesced"] + k["coalesced"] != k["tx-pkts"] + k["dropped"]):
         bad.append("%s %s: %s" % (n, d, k))
 print("\n".join(bad))
 sys.exit(1 if bad else 0)'

@@ -33,13 +33,14 @@ cable, d = sys.argv[2].split(" ", 1)
 k = json.load(open(sys.argv[1]))["cables"][cable]["directions"][d]["counters"]
 rx, tx, dr = k["rx-pkts"], k["tx-pkts"], k["dropped"]
 sf, so, cf = k["segmented"], k["segments-made"], k["checksums-filled"]
+ci, co = k["segments-coalesced"], k["coalesced"]
 # the reasons of the drops: every other counter that is not 0
 work = ("rx-pkts", "rx-bytes", "tx-pkts", "tx-bytes", "dropped", "segmented",
-        "segments-made", "checksums-filled")
+        "segments-made", "checksums-filled", "coalesced", "segments-coalesced")
 why = ", ".join("%s %d" % (n, v) for n, v in k.items() if n not in work and v)
-print("  %s: rx %d, %d segmented into %d, %d checksums filled, tx %d, dropped %d%s" %
-      (sys.argv[2], rx, sf, so, cf, tx, dr, " (%s)" % why if why else ""))
-sys.exit(0 if rx - sf + so == tx + dr else 1)
+print("  %s: rx %d, %d segmented into %d, %d checksums filled, %d segments coalesced into %d, tx %d, dropped %d%s" %
+      (sys.argv[2], rx, sf, so, cf, ci, co, tx, dr, " (%s)" % why if why else ""))
+sys.exit(0 if rx - sf + so - ci + co == tx + dr else 1)
 PY
 }
 

@@ -74,6 +74,28 @@ report_traffic() {
 	done
 }
 
+# bytes of the verified stream a client guest sends its server after
+# iperf3 (xc.vstream): across a wire, its segments reach the server joined
+# into TSO frames, and every byte is checked
+VSTREAM=30000000
+
+# vstream_ok - guest B got guest A's verified stream, every byte as sent
+vstream_ok() {
+	wait_console b "XC-END vstream" 120 || { fail "guest B did not report the verified stream"; return 1; }
+	section_ok b vstream || return 1
+	say "verified stream A->B: $(vm_result b vstream | grep -o 'XC-VERIFY.*' | tr -d '\r')"
+}
+
+# coalesced_ok LOG DIR - direction DIR of xcable's LOG joined a wire's TCP
+# segments into TSO frames for its guest, and accounts for every frame
+coalesced_ok() {
+	local co ci
+	co=$(counter "$1" "$2" coalesced); ci=$(counter "$1" "$2" segments-coalesced)
+	say "$2: $ci TCP segments joined into $co TSO frames for the guest ($(counter "$1" "$2" rx-pkts) received, $(counter "$1" "$2" tx-pkts) sent)"
+	[ "${co:-0}" -gt 0 ] && [ "$ci" -gt "$co" ] || { fail "no segments were joined for the guest"; return 1; }
+	check_accounted "$1" 2 || { fail "frames not accounted for"; return 1; }
+}
+
 t_vm_basic_traffic() {
 	vm_prepare || return 1
 	xc_start xc.log --left "$T/l.sock" --right "$T/r.sock"

@@ -636,15 +636,17 @@ vm_pair_over() {
 	three_hosts "$u" || return 1
 	vx_start a xa$l.log --left "$T/s/a.sock" --right-vxlan "$ra" --vni 42 --vxlan-port 14789 &&
 	vx_start b xb$l.log --left "$T/s/b.sock" --right-vxlan "$rb" --vni 42 --vxlan-port 14789 || return 1
-	boot b "$T/s/b.sock" $B_MAC "xc.role=server xc.ip=10.0.0.2/24 xc.mtu=$g"
-	boot a "$T/s/a.sock" $A_MAC "xc.role=client xc.ip=10.0.0.1/24 xc.peer=10.0.0.2 xc.mtu=$g xc.secs=3"
+	boot b "$T/s/b.sock" $B_MAC "xc.role=server xc.ip=10.0.0.2/24 xc.mtu=$g xc.vstream=$VSTREAM"
+	boot a "$T/s/a.sock" $A_MAC "xc.role=client xc.ip=10.0.0.1/24 xc.peer=10.0.0.2 xc.mtu=$g xc.secs=3 xc.vstream=$VSTREAM"
 	wait_console a XC-DONE 300 || { tail -n 20 a.console; fail "guest A did not finish"; return 1; }
 	say "IPv$f underlay: guests with MTU $g over a $u-byte underlay (host a: --right-vxlan $ra):"
 	report_traffic || return 1
+	vstream_ok || return 1
 	kill "${VM_PID[a]}" "${VM_PID[b]}" 2>/dev/null
 	vx_stop a xa$l.log && vx_stop b xb$l.log || return 1
 	grep '^vxlan' xa$l.log | sed 's/^/  host a: /'
 	vx_clean xa$l.log && vx_clean xb$l.log || return 1
+	coalesced_ok xb$l.log "cable0 right->left" || return 1
 	# a full frame and VXLAN's 50 (IPv4) or 70 (IPv6) bytes: fragmented
 	# by host a's kernel exactly when that does not fit the underlay
 	k=IpFragCreates over=50

@@ -22,7 +22,10 @@
  * dropped as no-mbuf; the stages run in their
  * order: offload fix-up, then outer tag, then impairment, then making
  * chains whole. After each test the counters must balance:
- * rx - seg_frames + seg_out + duplicated = tx + drops.
+ * rx - seg_frames + seg_out + duplicated - coal_in + coal_frames =
+ * tx + drops. A trunk member's TCP segments reach a receiver with TSO
+ * joined into TSO frames (coalesce.c), in order, and only those that may
+ * be.
  *
  * Prints "ok NAME" or "FAIL NAME: why" per check; exits 1 on any failure.
  */
@@ -282,7 +285,8 @@ static void balanced(const char *name, const struct xc_dir *d)
 	char what[160];
 
 	snprintf(what, sizeof(what), "%s: counters balance", name);
-	CHECK(what, s->rx_pkts - s->seg_frames + s->seg_out + s->duplicated ==
+	CHECK(what, s->rx_pkts - s->seg_frames + s->seg_out + s->duplicated -
+		    s->coal_in + s->coal_frames ==
 		    s->tx_pkts + xc_stats_drops(s));
 }
 
@@ -1005,6 +1009,177 @@ static void test_from_trunk(struct rig *r)
 	rig_done(r);
 }
 
+/* ---- coalescing: TCP segments from a trunk member, to a guest ---- */
+
+#define CO_MSS		1000	/* payload of each segment but the last */
+
+/* the byte at offset @off of the test stream */
+static uint8_t co_byte(uint32_t off)
+{
+	return (uint8_t)(off * 7 + (off >> 8) + 3);
+}
+
+/**
+ * co_seg() - one segment of a TCP stream, as a Linux sender's TSO would
+ *	      cut it, tagged for trunk member 10
+ * @i:		its index: payload from i * CO_MSS, IP ID L4F_ID0 + i
+ * @len:	payload bytes
+ * @flags:	TCP flags
+ * @tos:	IP TOS
+ * @bad_sum:	spoil its TCP checksum
+ *
+ * Return: the frame (NULL if the pool is empty)
+ */
+static struct rte_mbuf *co_seg(uint32_t i, uint32_t len, uint8_t flags,
+			       uint8_t tos, bool bad_sum)
+{
+	static struct frame f;
+	struct spec s = { .v4 = true, .tcp = true, .payload = len,
+			  .tcp_flags = flags };
+	struct rte_mbuf *m;
+	uint8_t *ip, *th, *p;
+	uint32_t k, l4len;
+
+	build_flat(&s, &f);
+	ip = f.b + f.l2;
+	th = ip + f.l3;
+	for (k = 0; k < len; k++)
+		th[f.l4 + k] = co_byte(i * CO_MSS + k);
+	ip[1] = tos;
+	put16(ip + 4, (uint16_t)(L4F_ID0 + i));
+	put16(ip + 10, 0);
+	put16(ip + 10, (uint16_t)~fold16(sum16(ip, 20, 0)));
+	put32(th + 4, L4F_SEQ0 + i * CO_MSS);
+	l4len = f.l4 + len;
+	put16(th + 16, 0);
+	put16(th + 16, (uint16_t)~fold16(sum16(th, l4len,
+					     pseudo(ip, true, 6, l4len))));
+	if (bad_sum)
+		th[17] ^= 1;
+	m = rte_pktmbuf_alloc(pool);
+	p = m ? (uint8_t *)rte_pktmbuf_append(m, (uint16_t)f.len) : NULL;
+	if (p == NULL) {
+		rte_pktmbuf_free(m);
+		return NULL;
+	}
+	memcpy(p, f.b, f.len);
+	xc_trunk_push(m, 0x88a8, 10);
+	return m;
+}
+
+/**
+ * co_joined() - tell whether a frame is segments @first..@first+@n-1
+ *		 joined: one TSO frame with their payload in order, the
+ *		 first's headers with the IP length and checksum made
+ *		 right, the pseudo-header sum, gso_size CO_MSS
+ * @m:		the frame
+ * @first:	index of its first segment
+ * @n:		segments
+ * @payload:	payload bytes in all
+ * @psh:	PSH expected
+ *
+ * Return: true if so
+ */
+static bool co_joined(const struct rte_mbuf *m, uint32_t first, unsigned int n,
+		      uint32_t payload, bool psh)
+{
+	static struct frame f;
+	const uint8_t *ip, *th;
+	uint32_t k;
+
+	if (m->nb_segs != n || m->pkt_len > sizeof(f.b) ||
+	    !(m->ol_flags & RTE_MBUF_F_TX_TCP_SEG) || m->tso_segsz != CO_MSS)
+		return false;
+	memset(&f, 0, sizeof(f));
+	f.len = m->pkt_len;
+	f.l2 = 14;
+	f.l3 = 20;
+	f.l4 = 32;
+	f.v4 = f.tcp = true;
+	if (rte_pktmbuf_read(m, 0, f.len, f.b) != f.b)
+		memcpy(f.b, rte_pktmbuf_read(m, 0, f.len, f.b), f.len);
+	ip = f.b + 14;
+	th = ip + 20;
+	if (f.len != 14 + 20 + 32 + payload || get16(ip + 2) != 20 + 32 + payload ||
+	    get16(ip + 4) != (uint16_t)(L4F_ID0 + first) || !ip4_valid(&f) ||
+	    !l4_partial_ok(&f) || get32(th + 4) != L4F_SEQ0 + first * CO_MSS ||
+	    th[13] != (RTE_TCP_ACK_FLAG | (psh ? RTE_TCP_PSH_FLAG : 0)))
+		return false;
+	for (k = 0; k < payload; k++)
+		if (th[32 + k] != co_byte(first * CO_MSS + k))
+			return false;
+	return true;
+}
+
+static void test_coalesce(struct rig *r)
+{
+	const uint8_t ack = RTE_TCP_ACK_FLAG, psh = ack | RTE_TCP_PSH_FLAG;
+	struct rig_opts o = { .from_trunk = true,
+			      .caps = XC_CAP_CSUM | XC_CAP_TSO4,
+			      .max_frame = 65535 };
+	struct rte_mbuf *out[32], *m;
+	struct xc_dir *d = rig_dir(r, &o);
+	unsigned int n, i;
+
+	/* a frame of another kind, ten segments (the last shorter, PSH),
+	 * another frame: the segments become one frame between the two */
+	m = unit_frame(pool, 1, 100);
+	xc_trunk_push(m, 0x88a8, 10);
+	rig_in(r, m);
+	for (i = 0; i < 10; i++)
+		rig_in(r, co_seg(i, i < 9 ? CO_MSS : 600, i < 9 ? ack : psh, 0,
+				 false));
+	m = unit_frame(pool, 2, 100);
+	xc_trunk_push(m, 0x88a8, 10);
+	rig_in(r, m);
+	xc_dir_poll(d);
+	n = rig_out(r, out, RTE_DIM(out));
+	CHECK("coalesce: ten segments from a trunk become one TSO frame, in place",
+	      n == 3 && unit_frame_ok(out[0], 1, 100) &&
+	      co_joined(out[1], 0, 10, 9 * CO_MSS + 600, true) &&
+	      unit_frame_ok(out[2], 2, 100) &&
+	      d->st.coal_frames == 1 && d->st.coal_in == 10 &&
+	      d->st.rx_pkts == 12 && d->st.tx_pkts == 3);
+	rte_pktmbuf_free_bulk(out, n);
+	balanced("coalesce", d);
+	rig_done(r);
+
+	/* what must not be joined: a spoiled checksum (segment 3), a gap
+	 * (segment 6 missing: 7 starts anew), another TOS (segment 8, and
+	 * so 9 after it): 0-2, 3, 4-5, 7, 8, 9 */
+	d = rig_dir(r, &o);
+	for (i = 0; i < 10; i++)
+		if (i != 6)
+			rig_in(r, co_seg(i, CO_MSS, ack, i == 8 ? 4 : 0, i == 3));
+	xc_dir_poll(d);
+	n = rig_out(r, out, RTE_DIM(out));
+	CHECK("coalesce: no segment joined past a bad checksum, a gap or a new TOS",
+	      n == 6 && co_joined(out[0], 0, 3, 3 * CO_MSS, false) &&
+	      out[1]->nb_segs == 1 && out[1]->pkt_len == 14 + 20 + 32 + CO_MSS &&
+	      co_joined(out[2], 4, 2, 2 * CO_MSS, false) &&
+	      out[3]->nb_segs == 1 && out[4]->nb_segs == 1 &&
+	      out[5]->nb_segs == 1 &&
+	      d->st.coal_frames == 2 && d->st.coal_in == 5);
+	rte_pktmbuf_free_bulk(out, n);
+	balanced("coalesce refusals", d);
+	rig_done(r);
+
+	/* a receiver without TSO gets every segment as it came */
+	o.caps = XC_CAP_CSUM;
+	o.max_frame = 0;
+	d = rig_dir(r, &o);
+	for (i = 0; i < 10; i++)
+		rig_in(r, co_seg(i, CO_MSS, ack, 0, false));
+	xc_dir_poll(d);
+	n = rig_out(r, out, RTE_DIM(out));
+	CHECK("coalesce: a receiver without TSO gets the segments alone",
+	      n == 10 && d->st.coal_frames == 0 && out[0]->nb_segs == 1 &&
+	      out[9]->nb_segs == 1);
+	rte_pktmbuf_free_bulk(out, n);
+	balanced("coalesce without TSO", d);
+	rig_done(r);
+}
+
 /* a cable's pool (pool.c) hands back the mbuf freed last, whose memory
  * the CPU still caches, before it grows and after it shrinks; growing
  * and shrinking keep the count */
@@ -1076,6 +1251,7 @@ int main(int argc, char **argv)
 	test_stage_order(&r);
 	test_whole(&r);
 	test_from_trunk(&r);
+	test_coalesce(&r);
 	test_pool_lifo();
 	CHECK("no mbuf leaked", rte_mempool_in_use_count(pool) == 0 &&
 	      rte_mempool_in_use_count(ipool) == 0 &&

@@ -37,6 +37,10 @@
  *		   pushes its outer tag)
  *   impair	   the direction is impaired, or frames still wait in its
  *		   impairment queue: through that queue
+ *   rx_stage	   the sending end's kind has a stage of its own for the
+ *		   frames received from it (xc_end_ops; a wire's kinds
+ *		   join TCP segments into TSO frames for a guest that
+ *		   takes them, coalesce.c)
  *   make_whole	   the receiving port's driver sends no chained mbufs:
  *		   chains are copied into one mbuf
  *
@@ -354,6 +358,8 @@ void xc_dir_build(struct xc_dir *d)
 		d->stage[n++] = d->tx->ops->tx_stage;
 	if (d->im.active || xc_impair_pending(&d->im))
 		d->stage[n++] = impair;
+	if (d->rx->ops->rx_stage != NULL)
+		d->stage[n++] = d->rx->ops->rx_stage;
 	if (whole_pool(d->tx) != NULL)
 		d->stage[n++] = make_whole;
 	d->n_stages = (uint8_t)n;

@@ -66,6 +66,7 @@
 #include <rte_mbuf.h>
 
 #include "caps.h"
+#include "coalesce.h"
 #include "end_netdev_def.h"
 #include "endkind.h"
 #include "evlog.h"
@@ -653,6 +654,7 @@ const struct xc_end_ops xc_end_netdev_ops = {
 	.describe = netdev_describe,
 	.wait_fd = netdev_wait_fd,
 	.poll = netdev_poll,
+	.rx_stage = xc_coalesce_stage,
 };
 
 /**

@@ -19,6 +19,7 @@
 #include <rte_ethdev.h>
 #include <rte_ether.h>
 
+#include "coalesce.h"
 #include "dir.h"
 #include "stats.h"
 #include "trunk.h"
@@ -421,6 +422,7 @@ const struct xc_end_ops xc_end_trunk_ops = {
 	.drain = trunk_drain,
 	.describe = trunk_describe,
 	.tx_stage = push_tags,
+	.rx_stage = xc_coalesce_stage,
 };
 
 /**

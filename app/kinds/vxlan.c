@@ -73,6 +73,7 @@
 #include <rte_mbuf.h>
 #include <rte_memcpy.h>
 
+#include "coalesce.h"
 #include "log.h"
 #include "vxlan.h"
 
@@ -1073,6 +1074,7 @@ const struct xc_end_ops xc_end_vxlan_ops = {
 	.where = vxlan_where,
 	.describe = vxlan_describe,
 	.wait_fd = vxlan_wait_fd,
+	.rx_stage = xc_coalesce_stage,
 };
 
 /**

@@ -139,6 +139,9 @@ typedef void xc_stage_fn(struct xc_dir *d, struct xc_burst *b);
  * @tx_stage:	a stage every direction towards the end runs, after
  *		steering and before impairment (a trunk member's: push its
  *		tag); NULL for none
+ * @rx_stage:	a stage every direction from the end runs, after
+ *		impairment (a wire's kinds: join its TCP segments into TSO
+ *		frames for a guest, coalesce.c); NULL for none
  */
 struct xc_end_ops {
 	const char *kind;
@@ -156,6 +159,7 @@ struct xc_end_ops {
 	int (*wait_fd)(const struct xc_end *e);
 	bool (*poll)(struct xc_end *e);
 	xc_stage_fn *tx_stage;
+	xc_stage_fn *rx_stage;
 };
 
 /**

@@ -62,6 +62,9 @@ static const struct xc_counter dir_counters[] = {
 		"frames with a bit flipped on purpose (impairment corrupt)"),
 	DIR_CTR("reordered", reordered,
 		"frames sent on purpose ahead of frames received before them (impairment reorder)"),
+	DIR_CTR("coalesced", coal_frames,
+		"TSO frames made of a wire's TCP segments (receiver with TSO)"),
+	DIR_CTR("segments-coalesced", coal_in, "segments they were made of"),
 };
 
 const struct xc_counter_table xc_dir_counters = {
@@ -220,6 +223,8 @@ void xc_stats_snapshot(const struct xc_dir_stats *src,
 	dst->duplicated = __atomic_load_n(&src->duplicated, __ATOMIC_RELAXED);
 	dst->corrupted = __atomic_load_n(&src->corrupted, __ATOMIC_RELAXED);
 	dst->reordered = __atomic_load_n(&src->reordered, __ATOMIC_RELAXED);
+	dst->coal_frames = __atomic_load_n(&src->coal_frames, __ATOMIC_RELAXED);
+	dst->coal_in = __atomic_load_n(&src->coal_in, __ATOMIC_RELAXED);
 }
 
 /**
@@ -260,4 +265,6 @@ void xc_stats_accumulate(struct xc_dir_stats *sum,
 	sum->duplicated += s->duplicated;
 	sum->corrupted += s->corrupted;
 	sum->reordered += s->reordered;
+	sum->coal_frames += s->coal_frames;
+	sum->coal_in += s->coal_in;
 }

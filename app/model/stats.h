@@ -46,7 +46,8 @@ enum xc_drop {
  * stats.c)
  *
  * Invariant once the direction is idle:
- * rx_pkts - seg_frames + seg_out + duplicated = tx_pkts + sum(drop).
+ * rx_pkts - seg_frames + seg_out + duplicated - coal_in + coal_frames
+ *	= tx_pkts + sum(drop).
  */
 struct xc_dir_stats {
 	uint64_t rx_pkts;
@@ -60,6 +61,8 @@ struct xc_dir_stats {
 	uint64_t duplicated;
 	uint64_t corrupted;
 	uint64_t reordered;
+	uint64_t coal_frames;
+	uint64_t coal_in;
 };
 
 /**
