@@ -23,6 +23,20 @@
  * when the kernel has nothing (the lcore sleeps on the socket:
  * wait_fd).
  *
+ * Offloads, as a tap has them: the socket has PACKET_VNET_HDR, so each
+ * frame sent or received is preceded by a virtio-net header. A guest's
+ * TSO frame goes to the kernel whole, its header saying how to cut it
+ * (the kernel segments it where it must: at a NIC without TSO; a veth
+ * hands it on whole), and a partial checksum goes with NEEDS_CSUM; the
+ * pseudo-header sum in the frame is written again here, in the form the
+ * kernel's segmentation expects (the TCP length included). The other
+ * way, what the kernel hands over as one packet (a veth's TSO frames,
+ * a NIC's GRO) arrives whole, up to 64 KB, with the header saying so:
+ * it becomes a TSO frame for the offload stage, passed whole to a guest
+ * that takes it and cut for one that does not. A packet the kernel
+ * cannot describe in that header (UDP GSO on kernels before 6.2,
+ * tunnel GSO) it drops, counted in kernel-drops.
+ *
  * The kernel takes the outer VLAN tag off every frame a packet socket
  * receives; PACKET_AUXDATA gives it back (tp_vlan_tci, and its TPID in
  * tp_vlan_tpid), and the end puts it back where it was: 4 bytes of
@@ -54,16 +68,21 @@
 #include <linux/capability.h>
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
+#include <linux/virtio_net.h>
 #include <net/if.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 
 #include <rte_branch_prediction.h>
 #include <rte_byteorder.h>
+#include <rte_ip.h>
 #include <rte_log.h>
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
+#include <rte_tcp.h>
+#include <rte_udp.h>
 
 #include "caps.h"
 #include "coalesce.h"
@@ -80,8 +99,9 @@ extern int xc_logtype_netdev;
 RTE_LOG_REGISTER(xc_logtype_netdev, xcable.netdev, INFO);
 
 #define ND_TAG		4		/* an outer VLAN tag put back */
-#define ND_FRAME_MAX	16384		/* largest frame received */
-#define ND_TX_SEGS	16		/* mbuf segments of a frame sent */
+#define ND_FRAME_MAX	65536		/* bytes received beyond the mbuf */
+#define ND_TX_SEGS	48		/* mbuf segments of a frame sent */
+#define ND_VNET		sizeof(struct virtio_net_hdr)
 #define ND_RCVBUF	(4 << 20)	/* socket buffers asked for */
 #define ND_WHERE_MAX	(IFNAMSIZ + XC_SOCK_PATH_MAX + 4)
 
@@ -113,11 +133,16 @@ struct nd_stats {
  * @rxm:	mbufs held ready for the next receive (forwarding lcore)
  * @n_rxm:	how many of @rxm are held
  * @big:	for each message, where a frame longer than its mbuf goes on
+ *		(mapped, so that only what large frames use is memory)
  * @rmsg:	receive messages, @riov and @aux their parts
- * @riov:	two parts per message: the mbuf, then @big
+ * @riov:	three parts per message: its virtio-net header (@rvh), the
+ *		mbuf, then @big
+ * @rvh:	the virtio-net header of each frame received
  * @aux:	the control data of each receive (PACKET_AUXDATA)
  * @tmsg:	send messages, @tiov their parts
- * @tiov:	the segments of each frame sent
+ * @tiov:	the virtio-net header (@tvh), then the segments of each
+ *		frame sent
+ * @tvh:	the virtio-net header of each frame sent
  * @hub:	what the views show of the socket: its counters
  * @st:		the socket's counters (main thread writes; atomic)
  */
@@ -138,13 +163,15 @@ struct nd_end {
 	unsigned int n_rxm;
 	uint8_t *big;
 	struct mmsghdr rmsg[XC_BURST];
-	struct iovec riov[XC_BURST][2];
+	struct iovec riov[XC_BURST][3];
+	struct virtio_net_hdr rvh[XC_BURST];
 	union {
 		struct cmsghdr h;
 		char buf[CMSG_SPACE(sizeof(struct tpacket_auxdata))];
 	} aux[XC_BURST];
 	struct mmsghdr tmsg[XC_BURST];
-	struct iovec tiov[XC_BURST][ND_TX_SEGS];
+	struct iovec tiov[XC_BURST][1 + ND_TX_SEGS];
+	struct virtio_net_hdr tvh[XC_BURST];
 };
 
 /**
@@ -182,8 +209,8 @@ static unsigned int rx_refill(struct nd_end *nd, unsigned int n)
 	for (i = 0; i < nd->n_rxm && i < n; i++) {
 		struct rte_mbuf *m = nd->rxm[i];
 
-		nd->riov[i][0].iov_base = rte_pktmbuf_mtod(m, char *) + ND_TAG;
-		nd->riov[i][0].iov_len = rte_pktmbuf_tailroom(m) - ND_TAG;
+		nd->riov[i][1].iov_base = rte_pktmbuf_mtod(m, char *) + ND_TAG;
+		nd->riov[i][1].iov_len = rte_pktmbuf_tailroom(m) - ND_TAG;
 		nd->rmsg[i].msg_hdr.msg_controllen = sizeof(nd->aux[i]);
 		nd->rmsg[i].msg_hdr.msg_flags = 0;
 	}
@@ -267,6 +294,26 @@ static int rx_rest(struct nd_end *nd, struct rte_mbuf *m, const uint8_t *from,
 }
 
 /**
+ * rx_gso() - a frame the kernel handed over as one packet of several
+ *	      segments (its virtio-net header says how to cut it): a TSO
+ *	      frame for the offload stage, as a guest's would be
+ * @m:		the frame
+ * @vh:		its header
+ */
+static inline void rx_gso(struct rte_mbuf *m, const struct virtio_net_hdr *vh)
+{
+	uint8_t type = vh->gso_type & (uint8_t)~VIRTIO_NET_HDR_GSO_ECN;
+
+	if (likely(type == VIRTIO_NET_HDR_GSO_NONE))
+		return;
+	/* a kind the offload stage cannot cut (UDP segmentation) keeps no
+	 * size: it checks the frame as one and refuses it there */
+	m->ol_flags |= RTE_MBUF_F_RX_LRO;
+	m->tso_segsz = type == VIRTIO_NET_HDR_GSO_TCPV4 ||
+		       type == VIRTIO_NET_HDR_GSO_TCPV6 ? vh->gso_size : 0;
+}
+
+/**
  * netdev_rx() - end op: receive a burst from the interface, each frame
  *		 straight into an mbuf, its outer tag put back
  * @e:		the end
@@ -295,9 +342,14 @@ static uint16_t netdev_rx(struct xc_end *e, uint16_t q, struct rte_mbuf **pkts,
 	got = (unsigned int)r;
 	for (i = 0; i < got; i++) {
 		struct rte_mbuf *m = nd->rxm[i];
-		uint32_t len = nd->rmsg[i].msg_len;
-		uint32_t first = RTE_MIN(len, (uint32_t)nd->riov[i][0].iov_len);
+		uint32_t len = nd->rmsg[i].msg_len - ND_VNET, first;
 
+		if (unlikely(nd->rmsg[i].msg_len < ND_VNET)) {
+			rx_drop(e, q, 0, XC_DROP_BAD_OFFLOAD);
+			rte_pktmbuf_free(m);
+			continue;
+		}
+		first = RTE_MIN(len, (uint32_t)nd->riov[i][1].iov_len);
 		if (unlikely(nd->rmsg[i].msg_hdr.msg_flags & MSG_TRUNC)) {
 			rx_drop(e, q, len, XC_DROP_TOO_BIG);
 			rte_pktmbuf_free(m);
@@ -315,13 +367,62 @@ static uint16_t netdev_rx(struct xc_end *e, uint16_t q, struct rte_mbuf **pkts,
 		/* the kernel left the checksum to the hardware: a partial
 		 * checksum, as a guest's, which the offload stage completes
 		 * (or leaves to a receiver that takes it) */
-		if (unlikely(csum))
+		if (unlikely(csum ||
+			     (nd->rvh[i].flags & VIRTIO_NET_HDR_F_NEEDS_CSUM)))
 			m->ol_flags |= RTE_MBUF_F_RX_L4_CKSUM_NONE;
+		rx_gso(m, &nd->rvh[i]);
 		pkts[out++] = m;
 	}
 	memmove(nd->rxm, nd->rxm + got, (nd->n_rxm - got) * sizeof(nd->rxm[0]));
 	nd->n_rxm -= got;
 	return (uint16_t)out;
+}
+
+/**
+ * tx_vnet() - the virtio-net header of a frame sent: how the kernel cuts
+ *	       a TSO frame, where it completes a partial checksum; that
+ *	       checksum field gets the pseudo-header sum over the TCP or UDP
+ *	       length, which the kernel's segmentation takes it to hold
+ * @vh:		filled
+ * @m:		the frame, as the offload stage left it (flags and header
+ *		lengths set for TSO and partial checksums, headers in its
+ *		first mbuf)
+ */
+static void tx_vnet(struct virtio_net_hdr *vh, struct rte_mbuf *m)
+{
+	uint64_t ol = m->ol_flags, l4 = ol & RTE_MBUF_F_TX_L4_MASK;
+	bool tso = ol & RTE_MBUF_F_TX_TCP_SEG, v4 = ol & RTE_MBUF_F_TX_IPV4;
+	uint16_t off, at = (uint16_t)(m->l2_len + m->l3_len);
+	const uint8_t *ip;
+	uint32_t sum, len;
+
+	memset(vh, 0, sizeof(*vh));
+	if (likely(!tso && l4 != RTE_MBUF_F_TX_TCP_CKSUM &&
+		   l4 != RTE_MBUF_F_TX_UDP_CKSUM))
+		return;
+	off = tso || l4 == RTE_MBUF_F_TX_TCP_CKSUM ?
+	      offsetof(struct rte_tcp_hdr, cksum) :
+	      offsetof(struct rte_udp_hdr, dgram_cksum);
+	vh->flags = VIRTIO_NET_HDR_F_NEEDS_CSUM;
+	vh->csum_start = at;
+	vh->csum_offset = off;
+	if (tso) {
+		vh->gso_type = v4 ? VIRTIO_NET_HDR_GSO_TCPV4 :
+				    VIRTIO_NET_HDR_GSO_TCPV6;
+		vh->gso_size = m->tso_segsz;
+		vh->hdr_len = (uint16_t)(at + m->l4_len);
+	}
+	ip = rte_pktmbuf_mtod_offset(m, const uint8_t *, m->l2_len);
+	len = m->pkt_len - at;
+	sum = v4 ? __rte_raw_cksum(ip + 12, 8, 0) : __rte_raw_cksum(ip + 8, 32, 0);
+	sum += rte_cpu_to_be_16(off == offsetof(struct rte_tcp_hdr, cksum) ?
+				IPPROTO_TCP : IPPROTO_UDP);
+	sum += rte_cpu_to_be_16((uint16_t)(len >> 16));
+	sum += rte_cpu_to_be_16((uint16_t)len);
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	*rte_pktmbuf_mtod_offset(m, unaligned_uint16_t *, at + off) =
+		(uint16_t)sum;
 }
 
 /**
@@ -335,10 +436,11 @@ static uint16_t netdev_rx(struct xc_end *e, uint16_t q, struct rte_mbuf **pkts,
 static int tx_fill(struct nd_end *nd, unsigned int i, struct rte_mbuf *m)
 {
 	struct msghdr *h = &nd->tmsg[i].msg_hdr;
-	unsigned int k = 0;
+	unsigned int k = 1;
 
 	if (unlikely(m->nb_segs > ND_TX_SEGS))
 		return -E2BIG;
+	tx_vnet(&nd->tvh[i], m);
 	for (; m; m = m->next, k++) {
 		nd->tiov[i][k].iov_base = rte_pktmbuf_mtod(m, void *);
 		nd->tiov[i][k].iov_len = m->data_len;
@@ -574,10 +676,12 @@ static bool netdev_poll(struct xc_end *e)
 		      "interface", "interface %s, MTU %u", nd->where, mtu);
 	}
 	nd->mtu = mtu;
-	/* what the kernel sends: the MTU, its header and one 802.1Q tag */
-	__atomic_store_n(&nd->caps, up ? xc_caps_pack(0, RTE_MIN(
-			 mtu + RTE_ETHER_HDR_LEN + ND_TAG,
-			 (unsigned int)ND_FRAME_MAX)) : 0, __ATOMIC_RELEASE);
+	/* what the kernel sends: the MTU, its header and one 802.1Q tag;
+	 * and TSO frames whose segments are that size (PACKET_VNET_HDR) */
+	__atomic_store_n(&nd->caps, up ? xc_caps_pack(XC_CAP_CSUM |
+			 XC_CAP_TSO4 | XC_CAP_TSO6, RTE_MIN(
+			 mtu + RTE_ETHER_HDR_LEN + ND_TAG, 65535u)) : 0,
+			 __ATOMIC_RELEASE);
 	__atomic_store_n(&nd->up, up, __ATOMIC_RELEASE);
 	return !up;
 }
@@ -763,6 +867,8 @@ static int open_socket(struct nd_end *nd, char *err, size_t errlen)
 	    setsockopt(nd->fd, SOL_PACKET, PACKET_IGNORE_OUTGOING, &one,
 		       sizeof(one)) < 0 ||
 	    setsockopt(nd->fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one,
+		       sizeof(one)) < 0 ||
+	    setsockopt(nd->fd, SOL_PACKET, PACKET_VNET_HDR, &one,
 		       sizeof(one)) < 0) {
 		rc = -errno;
 		snprintf(err, errlen, "interface %s: packet socket options: %s",
@@ -789,11 +895,15 @@ static void init(struct nd_end *nd, const struct xc_end_def *e)
 	snprintf(nd->where, sizeof(nd->where), "%s%s%s", nd->ifname,
 		 nd->netns[0] ? " in " : "", nd->netns);
 	for (i = 0; i < XC_BURST; i++) {
-		nd->riov[i][1].iov_base = nd->big + (size_t)i * ND_FRAME_MAX;
-		nd->riov[i][1].iov_len = ND_FRAME_MAX;
+		nd->riov[i][0].iov_base = &nd->rvh[i];
+		nd->riov[i][0].iov_len = ND_VNET;
+		nd->riov[i][2].iov_base = nd->big + (size_t)i * ND_FRAME_MAX;
+		nd->riov[i][2].iov_len = ND_FRAME_MAX;
 		nd->rmsg[i].msg_hdr.msg_iov = nd->riov[i];
-		nd->rmsg[i].msg_hdr.msg_iovlen = 2;
+		nd->rmsg[i].msg_hdr.msg_iovlen = 3;
 		nd->rmsg[i].msg_hdr.msg_control = nd->aux[i].buf;
+		nd->tiov[i][0].iov_base = &nd->tvh[i];
+		nd->tiov[i][0].iov_len = ND_VNET;
 	}
 }
 
@@ -911,7 +1021,8 @@ static void netdev_free(struct xc_topo *t, struct xc_end *e)
 		rte_pktmbuf_free_bulk(nd->rxm, nd->n_rxm);
 	if (nd->fd >= 0 && !keep(t, nd))
 		close(nd->fd);
-	rte_free(nd->big);
+	if (nd->big != NULL)
+		munmap(nd->big, (size_t)XC_BURST * ND_FRAME_MAX);
 	rte_free(nd);
 	e->priv = NULL;
 	e->hub = NULL;
@@ -939,8 +1050,14 @@ static int netdev_make(struct xc_topo *t, struct xc_cable *c, unsigned int j,
 	int rc;
 
 	nd = rte_zmalloc("xc_netdev", sizeof(*nd), RTE_CACHE_LINE_SIZE);
-	if (nd)
-		nd->big = rte_malloc("xc_netdev", XC_BURST * ND_FRAME_MAX, 0);
+	if (nd) {
+		/* 2 MB of addresses; memory only where large frames land */
+		nd->big = mmap(NULL, (size_t)XC_BURST * ND_FRAME_MAX,
+			       PROT_READ | PROT_WRITE, MAP_PRIVATE |
+			       MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (nd->big == MAP_FAILED)
+			nd->big = NULL;
+	}
 	if (nd == NULL || nd->big == NULL) {
 		rte_free(nd);
 		snprintf(err, errlen, "cable %s: %s: no memory", c->name,
