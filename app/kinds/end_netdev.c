@@ -13,7 +13,10 @@
  * socket and goes back, so the socket works from xcable's namespace
  * afterwards. It is bound to the interface's ifindex with ETH_P_ALL,
  * promiscuous (PACKET_MR_PROMISC), does not see what it sends itself
- * (PACKET_IGNORE_OUTGOING) and sends past the qdisc (PACKET_QDISC_BYPASS).
+ * (PACKET_IGNORE_OUTGOING). It sends through the interface's qdisc, as
+ * the kernel's own traffic does: PACKET_QDISC_BYPASS would drop every TSO
+ * frame the interface cannot take whole (its direct send refuses what it
+ * would have to segment in software).
  *
  * Frames move by recvmmsg()/sendmmsg(), not a TPACKET_V3 ring: a ring
  * would need a copy out of it for every frame anyway (its blocks are
@@ -33,9 +36,10 @@
  * way, what the kernel hands over as one packet (a veth's TSO frames,
  * a NIC's GRO) arrives whole, up to 64 KB, with the header saying so:
  * it becomes a TSO frame for the offload stage, passed whole to a guest
- * that takes it and cut for one that does not. A packet the kernel
- * cannot describe in that header (UDP GSO on kernels before 6.2,
- * tunnel GSO) it drops, counted in kernel-drops.
+ * that takes it and cut for one that does not. A UDP GSO packet is
+ * dropped as unsupported-offload; one the kernel cannot describe in that
+ * header (UDP GSO on kernels before 6.2, tunnel GSO) it drops itself,
+ * counted in kernel-drops.
  *
  * The kernel takes the outer VLAN tag off every frame a packet socket
  * receives; PACKET_AUXDATA gives it back (tp_vlan_tci, and its TPID in
@@ -299,18 +303,22 @@ static int rx_rest(struct nd_end *nd, struct rte_mbuf *m, const uint8_t *from,
  *	      frame for the offload stage, as a guest's would be
  * @m:		the frame
  * @vh:		its header
+ *
+ * Return: 0, or -ENOTSUP for a kind of segmentation xcable cannot pass
+ *	   on or do (UDP segmentation, VIRTIO_NET_HDR_GSO_UDP_L4)
  */
-static inline void rx_gso(struct rte_mbuf *m, const struct virtio_net_hdr *vh)
+static inline int rx_gso(struct rte_mbuf *m, const struct virtio_net_hdr *vh)
 {
 	uint8_t type = vh->gso_type & (uint8_t)~VIRTIO_NET_HDR_GSO_ECN;
 
 	if (likely(type == VIRTIO_NET_HDR_GSO_NONE))
-		return;
-	/* a kind the offload stage cannot cut (UDP segmentation) keeps no
-	 * size: it checks the frame as one and refuses it there */
+		return 0;
+	if (type != VIRTIO_NET_HDR_GSO_TCPV4 &&
+	    type != VIRTIO_NET_HDR_GSO_TCPV6)
+		return -ENOTSUP;
 	m->ol_flags |= RTE_MBUF_F_RX_LRO;
-	m->tso_segsz = type == VIRTIO_NET_HDR_GSO_TCPV4 ||
-		       type == VIRTIO_NET_HDR_GSO_TCPV6 ? vh->gso_size : 0;
+	m->tso_segsz = vh->gso_size;
+	return 0;
 }
 
 /**
@@ -370,7 +378,11 @@ static uint16_t netdev_rx(struct xc_end *e, uint16_t q, struct rte_mbuf **pkts,
 		if (unlikely(csum ||
 			     (nd->rvh[i].flags & VIRTIO_NET_HDR_F_NEEDS_CSUM)))
 			m->ol_flags |= RTE_MBUF_F_RX_L4_CKSUM_NONE;
-		rx_gso(m, &nd->rvh[i]);
+		if (unlikely(rx_gso(m, &nd->rvh[i]))) {
+			rx_drop(e, q, m->pkt_len, XC_DROP_UNSUPPORTED);
+			rte_pktmbuf_free(m);
+			continue;
+		}
 		pkts[out++] = m;
 	}
 	memmove(nd->rxm, nd->rxm + got, (nd->n_rxm - got) * sizeof(nd->rxm[0]));
@@ -865,8 +877,6 @@ static int open_socket(struct nd_end *nd, char *err, size_t errlen)
 	if (setsockopt(nd->fd, SOL_PACKET, PACKET_AUXDATA, &one,
 		       sizeof(one)) < 0 ||
 	    setsockopt(nd->fd, SOL_PACKET, PACKET_IGNORE_OUTGOING, &one,
-		       sizeof(one)) < 0 ||
-	    setsockopt(nd->fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one,
 		       sizeof(one)) < 0 ||
 	    setsockopt(nd->fd, SOL_PACKET, PACKET_VNET_HDR, &one,
 		       sizeof(one)) < 0) {
