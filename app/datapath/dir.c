@@ -640,9 +640,11 @@ int xc_cable_dirs_create(struct xc_cable *c, const struct xc_impair_cfg ic[2],
 			snprintf(d->label, sizeof(d->label), "%s->%s",
 				 d->rx->label, d->tx->label);
 			xc_off_init(&d->off, c->pool, c->ipool);
-			/* a guest's large frames are chains of c->pool's */
-			if (d->rx->ops == &xc_end_whole_ops &&
-			    d->rx->port->ops->rx_chains)
+			/* a guest's large frames are chains of c->pool's,
+			 * and so are a netdev end's */
+			if ((d->rx->ops == &xc_end_whole_ops &&
+			     d->rx->port->ops->rx_chains) ||
+			    d->rx->ops->rx_chains)
 				d->rx_pool = c->pool;
 			d->rx_share = 1;	/* lcores.c may say more */
 			d->pool_want = c->pool_want;

@@ -771,6 +771,7 @@ const struct xc_end_ops xc_end_netdev_ops = {
 	.wait_fd = netdev_wait_fd,
 	.poll = netdev_poll,
 	.rx_stage = xc_coalesce_stage,
+	.rx_chains = true,
 };
 
 /**

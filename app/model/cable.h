@@ -142,6 +142,10 @@ typedef void xc_stage_fn(struct xc_dir *d, struct xc_burst *b);
  * @rx_stage:	a stage every direction from the end runs, after
  *		impairment (a wire's kinds: join its TCP segments into TSO
  *		frames for a guest, coalesce.c); NULL for none
+ * @rx_chains:	the end's receive chains large frames out of the cable's
+ *		pool (a netdev end's GSO packets): its direction receives
+ *		only what the free mbufs hold and has the pool grown, as
+ *		for a guest's port (dir.c, rx_budget())
  */
 struct xc_end_ops {
 	const char *kind;
@@ -160,6 +164,7 @@ struct xc_end_ops {
 	bool (*poll)(struct xc_end *e);
 	xc_stage_fn *tx_stage;
 	xc_stage_fn *rx_stage;
+	bool rx_chains;
 };
 
 /**
