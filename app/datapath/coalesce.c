@@ -261,7 +261,6 @@ static void run_finish(struct xc_dir *d, struct run *r)
 	ip->total_length = rte_cpu_to_be_16((uint16_t)r->ip_len);
 	ip->hdr_checksum = 0;
 	ip->hdr_checksum = rte_ipv4_cksum(ip);
-	r->h.tcp->cksum = 0;
 	r->h.tcp->cksum = rte_ipv4_phdr_cksum(ip, 0);
 	m->l2_len = ETH_LEN;
 	m->l3_len = IP_LEN;

@@ -392,49 +392,44 @@ static uint16_t netdev_rx(struct xc_end *e, uint16_t q, struct rte_mbuf **pkts,
 
 /**
  * tx_vnet() - the virtio-net header of a frame sent: how the kernel cuts
- *	       a TSO frame, where it completes a partial checksum; that
- *	       checksum field gets the pseudo-header sum over the TCP or UDP
- *	       length, which the kernel's segmentation takes it to hold
+ *	       a TSO frame, where it completes a partial checksum
  * @vh:		filled
- * @m:		the frame, as the offload stage left it (flags and header
- *		lengths set for TSO and partial checksums, headers in its
- *		first mbuf)
+ * @m:		the frame, as the stages left it: flags and header lengths
+ *		set for TSO and partial checksums (offload.c, coalesce.c),
+ *		headers in its first mbuf
+ *
+ * The kernel's segmentation takes a TSO frame's checksum field to hold
+ * the pseudo-header sum over the whole TCP length, as Linux writes it; a
+ * guest's TSO frame passed whole holds whatever its sender wrote, so it is
+ * written again here, from the IP header (DPDK's helpers). A partial
+ * checksum already holds that sum (set_partial() in offload.c).
  */
 static void tx_vnet(struct virtio_net_hdr *vh, struct rte_mbuf *m)
 {
 	uint64_t ol = m->ol_flags, l4 = ol & RTE_MBUF_F_TX_L4_MASK;
-	bool tso = ol & RTE_MBUF_F_TX_TCP_SEG, v4 = ol & RTE_MBUF_F_TX_IPV4;
-	uint16_t off, at = (uint16_t)(m->l2_len + m->l3_len);
-	const uint8_t *ip;
-	uint32_t sum, len;
+	uint16_t at = (uint16_t)(m->l2_len + m->l3_len);
+	struct rte_tcp_hdr *th;
+	const void *ip;
 
 	memset(vh, 0, sizeof(*vh));
-	if (likely(!tso && l4 != RTE_MBUF_F_TX_TCP_CKSUM &&
+	if (likely(l4 != RTE_MBUF_F_TX_TCP_CKSUM &&
 		   l4 != RTE_MBUF_F_TX_UDP_CKSUM))
 		return;
-	off = tso || l4 == RTE_MBUF_F_TX_TCP_CKSUM ?
-	      offsetof(struct rte_tcp_hdr, cksum) :
-	      offsetof(struct rte_udp_hdr, dgram_cksum);
 	vh->flags = VIRTIO_NET_HDR_F_NEEDS_CSUM;
 	vh->csum_start = at;
-	vh->csum_offset = off;
-	if (tso) {
-		vh->gso_type = v4 ? VIRTIO_NET_HDR_GSO_TCPV4 :
-				    VIRTIO_NET_HDR_GSO_TCPV6;
-		vh->gso_size = m->tso_segsz;
-		vh->hdr_len = (uint16_t)(at + m->l4_len);
-	}
-	ip = rte_pktmbuf_mtod_offset(m, const uint8_t *, m->l2_len);
-	len = m->pkt_len - at;
-	sum = v4 ? __rte_raw_cksum(ip + 12, 8, 0) : __rte_raw_cksum(ip + 8, 32, 0);
-	sum += rte_cpu_to_be_16(off == offsetof(struct rte_tcp_hdr, cksum) ?
-				IPPROTO_TCP : IPPROTO_UDP);
-	sum += rte_cpu_to_be_16((uint16_t)(len >> 16));
-	sum += rte_cpu_to_be_16((uint16_t)len);
-	sum = (sum & 0xffff) + (sum >> 16);
-	sum = (sum & 0xffff) + (sum >> 16);
-	*rte_pktmbuf_mtod_offset(m, unaligned_uint16_t *, at + off) =
-		(uint16_t)sum;
+	vh->csum_offset = l4 == RTE_MBUF_F_TX_TCP_CKSUM ?
+			  offsetof(struct rte_tcp_hdr, cksum) :
+			  offsetof(struct rte_udp_hdr, dgram_cksum);
+	if (!(ol & RTE_MBUF_F_TX_TCP_SEG))
+		return;
+	ip = rte_pktmbuf_mtod_offset(m, const void *, m->l2_len);
+	th = rte_pktmbuf_mtod_offset(m, struct rte_tcp_hdr *, at);
+	vh->gso_type = ol & RTE_MBUF_F_TX_IPV4 ? VIRTIO_NET_HDR_GSO_TCPV4 :
+						  VIRTIO_NET_HDR_GSO_TCPV6;
+	vh->gso_size = m->tso_segsz;
+	vh->hdr_len = (uint16_t)(at + m->l4_len);
+	th->cksum = ol & RTE_MBUF_F_TX_IPV4 ? rte_ipv4_phdr_cksum(ip, 0) :
+					      rte_ipv6_phdr_cksum(ip, 0);
 }
 
 /**
