@@ -1090,14 +1090,11 @@ static bool co_joined(const struct rte_mbuf *m, uint32_t first, unsigned int n,
 	if (m->nb_segs != n || m->pkt_len > sizeof(f.b) ||
 	    !(m->ol_flags & RTE_MBUF_F_TX_TCP_SEG) || m->tso_segsz != CO_MSS)
 		return false;
-	memset(&f, 0, sizeof(f));
-	f.len = m->pkt_len;
+	flatten(m, &f);
 	f.l2 = 14;
 	f.l3 = 20;
 	f.l4 = 32;
 	f.v4 = f.tcp = true;
-	if (rte_pktmbuf_read(m, 0, f.len, f.b) != f.b)
-		memcpy(f.b, rte_pktmbuf_read(m, 0, f.len, f.b), f.len);
 	ip = f.b + 14;
 	th = ip + 20;
 	if (f.len != 14 + 20 + 32 + payload || get16(ip + 2) != 20 + 32 + payload ||
