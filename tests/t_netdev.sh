@@ -67,19 +67,26 @@ nd_wait_up() {
 		{ tail -n 5 x.log; fail "the netdev ends did not come up"; }
 }
 
-# nd_frames WHAT [XCPEER OPTIONS] - the catalogue both ways, byte for byte
-nd_frames() {
-	local what=$1 rc pp n; shift
-	# the frames go once xcable has seen both frontends come up (else the
-	# first may meet a vhost end not up yet: counted peer-down, not lost)
+# nd_peer LOG MODE [XCPEER OPTIONS] - xcpeer in MODE between the two
+# frontends' sockets, output in LOG, started once xcable has seen both
+# frontends come up (else the first frame may meet a vhost end not up
+# yet: counted peer-down, not lost); rc of xcpeer
+nd_peer() {
+	local log=$1 pp n; shift
 	n=$(grep -c "link up, VM connected" x.log)
 	rm -f "$T/go"
-	timeout 60 "$XCPEER" $(peer_eal "$T/a.sock" "$T/b.sock") -- frames --rounds 1 \
-		--wait-file "$T/go" "$@" >peer.log 2>&1 &
+	timeout 60 "$XCPEER" $(peer_eal "$T/a.sock" "$T/b.sock") -- "$@" \
+		--wait-file "$T/go" >"$log" 2>&1 &
 	pp=$!
-	wait_log x.log "link up, VM connected" $((n + 2)) 30 || { kill $pp; fail "xcable never saw both frontends $what"; return 1; }
+	wait_log x.log "link up, VM connected" $((n + 2)) 30 || { kill $pp; fail "xcable never saw both frontends"; return 1; }
 	touch "$T/go"
 	wait $pp
+}
+
+# nd_frames WHAT [XCPEER OPTIONS] - the catalogue both ways, byte for byte
+nd_frames() {
+	local what=$1 rc; shift
+	nd_peer peer.log frames --rounds 1 "$@"
 	rc=$?
 	grep -E '^FAIL' peer.log | head -n 5 | sed 's/^/  peer: /'
 	say "$what: $(grep catalogue peer.log); $(grep -E "^(ok|FAIL) (QinQ|LACP)" peer.log | tr "\n" " ")"
@@ -115,15 +122,9 @@ TESTS+=(t_netdev_veth)
 # and partial checksums; B takes no offloads), with xcable already
 # running: its cases checked in peer-N.log; rc of the frontend
 nd_offload_round() {
-	local pp rc n
-	n=$(grep -c "link up, VM connected" x.log)
-	rm -f "$T/go"
-	timeout 60 "$XCPEER" $(peer_eal "$T/a.sock" "$T/b.sock") -- offload --tx tso --rx none \
-		--wait-file "$T/go" >peer-$1.log 2>&1 &
-	pp=$!
-	wait_log x.log "link up, VM connected" $((n + 2)) 30 || { kill $pp; echo "  xcable never saw both frontends"; return 1; }
-	touch "$T/go"
-	wait $pp; rc=$?
+	local rc
+	nd_peer peer-$1.log offload --tx tso --rx none
+	rc=$?
 	say "$2: $(grep -c '^ok' peer-$1.log) ok, $(grep -c '^FAIL' peer-$1.log) failed"
 	grep -E '^FAIL|^  ' peer-$1.log | head -n 5 | sed 's/^/  peer: /'
 	grep -E '^ok (TCP/IPv6 TSO 60000|TCP/IPv4 TSO 30000)' peer-$1.log | sed 's/^/  peer: /'
