@@ -94,17 +94,26 @@ TESTS+=(t_kends_missing_iface)
 # cpu_ticks PID - user + system clock ticks the process has used
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 
-# idle_trunk PMD - two xcables joined by a trunk over PMD (af_packet or
-# af_xdp), idle but for one frame each way every second for 10 s (xcpeer's
+# idle_trunk PMD [del] - two xcables joined by a trunk over PMD (af_packet
+# or af_xdp; with del, cable c2 deleted from both at runtime first), idle but for one frame each way every second for 10 s (xcpeer's
 # latency mode): each xcable must stay under 5% of a core, the median
 # frame must cross within 10 ms and every frame within a second (an lcore
 # that did not wake for the trunk's frames would notice them only at its
 # longest sleep, 10 s; one preempted on this shared machine takes tens of
 # ms now and then)
 idle_trunk() {
-	local ta tb hz a b p
+	local ta tb hz a b p h dirs=4
 	hosts_link 1500 || { fail "cannot create namespaces and veth"; return 1; }
 	WIRE_PMD=$1 host_start a 802.1ad "" && WIRE_PMD=$1 host_start b 802.1ad "" || return 1
+	if [ "${2:-}" = del ]; then
+		for h in a b; do
+			eval "p=\$XPID_$h"
+			"$BUILD/app/xcablectl" -p "xcable-$p" del c2 >del.out 2>&1 ||
+				{ cat del.out; fail "host $h: xcablectl del c2 failed"; return 1; }
+		done
+		say "c2 deleted on both hosts; c1 stays on the trunk"
+		dirs=2
+	fi
 	"$XCPEER" $(peer_eal "$T/a1.sock" "$T/b1.sock") -- latency --count 5 --gap-us 1000000 \
 		--wait-file "$T/go" >lat.log 2>&1 & p=$!
 	wait_ends_up xa.log 20 left && wait_ends_up xb.log 20 left || { fail "the frontends did not connect"; return 1; }
@@ -123,9 +132,13 @@ idle_trunk() {
 		{ fail "a frame took a second or more to cross: the lcore did not wake for it"; return 1; }
 	awk '/^latency/ { for (i = 1; i < NF; i++) if ($i == "median_us" && $(i + 1) + 0 >= 10000) bad = 1 } END { exit bad }' lat.log ||
 		{ fail "the median frame took 10 ms or more to cross"; return 1; }
-	check_accounted xa.log && check_accounted xb.log
+	# c1's two directions, and c2's unless it was deleted
+	check_accounted xa.log "$dirs" && check_accounted xb.log "$dirs"
 }
 t_kends_idle_packet() { idle_trunk af_packet; }
 t_kends_idle_xdp() { idle_trunk af_xdp; }
-TESTS+=(t_kends_idle_packet t_kends_idle_xdp)
-ONCE+=(t_kends_idle_packet t_kends_idle_xdp)	# CPU and latency of build/
+# the trunk's socket is every member's: a member deleted at runtime must
+# not take it out of what the lcore waits on for the others
+t_kends_idle_after_del() { idle_trunk af_packet del; }
+TESTS+=(t_kends_idle_packet t_kends_idle_xdp t_kends_idle_after_del)
+ONCE+=(t_kends_idle_packet t_kends_idle_xdp t_kends_idle_after_del)	# CPU and latency of build/

@@ -131,6 +131,27 @@ int xc_idle_watch(struct xc_idle *s, struct xc_dir *d)
 }
 
 /**
+ * unfollow() - stop watching a queue's kick fd, unless another queue
+ *		watches the same one (the members of a trunk share its
+ *		port's socket: deleting one must not deafen the others)
+ * @s:		sleeping state
+ * @q:		the queue; its @kickfd is -1 after
+ */
+static void unfollow(struct xc_idle *s, struct xc_idle_q *q)
+{
+	int fd = q->kickfd;
+	unsigned int i;
+
+	if (fd < 0)
+		return;
+	q->kickfd = -1;
+	for (i = 0; i < s->n_dirs; i++)
+		if (s->dirs[i].rx.kickfd == fd || s->dirs[i].tx.kickfd == fd)
+			return;
+	epoll_ctl(s->epfd, EPOLL_CTL_DEL, fd, NULL);
+}
+
+/**
  * xc_idle_unwatch() - stop watching a direction's kicks (the lcore drops
  *		       it: its cable is removed)
  * @s:		sleeping state, not armed
@@ -145,10 +166,8 @@ void xc_idle_unwatch(struct xc_idle *s, const struct xc_dir *d)
 
 		if (w->d != d)
 			continue;
-		if (w->rx.kickfd >= 0)
-			epoll_ctl(s->epfd, EPOLL_CTL_DEL, w->rx.kickfd, NULL);
-		if (w->tx.kickfd >= 0)
-			epoll_ctl(s->epfd, EPOLL_CTL_DEL, w->tx.kickfd, NULL);
+		unfollow(s, &w->rx);
+		unfollow(s, &w->tx);
 		*w = s->dirs[--s->n_dirs];
 		return;
 	}
@@ -169,10 +188,8 @@ static void follow(struct xc_idle *s, struct xc_idle_q *q, int fd, int gen)
 
 	if (gen == q->vid && fd == q->kickfd)
 		return;
-	if (q->kickfd >= 0)
-		epoll_ctl(s->epfd, EPOLL_CTL_DEL, q->kickfd, NULL);
+	unfollow(s, q);
 	q->vid = gen;
-	q->kickfd = -1;
 	if (fd < 0)
 		return;
 	ev.data.u64 = (uint32_t)fd;
