@@ -15,11 +15,12 @@
  *                   "unplugged": WHY, ... }, .. ],
  *       "directions": { "FROM->TO": { "from": LABEL, "to": LABEL,
  *           "impair": SPEC, "measured": { ... },
- *           "counters": { COUNTER: N, ... },
+ *           "counters": { COUNTER: N, ... }, "unaccounted": N,
  *           "queues": [ { COUNTER: N, ... }, ... ] }, ... } }, ... },
  *     GROUP: { HUB: { FACT: VALUE, ..., "counters": { ... } }, ... }, ...
  *     "removed": [ { "name": NAME, "when": UNIX-SECONDS,
- *       "directions": { "FROM->TO": { "counters": { ... } }, ... } }, ... ],
+ *       "directions": { "FROM->TO": { "counters": { ... },
+ *           "unaccounted": N }, ... } }, ... ],
  *     "removed-total": N }
  *
  * "removed" has the last counters of the last XC_GONE_KEEP cables removed
@@ -41,6 +42,10 @@
  * lately.
  * "queues" of a direction appears for cables of several queues only. The
  * counter names and their order are those of the tables in stats.c.
+ * "unaccounted" is the direction's balance of frames (xc_dir_unaccounted():
+ * those received or made less those sent, dropped or taken), 0 once it is
+ * idle if every frame is accounted for: what a test or a monitor checks,
+ * without writing the balance's terms again.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -264,6 +269,7 @@ static void dir_json(const struct xc_cable *c, unsigned int k,
 	if (xc_impair_report_shown(&ir))
 		xc_impair_report_json(&ir, j, "measured");
 	xc_stats_json(&xc_dir_counters, &s, j, "counters");
+	xc_json_i64(j, "unaccounted", xc_dir_unaccounted(&s));
 	if (c->n_queues > 1) {
 		xc_json_open(j, "queues", '[');
 		for (q = 0; q < c->n_queues; q++) {
@@ -298,6 +304,8 @@ static void gone_json(const struct xc_gone_list *gone, struct xc_json *j)
 			xc_json_open(j, g->label[k], '{');
 			xc_stats_json(&xc_dir_counters, &g->st[k], j,
 					 "counters");
+			xc_json_i64(j, "unaccounted",
+				    xc_dir_unaccounted(&g->st[k]));
 			xc_json_close(j, '}');
 		}
 		xc_json_close(j, '}');

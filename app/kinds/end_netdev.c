@@ -694,7 +694,7 @@ static bool netdev_poll(struct xc_end *e)
 }
 
 #define ND_CTR(name, field, meaning) \
-	{ name, meaning, offsetof(struct nd_stats, field), 1 }
+	{ name, meaning, offsetof(struct nd_stats, field), 1, 0 }
 
 /* every counter of an end's socket, in the order shown */
 static const struct xc_counter nd_counters[] = {

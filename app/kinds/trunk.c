@@ -477,7 +477,7 @@ void xc_trunk_flush(struct xc_trunk *t)
 }
 
 #define TRUNK_CTR(name, field, meaning) \
-	{ name, meaning, offsetof(struct xc_trunk_stats, field), 1 }
+	{ name, meaning, offsetof(struct xc_trunk_stats, field), 1, 0 }
 
 /* every counter of a trunk port, in the order shown */
 static const struct xc_counter trunk_counters[] = {

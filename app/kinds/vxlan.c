@@ -160,7 +160,7 @@ static int open_socket(const struct sockaddr_storage *ss, bool df, bool *gso,
 }
 
 #define VXLAN_CTR(name, field, meaning) \
-	{ name, meaning, offsetof(struct xc_vxlan_stats, field), 1 }
+	{ name, meaning, offsetof(struct xc_vxlan_stats, field), 1, 0 }
 
 /* every counter of the tunnel socket, in the order shown */
 static const struct xc_counter vxlan_counters[] = {

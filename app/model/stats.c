@@ -12,19 +12,22 @@
 #include "stats.h"
 
 #define DIR_CTR(name, field, meaning) \
-	{ name, meaning, offsetof(struct xc_dir_stats, field), 1 }
+	{ name, meaning, offsetof(struct xc_dir_stats, field), 1, 0 }
+/* a counter of frames that came (+1) or went (-1): xc_dir_unaccounted() */
+#define DIR_IO(name, field, balance, meaning) \
+	{ name, meaning, offsetof(struct xc_dir_stats, field), 1, balance }
 #define DROP_CTR(name, reason, meaning) \
 	{ name, "dropped: " meaning, \
-	  offsetof(struct xc_dir_stats, drop) + (reason) * sizeof(uint64_t), 1 }
+	  offsetof(struct xc_dir_stats, drop) + (reason) * sizeof(uint64_t), 1, 0 }
 
 /* every counter of a cable direction, in the order shown */
 static const struct xc_counter dir_counters[] = {
-	DIR_CTR("rx-pkts", rx_pkts, "frames received from the sending end"),
+	DIR_IO("rx-pkts", rx_pkts, +1, "frames received from the sending end"),
 	DIR_CTR("rx-bytes", rx_bytes, "bytes of those frames"),
-	DIR_CTR("tx-pkts", tx_pkts, "frames the receiving end accepted"),
+	DIR_IO("tx-pkts", tx_pkts, -1, "frames the receiving end accepted"),
 	DIR_CTR("tx-bytes", tx_bytes, "bytes of those frames"),
 	{ "dropped", "frames dropped, all reasons together",
-	  offsetof(struct xc_dir_stats, drop), XC_DROP__MAX },
+	  offsetof(struct xc_dir_stats, drop), XC_DROP__MAX, -1 },
 	DROP_CTR("peer-down", XC_DROP_PEER_DOWN,
 		 "the receiving end's link or queue was down"),
 	DROP_CTR("shutdown", XC_DROP_SHUTDOWN,
@@ -51,20 +54,20 @@ static const struct xc_counter dir_counters[] = {
 		 "held when the cable was taken down (pulled)"),
 	DROP_CTR("refused", XC_DROP_REFUSED,
 		 "the receiving end could not send them (a tunnel: the kernel refused the datagram, no route...)"),
-	DIR_CTR("segmented", seg_frames,
-		"frames segmented in software (receiver without TSO)"),
-	DIR_CTR("segments-made", seg_out, "segments made of them"),
+	DIR_IO("segmented", seg_frames, -1,
+	       "frames segmented in software (receiver without TSO)"),
+	DIR_IO("segments-made", seg_out, +1, "segments made of them"),
 	DIR_CTR("checksums-filled", csum_filled,
 		"checksums completed in software (receiver without CSUM)"),
-	DIR_CTR("duplicated", duplicated,
-		"extra copies sent on purpose (impairment dup)"),
+	DIR_IO("duplicated", duplicated, +1,
+	       "extra copies sent on purpose (impairment dup)"),
 	DIR_CTR("corrupted", corrupted,
 		"frames with a bit flipped on purpose (impairment corrupt)"),
 	DIR_CTR("reordered", reordered,
 		"frames sent on purpose ahead of frames received before them (impairment reorder)"),
-	DIR_CTR("coalesced", coal_frames,
-		"TSO frames made of a wire's TCP segments (receiver with TSO)"),
-	DIR_CTR("segments-coalesced", coal_in, "segments they were made of"),
+	DIR_IO("coalesced", coal_frames, +1,
+	       "TSO frames made of a wire's TCP segments (receiver with TSO)"),
+	DIR_IO("segments-coalesced", coal_in, -1, "segments they were made of"),
 };
 
 const struct xc_counter_table xc_dir_counters = {
@@ -88,6 +91,26 @@ const char *xc_drop_name(enum xc_drop r)
 		if (dir_counters[i].off == off && dir_counters[i].n_sum == 1)
 			return dir_counters[i].name;
 	return "unknown";
+}
+
+/**
+ * xc_dir_unaccounted() - a direction's balance of frames: those that came
+ *			  less those that went, each counter taken with
+ *			  its @balance in dir_counters
+ * @s:		a snapshot of the direction's counters, idle
+ *
+ * Return: 0 if every frame is accounted for (struct xc_dir_stats); a
+ *	   frame in flight, or one lost uncounted, shows here
+ */
+int64_t xc_dir_unaccounted(const struct xc_dir_stats *s)
+{
+	int64_t sum = 0;
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(dir_counters); i++)
+		sum += dir_counters[i].balance *
+		       (int64_t)xc_counter_value(&dir_counters[i], s);
+	return sum;
 }
 
 /**

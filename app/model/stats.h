@@ -45,9 +45,12 @@ enum xc_drop {
  * (each counter's name and meaning are written once, in dir_counters of
  * stats.c)
  *
- * Invariant once the direction is idle:
+ * Invariant once the direction is idle: every frame received, or made
+ * or taken by a stage, was sent or dropped. Each counter's term in that
+ * balance is written beside it in dir_counters (@balance), and
+ * xc_dir_unaccounted() adds them up (0 when the invariant holds):
  * rx_pkts - seg_frames + seg_out + duplicated - coal_in + coal_frames
- *	= tx_pkts + sum(drop).
+ *	- tx_pkts - sum(drop).
  */
 struct xc_dir_stats {
 	uint64_t rx_pkts;
@@ -86,12 +89,17 @@ static inline void xc_stat_add(uint64_t *c, uint64_t n)
  * @off:	offset of its uint64_t in the stats struct of the table
  * @n_sum:	how many consecutive uint64_t from @off it adds up (1, or
  *		XC_DROP__MAX for the total of drops)
+ * @balance:	its term in the table's balance of frames: +1 for frames
+ *		that came (received, or made by a stage), -1 for frames
+ *		that went (sent, dropped, or taken by a stage), 0 if it is
+ *		not one (bytes, a drop reason already in the total)
  */
 struct xc_counter {
 	const char *name;
 	const char *meaning;
 	size_t off;
 	unsigned int n_sum;
+	int balance;
 };
 
 /**
@@ -108,6 +116,7 @@ extern const struct xc_counter_table xc_dir_counters;
 
 const char *xc_drop_name(enum xc_drop r);
 uint64_t xc_counter_value(const struct xc_counter *c, const void *s);
+int64_t xc_dir_unaccounted(const struct xc_dir_stats *s);
 size_t xc_stats_line(const struct xc_counter_table *t, const void *s,
 			char *buf, size_t len);
 void xc_stats_json(const struct xc_counter_table *t, const void *s,

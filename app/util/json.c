@@ -136,6 +136,21 @@ void xc_json_u64(struct xc_json *j, const char *key, uint64_t v)
 }
 
 /**
+ * xc_json_i64() - a signed number
+ * @j:		writer
+ * @key:	its key, or NULL
+ * @v:		the number
+ */
+void xc_json_i64(struct xc_json *j, const char *key, int64_t v)
+{
+	char num[24];
+	int n = snprintf(num, sizeof(num), "%" PRId64, v);
+
+	member(j, key);
+	put(j, num, (size_t)n);
+}
+
+/**
  * xc_json_finish() - end the document with a newline
  * @j:		writer
  *

@@ -32,6 +32,7 @@ void xc_json_open(struct xc_json *j, const char *key, char brace);
 void xc_json_close(struct xc_json *j, char brace);
 void xc_json_str(struct xc_json *j, const char *key, const char *v);
 void xc_json_u64(struct xc_json *j, const char *key, uint64_t v);
+void xc_json_i64(struct xc_json *j, const char *key, int64_t v);
 int xc_json_finish(struct xc_json *j);
 
 /**
