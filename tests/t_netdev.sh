@@ -30,7 +30,8 @@ nd_veth() {
 }
 
 # nd_ini A_NETNS B_NETNS - the config: cable c1 from $T/a.sock to va in
-# A_NETNS, c2 from vb in B_NETNS to $T/b.sock
+# A_NETNS, c2 from vb in B_NETNS to $T/b.sock; both netdev ends under
+# outer tag $ND_TAG (802.1ad) if it is set
 nd_ini() {
 	cat <<EOI
 [global]
@@ -40,9 +41,11 @@ link-propagation = no
 left = $T/a.sock
 right-netdev = va
 right-netns = $1
+${ND_TAG:+right-tag = $ND_TAG}
 [cable c2]
 left-netdev = vb
 left-netns = $2
+${ND_TAG:+left-tag = $ND_TAG}
 right = $T/b.sock
 EOI
 }
@@ -140,13 +143,23 @@ nd_offload_round() {
 # header, the pseudo-header sum c1 wrote): either way B gets exactly the
 # segments a guest's TSO would make, every checksum right
 t_netdev_offload() {
-	local rc1 rc2 a b s1 s2
+	local rc1 rc2 a b s1 s2 w=""
 	nd_prep && nd_veth 9000 || { fail "cannot create namespaces and veth"; return 1; }
 	nd_start "/run/netns/$(nd_ns a)" "/run/netns/$(nd_ns b)" || return 1
-	nd_offload_round 1 "GSO packets across va ~ vb"; rc1=$?
+	[ -n "${ND_TAG:-}" ] && w=" under tag $ND_TAG"
+	nd_offload_round 1 "GSO packets across va ~ vb$w"; rc1=$?
 	# the counters so far (counter reads now.json)
 	"$XCTL" -p "xcable-$XC_PID" list --json >now.json 2>&1 || { cat now.json; fail "xcablectl list failed"; return 1; }
 	a=$(counter now "c1 left->right" segmented) s1=$(counter now "c2 left->right" segmented)
+	if [ -n "${ND_TAG:-}" ]; then
+		# the ends say their tag (xcablectl list --json)
+		/usr/bin/python3 -c 'import json, sys
+d = json.load(open("now.json"))["cables"]
+t = [(e["interface"], e.get("tag"), e.get("tag-type")) for c in ("c1", "c2") for e in d[c]["ends"] if e["kind"] == "netdev"]
+print("  netdev ends: " + ", ".join("%s tag %s type 0x%x" % x for x in t))
+sys.exit(0 if all(x[1] == int(sys.argv[1]) and x[2] == 0x88a8 for x in t) and len(t) == 2 else 1)' "$ND_TAG" ||
+			{ fail "the netdev ends do not show tag $ND_TAG"; return 1; }
+	fi
 	ip netns exec "$(nd_ns a)" ethtool -K va tso off gso off tx off >/dev/null ||
 		{ fail "cannot turn va's offloads off"; return 1; }
 	nd_offload_round 2 "va without offloads: the kernel cuts and sums"; rc2=$?
@@ -158,6 +171,13 @@ t_netdev_offload() {
 		fail "TSO frames were not cut where they should be (xcable: only for B, in the first round)"
 }
 TESTS+=(t_netdev_offload)
+
+# the same with both netdev ends under an 802.1ad tag: a TSO frame crosses
+# va ~ vb whole with the end's tag between its MAC addresses and the rest
+# (and, for the frontend's QinQ frames, two tags), and the kernel cuts
+# tagged ones right when va cannot
+t_netdev_offload_tagged() { ND_TAG=30 t_netdev_offload; }
+TESTS+=(t_netdev_offload_tagged)
 
 # the same through a Linux vxlan device in each namespace (VNI 42 over a
 # veth carrying IPv4): what af_xdp cannot attach to
@@ -404,3 +424,99 @@ t_netdev_vm() {
 }
 TESTS+=(t_netdev_vm)
 SLOW_ONCE+=(t_netdev_vm)	# a VM; the netdev end's code runs on every build in the tests above
+
+# nd_tagged_ini HOST TAGTYPE - host HOST's config in t_trunk.sh's two
+# hosts: cables c1 (socket HOST1.sock, tag 10) and c2 (HOST2.sock, tag 20)
+# on interface vHOST, as netdev ends with tags (no DPDK port)
+nd_tagged_ini() {
+	cat <<EOI
+[global]
+stats-interval = 0
+link-propagation = no
+[cable c1]
+left = $T/${1}1.sock
+right-netdev = v$1
+right-tag = 10
+right-tag-type = $2
+[cable c2]
+left = $T/${1}2.sock
+right-netdev = v$1
+right-tag = 20
+right-tag-type = $2
+EOI
+}
+
+# netdev ends with tags speak a trunk's language: host a has an af_packet
+# trunk on va (802.1ad, then 802.1Q), host b netdev ends under the same
+# tags on vb. The catalogue (jumbo frames, STP, LACP, LLDP, the guests'
+# own 802.1Q and QinQ tags) crosses each cable both ways byte for byte,
+# and nothing of one cable reaches the other's frontends: each end's
+# socket takes only its tag's frames
+t_netdev_tagged_trunk() {
+	local tt
+	hosts_link 9100 || { fail "cannot create namespaces and veth"; return 1; }
+	for tt in 802.1ad 802.1q; do
+		host_start a "$tt" 9008 || return 1
+		nd_tagged_ini b "$tt" >b.ini
+		host_run b || return 1
+		grep -q "c1: left (.*b1.sock) <-> right (vb)" xb.log ||
+			{ grep "<->" xb.log; fail "host b's c1 is not on vb"; return 1; }
+		say "$tt: host a's trunk on va, host b's netdev ends with tags on vb"
+		frames_apart 1 && frames_apart 2 || return 1
+		host_stop a && host_stop b || return 1
+		check_accounted xa.log && check_accounted xb.log ||
+			{ fail "$tt: frames not accounted for"; return 1; }
+		[ "$(trunk_counter xa.log wire unknown-tag)" = 0 ] ||
+			{ fail "$tt: host a's trunk got frames under tags it does not have"; return 1; }
+	done
+}
+TESTS+=(t_netdev_tagged_trunk)
+
+# nd_pair A B WHAT - the catalogue between sockets $T/A.sock and $T/B.sock
+# (two hosts' frontends), both ways, byte for byte
+nd_pair() {
+	local rc
+	"$XCPEER" $(peer_eal "$T/$1.sock" "$T/$2.sock") -- frames --rounds 1 >"pair-$1-$2.log" 2>&1
+	rc=$?
+	grep -E '^FAIL' "pair-$1-$2.log" | head -n 5 | sed 's/^/  peer: /'
+	say "$3: $(grep catalogue "pair-$1-$2.log")"
+	[ $rc = 0 ] || fail "frames altered or lost: $3"
+}
+
+# netdev ends with tags changed at runtime, against host a's af_packet
+# trunk (c1 tag 10, c2 tag 20): host b starts with c1 alone; c2 is added
+# (its own socket and filter on vb); an end under c2's tag again, and one
+# without a tag on vb, are refused, the lab as it was; c1 is deleted and
+# c2 goes on; a reload moves c2 to tag 10, where host a's c1 reaches it
+# (its socket is a new one, filtered for tag 10, not the one it had)
+t_netdev_tagged_runtime() {
+	local names
+	hosts_link 9100 || { fail "cannot create namespaces and veth"; return 1; }
+	host_start a 802.1ad 9008 || return 1
+	nd_tagged_ini b 802.1ad | sed '/^\[cable c2\]/,$d' >b.ini
+	host_run b || return 1
+	"$XCTL" -p "xcable-$XPID_b" add c2 "left=$T/b2.sock" right-netdev=vb right-tag=20 >add.out 2>&1 ||
+		{ cat add.out; fail "xcablectl add c2 failed"; return 1; }
+	nd_pair a2 b2 "c2, added at runtime under tag 20" || return 1
+	"$XCTL" -p "xcable-$XPID_b" add c3 "left=$T/b3.sock" right-netdev=vb right-tag=20 >c3.out 2>&1
+	say "another end under tag 20: $(cat c3.out)"
+	grep -q "tag 20 of interface vb is already an end of cable c2" c3.out ||
+		{ fail "a second end under one tag of vb was not refused"; return 1; }
+	"$XCTL" -p "xcable-$XPID_b" add c4 "left=$T/b4.sock" right-netdev=vb >c4.out 2>&1
+	say "an end without a tag on vb: $(cat c4.out)"
+	grep -q "interface vb is already an end of cable c" c4.out ||
+		{ fail "an end without a tag beside ends with tags was not refused"; return 1; }
+	names=$("$XCTL" -p "xcable-$XPID_b" list --json | /usr/bin/python3 -c 'import json, sys; print(" ".join(sorted(json.load(sys.stdin)["cables"])))')
+	[ "$names" = "c1 c2" ] && [ ! -e "$T/b3.sock" ] && [ ! -e "$T/b4.sock" ] ||
+		{ fail "after the refusals: cables '$names', sockets $(ls "$T"/b*.sock)"; return 1; }
+	"$XCTL" -p "xcable-$XPID_b" del c1 >del.out 2>&1 || { cat del.out; fail "xcablectl del c1 failed"; return 1; }
+	nd_pair a2 b2 "c2 after c1 was deleted" || return 1
+	nd_tagged_ini b 802.1ad | sed -e '/^\[cable c1\]/,/^\[cable c2\]/{/^\[cable c2\]/!d}' \
+		-e 's/right-tag = 20/right-tag = 10/' >b.ini
+	"$XCTL" -p "xcable-$XPID_b" reload >rl.out 2>&1 || { cat rl.out; fail "xcablectl reload failed"; return 1; }
+	say "reload, c2 to tag 10: $(tail -n 1 rl.out)"
+	nd_pair a1 b2 "host a's c1 to host b's c2, now under tag 10" || return 1
+	host_stop a && host_stop b || return 1
+	check_accounted xa.log && check_accounted xb.log 2 || fail "frames not accounted for"
+}
+TESTS+=(t_netdev_tagged_runtime)

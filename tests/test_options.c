@@ -686,6 +686,32 @@ static void test_config_ports(void)
 	      load("[cable a]\nleft = /a\nright-netdev = veth0\nright-netns = /run/netns/r1\n",
 		   &o, d, &n, err) == 0 && n == 1 && strcmp(xc_netdev_def(&d[0].end[1])->ifname, "veth0") == 0 &&
 	      strcmp(xc_netdev_def(&d[0].end[1])->netns, "/run/netns/r1") == 0 && !d[0].end[1].path[0]);
+	CHECK("config: netdev ends with tags share an interface",
+	      load("[cable a]\nleft = /a\nright-netdev = v0\nright-tag = 10\n"
+		   "[cable b]\nleft = /b\nright-netdev = v0\nright-tag = 20\nright-tag-type = 802.1q\n"
+		   "[cable c]\nleft = /c\nright-netdev = v0\nright-netns = /run/netns/x\n",
+		   &o, d, &n, err) == 0 && n == 3 && d[0].end[1].tag == 10 &&
+	      xc_netdev_def(&d[0].end[1])->tpid != XC_TPID_8021Q &&
+	      d[1].end[1].tag == 20 && xc_netdev_def(&d[1].end[1])->tpid == XC_TPID_8021Q);
+	CHECK("config: a tag of an interface taken twice",
+	      load("[cable a]\nleft = /a\nright-netdev = v0\nright-tag = 10\n"
+		   "[cable b]\nleft = /b\nright-netdev = v0\nright-tag = 10\n", &o, d, &n, err) == -EINVAL &&
+	      strstr(err, "[cable b] right-netdev: tag 10 of interface v0 is already an end of cable a"));
+	CHECK("config: an interface's end without a tag beside one with",
+	      load("[cable a]\nleft = /a\nright-netdev = v0\nright-tag = 10\n"
+		   "[cable b]\nleft = /b\nright-netdev = v0\n", &o, d, &n, err) == -EINVAL &&
+	      strstr(err, "[cable b] right-netdev: interface v0 is already an end of cable a"));
+	CHECK("config: a tag type without a tag",
+	      load("[cable a]\nleft = /a\nright-netdev = v0\nright-tag-type = 802.1q\n",
+		   &o, d, &n, err) == -EINVAL &&
+	      strstr(err, "[cable a] right-tag-type: a tag type needs a tag (right-tag = N)"));
+	CHECK("config: a netdev tag type on a socket end",
+	      load("[cable a]\nleft = /a\nright = /b\nright-tag-type = 802.1q\n",
+		   &o, d, &n, err) == -EINVAL &&
+	      strstr(err, "right-tag-type: a key of netdev ends, but the right end is a socket end"));
+	CHECK("config: a bad tag type",
+	      load("[cable a]\nleft = /a\nright-netdev = v0\nright-tag = 1\nright-tag-type = 802.1x\n",
+		   &o, d, &n, err) == -EINVAL && strstr(err, "right-tag-type"));
 	CHECK("config: a netdev end and a socket on one end",
 	      load("[cable a]\nleft = /a\nright = /b\nright-netdev = veth0\n",
 		   &o, d, &n, err) == -EINVAL && strstr(err, "right: more than one kind"));

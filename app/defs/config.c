@@ -224,8 +224,8 @@ static int check_end(struct cfg_ctx *c, const char *sec,
 		return bad(c, sec, key, why);
 	}
 	snprintf(key, sizeof(key), "%s-tag", side);
-	if (end->tag && end->port < 0)
-		return bad(c, sec, key, "a tag needs a port (left-port = NAME)");
+	if (end->tag && end->port < 0 && !kd->tags)
+		return bad(c, sec, key, "a tag needs a port (left-port = NAME) or an interface (left-netdev = IFNAME)");
 	snprintf(key, sizeof(key), "%s-queues", side);
 	if (end->port >= 0 && end->queues > 1)
 		return bad(c, sec, key, "cables with a port end use one queue pair");

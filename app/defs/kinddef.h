@@ -91,6 +91,9 @@ struct xc_port_def;
  *		xcablectl migrate --to-remote fills; NULL for others
  * @remote_id:	its key of the link's number there ("vni", migrate's
  *		--vni)
+ * @tags:	an end of this kind may carry an outer VLAN tag of its own
+ *		(left-tag) without a port: several ends share one thing,
+ *		each under its tag (an interface)
  */
 struct xc_kind_def {
 	const char *name;
@@ -115,6 +118,7 @@ struct xc_kind_def {
 	const char *eal_once;
 	const char *remote_addr;
 	const char *remote_id;
+	bool tags;
 };
 
 #define XC_END_KIND(name) extern const struct xc_kind_def xc_kind_def_##name;

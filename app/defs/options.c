@@ -196,7 +196,7 @@ const struct xc_opt_desc xc_opt_table[] = {
 	{ .name = "tag", .where = XC_OPT_END, .type = XC_OPT_UINT, .min = 1,
 	  .max = 4094, .arg = "N", .what = "a VLAN id", .group = g_ends,
 	  .end_off = END(tag),
-	  .help = "with left-port: the end is that port's under this outer VLAN tag, a trunk shared with other cables' ends" },
+	  .help = "with left-port: the end is that port's under this outer VLAN tag, a trunk shared with other cables' ends; with left-netdev: the interface's frames under this tag" },
 	{ .name = "lcore", .where = XC_OPT_CABLE, .type = XC_OPT_UINT,
 	  .max = XC_MAX_LCORE_ID, .arg = "N", .what = "an lcore number",
 	  .group = g_config, .cable_off = CAB(lcore),

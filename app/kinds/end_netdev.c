@@ -47,6 +47,22 @@
  * headroom are kept in front of each receive for that. So 802.1Q, QinQ
  * (0x88a8), LACP, STP, LLDP and any ethertype cross unchanged.
  *
+ * Tagged ends (left-tag = N): several cables on one interface, each under
+ * its outer VLAN tag (802.1ad, or 802.1Q with left-tag-type), as the
+ * members of a trunk, and compatible with one on the wire. Each end has
+ * its own socket, which a classic BPF filter (SO_ATTACH_FILTER, attached
+ * before the socket is bound) lets take only the frames under its tag:
+ * the kernel sorts them, so the ends share no queue and a guest that
+ * falls behind holds up only its own cable. The tag the kernel took off
+ * is not put back; a frame sent gets it between its MAC addresses and
+ * the rest, as a part of its message (the mbuf is not touched), and its
+ * virtio-net header's offsets count it. So a guest's TSO frame crosses
+ * the interface whole, tagged, where an af_packet trunk must cut it.
+ * Frames under a tag no end has are not this xcable's: it never sees
+ * them (they are the interface's, as for any other tag). An end without
+ * a tag takes the whole interface, so an interface has either one end
+ * without a tag or ends with tags, different ones (end_netdev_def.c).
+ *
  * The interface's state is followed by the main thread's housekeeping
  * (the poll end op: two ioctls on the end's socket, in its namespace):
  * IFF_UP and IFF_RUNNING are the end's carrier, its MTU what it takes;
@@ -70,6 +86,7 @@
 
 #include <arpa/inet.h>
 #include <linux/capability.h>
+#include <linux/filter.h>
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
 #include <linux/virtio_net.h>
@@ -147,6 +164,10 @@ struct nd_stats {
  * @tiov:	the virtio-net header (@tvh), then the segments of each
  *		frame sent
  * @tvh:	the virtio-net header of each frame sent
+ * @tag:	the end's outer VLAN id, 0 for an end without a tag
+ * @tpid:	its tag type (host order)
+ * @tagged:	the tag as it goes between a frame's MAC addresses and the
+ *		rest (network order), a part of every message sent
  * @hub:	what the views show of the socket: its counters
  * @st:		the socket's counters (main thread writes; atomic)
  */
@@ -157,6 +178,9 @@ struct nd_end {
 	char ifname[IFNAMSIZ];
 	char netns[XC_SOCK_PATH_MAX];
 	char where[ND_WHERE_MAX];
+	uint16_t tag;
+	uint16_t tpid;
+	uint8_t tagged[ND_TAG];
 	int ifindex;
 	bool bound;
 	uint32_t up;
@@ -174,7 +198,7 @@ struct nd_end {
 		char buf[CMSG_SPACE(sizeof(struct tpacket_auxdata))];
 	} aux[XC_BURST];
 	struct mmsghdr tmsg[XC_BURST];
-	struct iovec tiov[XC_BURST][1 + ND_TX_SEGS];
+	struct iovec tiov[XC_BURST][3 + ND_TX_SEGS];
 	struct virtio_net_hdr tvh[XC_BURST];
 };
 
@@ -222,7 +246,9 @@ static unsigned int rx_refill(struct nd_end *nd, unsigned int n)
 }
 
 /**
- * rx_tag() - put back the outer VLAN tag the kernel took off a frame
+ * rx_tag() - put back the outer VLAN tag the kernel took off a frame; for
+ *	      an end with a tag, leave its own off (or take it out of the
+ *	      frame, should the kernel have left it there)
  * @nd:		the end
  * @i:		its message
  * @m:		its mbuf, with the frame ND_TAG bytes into its data
@@ -246,7 +272,16 @@ static uint32_t rx_tag(struct nd_end *nd, unsigned int i, struct rte_mbuf *m,
 		    c->cmsg_type == PACKET_AUXDATA)
 			a = (const void *)CMSG_DATA(c);
 	*csum = a != NULL && (a->tp_status & TP_STATUS_CSUMNOTREADY);
-	if (a == NULL || !(a->tp_status & TP_STATUS_VLAN_VALID) ||
+	if (nd->tag && (a == NULL || !(a->tp_status & TP_STATUS_VLAN_VALID)) &&
+	    len >= 2 * RTE_ETHER_ADDR_LEN + ND_TAG) {
+		/* the end's tag (its filter's word) still in the frame:
+		 * taken out */
+		memmove(p + 2 * ND_TAG, p + ND_TAG, 2 * RTE_ETHER_ADDR_LEN);
+		m->data_off += 2 * ND_TAG;
+		return len - ND_TAG;
+	}
+	/* none, or the end's own, which the kernel took off */
+	if (nd->tag || a == NULL || !(a->tp_status & TP_STATUS_VLAN_VALID) ||
 	    len < 2 * RTE_ETHER_ADDR_LEN) {
 		m->data_off += ND_TAG;
 		return len;
@@ -397,6 +432,8 @@ static uint16_t netdev_rx(struct xc_end *e, uint16_t q, struct rte_mbuf **pkts,
  * @m:		the frame, as the stages left it: flags and header lengths
  *		set for TSO and partial checksums (offload.c, coalesce.c),
  *		headers in its first mbuf
+ * @extra:	bytes the message puts in front of its headers (an end's
+ *		tag), which the offsets count
  *
  * The kernel's segmentation takes a TSO frame's checksum field to hold
  * the pseudo-header sum over the whole TCP length, as Linux writes it; a
@@ -404,7 +441,8 @@ static uint16_t netdev_rx(struct xc_end *e, uint16_t q, struct rte_mbuf **pkts,
  * written again here, from the IP header (DPDK's helpers). A partial
  * checksum already holds that sum (set_partial() in offload.c).
  */
-static void tx_vnet(struct virtio_net_hdr *vh, struct rte_mbuf *m)
+static void tx_vnet(struct virtio_net_hdr *vh, struct rte_mbuf *m,
+		    uint16_t extra)
 {
 	uint64_t ol = m->ol_flags, l4 = ol & RTE_MBUF_F_TX_L4_MASK;
 	uint16_t at = (uint16_t)(m->l2_len + m->l3_len);
@@ -416,7 +454,7 @@ static void tx_vnet(struct virtio_net_hdr *vh, struct rte_mbuf *m)
 		   l4 != RTE_MBUF_F_TX_UDP_CKSUM))
 		return;
 	vh->flags = VIRTIO_NET_HDR_F_NEEDS_CSUM;
-	vh->csum_start = at;
+	vh->csum_start = (uint16_t)(at + extra);
 	vh->csum_offset = l4 == RTE_MBUF_F_TX_TCP_CKSUM ?
 			  offsetof(struct rte_tcp_hdr, cksum) :
 			  offsetof(struct rte_udp_hdr, dgram_cksum);
@@ -427,30 +465,44 @@ static void tx_vnet(struct virtio_net_hdr *vh, struct rte_mbuf *m)
 	vh->gso_type = ol & RTE_MBUF_F_TX_IPV4 ? VIRTIO_NET_HDR_GSO_TCPV4 :
 						  VIRTIO_NET_HDR_GSO_TCPV6;
 	vh->gso_size = m->tso_segsz;
-	vh->hdr_len = (uint16_t)(at + m->l4_len);
+	vh->hdr_len = (uint16_t)(at + m->l4_len + extra);
 	th->cksum = ol & RTE_MBUF_F_TX_IPV4 ? rte_ipv4_phdr_cksum(ip, 0) :
 					      rte_ipv6_phdr_cksum(ip, 0);
 }
 
 /**
- * tx_fill() - the send message of a frame: its segments, in place
+ * tx_fill() - the send message of a frame: its segments, in place, and
+ *	       an end's tag between its MAC addresses and the rest
  * @nd:		the end
  * @i:		message
  * @m:		the frame
  *
- * Return: 0, or -E2BIG for a frame of more segments than a message has
+ * Return: 0, -E2BIG for a frame of more segments than a message has, or
+ *	   -EINVAL for one whose first segment does not hold its MAC
+ *	   addresses (it cannot be tagged)
  */
 static int tx_fill(struct nd_end *nd, unsigned int i, struct rte_mbuf *m)
 {
 	struct msghdr *h = &nd->tmsg[i].msg_hdr;
 	unsigned int k = 1;
+	uint16_t skip = 0;
 
 	if (unlikely(m->nb_segs > ND_TX_SEGS))
 		return -E2BIG;
-	tx_vnet(&nd->tvh[i], m);
-	for (; m; m = m->next, k++) {
+	if (nd->tag) {
+		if (unlikely(m->data_len < 2 * RTE_ETHER_ADDR_LEN))
+			return -EINVAL;
+		skip = 2 * RTE_ETHER_ADDR_LEN;
 		nd->tiov[i][k].iov_base = rte_pktmbuf_mtod(m, void *);
-		nd->tiov[i][k].iov_len = m->data_len;
+		nd->tiov[i][k++].iov_len = skip;
+		nd->tiov[i][k].iov_base = nd->tagged;
+		nd->tiov[i][k++].iov_len = ND_TAG;
+	}
+	tx_vnet(&nd->tvh[i], m, skip ? ND_TAG : 0);
+	for (; m; m = m->next, k++, skip = 0) {
+		nd->tiov[i][k].iov_base = rte_pktmbuf_mtod_offset(m, char *,
+								  skip);
+		nd->tiov[i][k].iov_len = m->data_len - skip;
 	}
 	h->msg_iov = nd->tiov[i];
 	h->msg_iovlen = k;
@@ -499,10 +551,11 @@ static uint16_t netdev_tx(struct xc_end *e, uint16_t q, struct rte_mbuf **pkts,
 	(void)q;
 	n = RTE_MIN(n, (uint16_t)XC_BURST);
 	while (i < n) {
-		for (m = i; m < n && tx_fill(nd, m, pkts[m]) == 0; m++)
+		for (m = i, r = 0; m < n && (r = tx_fill(nd, m, pkts[m])) == 0;
+		     m++)
 			;
-		if (m == i) {	/* too many segments */
-			tx_refuse(pkts, i++, E2BIG, drop);
+		if (m == i) {	/* too many segments, or too short to tag */
+			tx_refuse(pkts, i++, -r, drop);
 			continue;
 		}
 		r = sendmmsg(nd->fd, nd->tmsg + i, m - i, MSG_DONTWAIT);
@@ -555,6 +608,10 @@ static void netdev_describe(const struct xc_end *e, xc_kv_fn fn, void *arg)
 	fn(arg, "netns", nd->netns[0] ? nd->netns : "-", 0);
 	fn(arg, "ifindex", NULL, (uint64_t)nd->ifindex);
 	fn(arg, "mtu", NULL, nd->mtu);
+	if (nd->tag) {
+		fn(arg, "tag", NULL, nd->tag);
+		fn(arg, "tag_type", NULL, nd->tpid);
+	}
 }
 
 /* netdev_wait_fd() - end op: the socket, readable when a frame comes */
@@ -641,7 +698,7 @@ static void kernel_stats(struct nd_end *nd)
 static bool netdev_poll(struct xc_end *e)
 {
 	struct nd_end *nd = e->priv;
-	unsigned int mtu = 0;
+	unsigned int mtu = 0, max;
 	short flags = 0;
 	bool up;
 	int idx, rc;
@@ -684,10 +741,14 @@ static bool netdev_poll(struct xc_end *e)
 	}
 	nd->mtu = mtu;
 	/* what the kernel sends: the MTU, its header and one 802.1Q tag;
-	 * and TSO frames whose segments are that size (PACKET_VNET_HDR) */
+	 * and TSO frames whose segments are that size (PACKET_VNET_HDR).
+	 * An end's own tag takes 4 bytes of it; the kernel's room for a tag
+	 * is for an 802.1Q one only (packet_extra_vlan_len_allowed()) */
+	max = mtu + RTE_ETHER_HDR_LEN + ND_TAG;
+	if (nd->tag)
+		max -= nd->tpid == XC_TPID_8021Q ? ND_TAG : 2 * ND_TAG;
 	__atomic_store_n(&nd->caps, up ? xc_caps_pack(XC_CAP_CSUM |
-			 XC_CAP_TSO4 | XC_CAP_TSO6, RTE_MIN(
-			 mtu + RTE_ETHER_HDR_LEN + ND_TAG, 65535u)) : 0,
+			 XC_CAP_TSO4 | XC_CAP_TSO6, RTE_MIN(max, 65535u)) : 0,
 			 __ATOMIC_RELEASE);
 	__atomic_store_n(&nd->up, up, __ATOMIC_RELEASE);
 	return !up;
@@ -842,6 +903,47 @@ static int enter(const char *netns, int *self, char *err, size_t errlen)
 }
 
 /**
+ * tag_filter() - let the socket of an end with a tag take only the frames
+ *		  under that tag: in the metadata, where the kernel puts the
+ *		  outer tag it takes off, or still in the frame
+ * @nd:		the end, its socket open and not bound yet
+ *
+ * Return: 0 or -errno
+ */
+static int tag_filter(const struct nd_end *nd)
+{
+	struct sock_filter code[] = {
+		/* 0: a tag taken off into the metadata? */
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 (uint32_t)(SKF_AD_OFF + SKF_AD_VLAN_TAG_PRESENT)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 5, 0),
+		/* 2: yes: its type and id must be the end's */
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 (uint32_t)(SKF_AD_OFF + SKF_AD_VLAN_TPID)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, nd->tpid, 0, 9),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 (uint32_t)(SKF_AD_OFF + SKF_AD_VLAN_TAG)),
+		BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0x0fff),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, nd->tag, 5, 6),
+		/* 7: no: the frame's own outer tag must be the end's */
+		BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 2 * RTE_ETHER_ADDR_LEN),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, nd->tpid, 0, 4),
+		BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 2 * RTE_ETHER_ADDR_LEN + 2),
+		BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0x0fff),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, nd->tag, 0, 1),
+		/* 12: take the whole frame; 13: not the end's */
+		BPF_STMT(BPF_RET | BPF_K, 0xffffffffu),
+		BPF_STMT(BPF_RET | BPF_K, 0),
+	};
+	struct sock_fprog prog = { .len = RTE_DIM(code), .filter = code };
+
+	if (setsockopt(nd->fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog,
+		       sizeof(prog)) < 0)
+		return -errno;
+	return 0;
+}
+
+/**
  * open_socket() - the end's packet socket, in the interface's namespace
  * @nd:		the end, with @ifname and @netns
  * @err:	one-line message on error
@@ -879,6 +981,9 @@ static int open_socket(struct nd_end *nd, char *err, size_t errlen)
 		rc = -errno;
 		snprintf(err, errlen, "interface %s: packet socket options: %s",
 			 nd->where, strerror(errno));
+	} else if (nd->tag && (rc = tag_filter(nd)) != 0) {
+		snprintf(err, errlen, "interface %s: the filter of tag %u: %s",
+			 nd->where, nd->tag, strerror(-rc));
 	}
 	(void)setsockopt(nd->fd, SOL_SOCKET, SO_RCVBUF, &buf, sizeof(buf));
 	(void)setsockopt(nd->fd, SOL_SOCKET, SO_SNDBUF, &buf, sizeof(buf));
@@ -900,6 +1005,13 @@ static void init(struct nd_end *nd, const struct xc_end_def *e)
 	snprintf(nd->netns, sizeof(nd->netns), "%s", xc_netdev_def(e)->netns);
 	snprintf(nd->where, sizeof(nd->where), "%s%s%s", nd->ifname,
 		 nd->netns[0] ? " in " : "", nd->netns);
+	nd->tag = e->tag;
+	nd->tpid = xc_netdev_def(e)->tpid ? xc_netdev_def(e)->tpid :
+		   XC_TPID_8021AD;
+	nd->tagged[0] = (uint8_t)(nd->tpid >> 8);
+	nd->tagged[1] = (uint8_t)nd->tpid;
+	nd->tagged[2] = (uint8_t)(nd->tag >> 8);
+	nd->tagged[3] = (uint8_t)nd->tag;
 	for (i = 0; i < XC_BURST; i++) {
 		nd->riov[i][0].iov_base = &nd->rvh[i];
 		nd->riov[i][0].iov_len = ND_VNET;
@@ -924,6 +1036,8 @@ static void init(struct nd_end *nd, const struct xc_end_def *e)
  * @ifindex:	the interface it is bound to, 0 if none
  * @ifname:	the interface's name
  * @netns:	its namespace as given
+ * @tag:	the tag its filter lets through, 0 for none
+ * @tpid:	and its type
  */
 struct nd_kept {
 	struct nd_kept *next;
@@ -931,6 +1045,8 @@ struct nd_kept {
 	int ifindex;
 	char ifname[IFNAMSIZ];
 	char netns[XC_SOCK_PATH_MAX];
+	uint16_t tag;
+	uint16_t tpid;
 };
 
 /* kept() - the kind's state: the sockets kept through a change */
@@ -958,6 +1074,8 @@ static bool keep(struct xc_topo *t, const struct nd_end *nd)
 	k->ifindex = nd->ifindex;
 	memcpy(k->ifname, nd->ifname, sizeof(k->ifname));
 	memcpy(k->netns, nd->netns, sizeof(k->netns));
+	k->tag = nd->tag;
+	k->tpid = nd->tpid;
 	k->next = *kept(t);
 	*kept(t) = k;
 	return true;
@@ -965,7 +1083,7 @@ static bool keep(struct xc_topo *t, const struct nd_end *nd)
 
 /**
  * take_kept() - give a new end the socket an end on the same interface
- *		 kept (keep()), if there is one
+ *		 and tag kept (keep()), if there is one
  * @t:		topology
  * @nd:		the new end, with @ifname and @netns
  *
@@ -977,7 +1095,8 @@ static bool take_kept(struct xc_topo *t, struct nd_end *nd)
 
 	for (at = kept(t); (k = *at) != NULL; at = &k->next) {
 		if (strcmp(k->ifname, nd->ifname) ||
-		    strcmp(k->netns, nd->netns))
+		    strcmp(k->netns, nd->netns) || k->tag != nd->tag ||
+		    k->tpid != nd->tpid)
 			continue;
 		nd->fd = k->fd;
 		nd->ifindex = k->ifindex;

@@ -1,8 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * end_netdev_def.c - how an end on a Linux interface is declared
- *		      (left-netdev = IFNAME, left-netns = PATH|PID) and
+ *		      (left-netdev = IFNAME, left-netns = PATH|PID,
+ *		      left-tag = N, left-tag-type = 802.1ad|802.1q) and
  *		      checked
+ *
+ * An end with a tag is one of several on the interface, each under its
+ * outer VLAN tag, as a trunk's members are: two ends clash on one
+ * interface unless both have tags, and different ones.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -27,6 +32,10 @@ static const struct xc_opt_desc netdev_opts[] = {
 	  .what = "network namespace path or process ID", .group = g_netdev,
 	  .end_off = NDD(netns),
 	  .help = "config key left-netns/right-netns: the netdev end's interface is in this network namespace" },
+	{ .name = "netdev-tag-type", .key = "tag-type", .where = XC_OPT_END,
+	  .type = XC_OPT_TPID, .arg = "802.1ad|802.1q",
+	  .group = g_netdev, .end_off = NDD(tpid),
+	  .help = "config key left-tag-type/right-tag-type: with left-netdev and left-tag, the end's outer tag (default 802.1ad)" },
 };
 
 /* netdev_is() - does a definition declare an end on a Linux interface? */
@@ -57,10 +66,18 @@ static int netdev_check(const struct xc_end_def *e, const struct xc_opts *o,
 		snprintf(why, whylen, "netdev ends use one queue pair");
 		return -EINVAL;
 	}
+	snprintf(key, keylen, "%s-tag-type", side);
+	if (xc_netdev_def(e)->tpid && xc_netdev_def(e)->tpid !=
+	    XC_TPID_8021AD && e->tag == 0) {
+		snprintf(why, whylen, "a tag type needs a tag (%s-tag = N)",
+			 side);
+		return -EINVAL;
+	}
 	return 0;
 }
 
-/* netdev_clash() - do two ends name one interface in one namespace? */
+/* netdev_clash() - do two ends take one interface in one namespace,
+ * or one tag of it? (an end without a tag takes all of it) */
 static bool netdev_clash(const struct xc_end_def *a, const struct xc_end_def *b,
 			 const struct xc_opts *o)
 {
@@ -68,21 +85,25 @@ static bool netdev_clash(const struct xc_end_def *a, const struct xc_end_def *b,
 
 	(void)o;
 	return strcmp(na->ifname, nb->ifname) == 0 &&
-	       strcmp(na->netns, nb->netns) == 0;
+	       strcmp(na->netns, nb->netns) == 0 &&
+	       (!a->tag || !b->tag || a->tag == b->tag);
 }
 
-/* netdev_what() - "interface IFNAME [in NETNS]" */
+/* netdev_what() - "[tag N of ]interface IFNAME [in NETNS]" */
 static void netdev_what(const struct xc_end_def *e, char *buf, size_t len)
 {
 	const struct xc_netdev_def *nd = xc_netdev_def(e);
+	char tag[16] = "";
 
-	snprintf(buf, len, "interface %s%s%s", nd->ifname,
+	if (e->tag)
+		snprintf(tag, sizeof(tag), "tag %u of ", e->tag);
+	snprintf(buf, len, "%sinterface %s%s%s", tag, nd->ifname,
 		 nd->netns[0] ? " in " : "", nd->netns);
 }
 
 const struct xc_kind_def xc_kind_def_netdev = {
 	.name = "netdev",
-	.declared = "left-netdev = IFNAME, left-netns = PATH|PID (any Linux interface, frame for frame; netns: optional)",
+	.declared = "left-netdev = IFNAME, left-netns = PATH|PID, left-tag = N (any Linux interface, frame for frame, or its frames under tag N; netns and tag: optional)",
 	.id = XC_KIND_ID_netdev,
 	.opts = netdev_opts,
 	.n_opts = sizeof(netdev_opts) / sizeof(netdev_opts[0]),
@@ -90,4 +111,5 @@ const struct xc_kind_def xc_kind_def_netdev = {
 	.check = netdev_check,
 	.clash = netdev_clash,
 	.what = netdev_what,
+	.tags = true,
 };

@@ -17,10 +17,13 @@
  * @ifname:	the interface (left-netdev)
  * @netns:	its network namespace, a path or a process ID, empty for
  *		xcable's own (left-netns)
+ * @tpid:	the type of the end's outer tag (left-tag-type), with a tag
+ *		(struct xc_end_def's @tag); 0 if not given: 802.1ad
  */
 struct xc_netdev_def {
 	char ifname[IF_NAMESIZE];
 	char netns[XC_SOCK_PATH_MAX];
+	uint16_t tpid;
 };
 
 static_assert(sizeof(struct xc_netdev_def) <= XC_KIND_DEF_MAX,
