@@ -471,6 +471,7 @@ t_netdev_tagged_trunk() {
 	done
 }
 TESTS+=(t_netdev_tagged_trunk)
+SAN_ONCE+=(t_netdev_tagged_trunk)	# CI time: correctness alone, under the sanitizers
 
 # nd_pair A B WHAT - the catalogue between sockets $T/A.sock and $T/B.sock
 # (two hosts' frontends), both ways, byte for byte
@@ -520,3 +521,4 @@ t_netdev_tagged_runtime() {
 	check_accounted xa.log && check_accounted xb.log 2 || fail "frames not accounted for"
 }
 TESTS+=(t_netdev_tagged_runtime)
+SAN_ONCE+=(t_netdev_tagged_runtime)	# the same

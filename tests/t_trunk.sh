@@ -67,7 +67,10 @@ host_start() {
 # host_run HOST - start xcable of HOST in its namespace from HOST.ini, as
 # host_start says (t_kends.sh writes its own HOST.ini)
 host_run() {
+	# emptied here, not by the background job's redirection: a log left
+	# by a run before would satisfy the wait below until the job starts
 	rm -f "$(stats_json "x$1.log")"
+	: >"x$1.log"
 	ip netns exec "$(ns "$1")" "$XC" --config "$1.ini" \
 		--stats-json "$(stats_json "x$1.log")" >"x$1.log" 2>&1 &
 	XC_PIDS+=("$!")
