@@ -31,7 +31,7 @@ nd_veth() {
 
 # nd_ini A_NETNS B_NETNS - the config: cable c1 from $T/a.sock to va in
 # A_NETNS, c2 from vb in B_NETNS to $T/b.sock; both netdev ends under
-# outer tag $ND_TAG (802.1ad) if it is set
+# outer tag $ND_TAG if it is set, of type $ND_TAG_TYPE (default 802.1ad)
 nd_ini() {
 	cat <<EOI
 [global]
@@ -42,10 +42,12 @@ left = $T/a.sock
 right-netdev = va
 right-netns = $1
 ${ND_TAG:+right-tag = $ND_TAG}
+${ND_TAG_TYPE:+right-tag-type = $ND_TAG_TYPE}
 [cable c2]
 left-netdev = vb
 left-netns = $2
 ${ND_TAG:+left-tag = $ND_TAG}
+${ND_TAG_TYPE:+left-tag-type = $ND_TAG_TYPE}
 right = $T/b.sock
 EOI
 }
@@ -522,3 +524,28 @@ t_netdev_tagged_runtime() {
 }
 TESTS+=(t_netdev_tagged_runtime)
 SAN_ONCE+=(t_netdev_tagged_runtime)	# the same
+
+# a tag takes 4 of the interface's bytes: over a veth of MTU 1500, tagged
+# ends take frames up to 1510 bytes under 802.1ad and 1514 under 802.1Q
+# (the kernel's allowance for a tag is for 802.1Q only); the catalogue
+# crosses both ways, each frame above that counted as too-big by the end
+# it would have left through, none lost otherwise
+t_netdev_tagged_mtu() {
+	local tt max want got gotb
+	nd_prep && nd_veth 1500 || { fail "cannot create namespaces and veth"; return 1; }
+	for tt in 802.1ad 802.1q; do
+		max=1510
+		[ $tt = 802.1q ] && max=1514
+		ND_TAG=40 ND_TAG_TYPE=$tt nd_start "/run/netns/$(nd_ns a)" "/run/netns/$(nd_ns b)" || return 1
+		nd_peer peer.log frames --rounds 1 --drop-over $max --drop-over-back $max ||
+			{ grep -E '^FAIL' peer.log | head -n 5 | sed 's/^/  peer: /'; fail "$tt: frames missing, altered, or too big and arriving"; return 1; }
+		nd_stop || return 1
+		want=$(sed -n 's/^too-big \([0-9]*\) .*/\1/p' peer.log)
+		got=$(counter x.log "c1 left->right" too-big) gotb=$(counter x.log "c2 right->left" too-big)
+		say "$tt: $(grep catalogue peer.log); too-big towards va $got, towards vb $gotb; the frontends sent $want frames above $max bytes"
+		[ "$got" -gt 0 ] && [ "$gotb" -gt 0 ] && [ $((got + gotb)) = "$want" ] ||
+			{ fail "$tt: too-big does not count exactly the frames above $max bytes"; return 1; }
+	done
+}
+TESTS+=(t_netdev_tagged_mtu)
+SAN_ONCE+=(t_netdev_tagged_mtu)	# correctness alone
