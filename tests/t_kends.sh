@@ -95,8 +95,9 @@ TESTS+=(t_kends_missing_iface)
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 
 # idle_trunk PMD [del] - two xcables joined by a trunk over PMD (af_packet
-# or af_xdp; with del, cable c2 deleted from both at runtime first), idle but for one frame each way every second for 10 s (xcpeer's
-# latency mode): each xcable must stay under 5% of a core, the median
+# or af_xdp, or netdev-tag: netdev ends with tags, no port; with del,
+# cable c2 deleted from both at runtime first), idle but for one frame
+# each way every second for 10 s (xcpeer's latency mode): each xcable must stay under 5% of a core, the median
 # frame must cross within 10 ms and every frame within a second (an lcore
 # that did not wake for the trunk's frames would notice them only at its
 # longest sleep, 10 s; one preempted on this shared machine takes tens of
@@ -104,7 +105,13 @@ cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 idle_trunk() {
 	local ta tb hz a b p h dirs=4
 	hosts_link 1500 || { fail "cannot create namespaces and veth"; return 1; }
-	WIRE_PMD=$1 host_start a 802.1ad "" && WIRE_PMD=$1 host_start b 802.1ad "" || return 1
+	if [ "$1" = netdev-tag ]; then
+		for h in a b; do
+			nd_tagged_ini $h 802.1ad >$h.ini && host_run $h || return 1
+		done
+	else
+		WIRE_PMD=$1 host_start a 802.1ad "" && WIRE_PMD=$1 host_start b 802.1ad "" || return 1
+	fi
 	if [ "${2:-}" = del ]; then
 		for h in a b; do
 			eval "p=\$XPID_$h"
@@ -140,5 +147,6 @@ t_kends_idle_xdp() { idle_trunk af_xdp; }
 # the trunk's socket is every member's: a member deleted at runtime must
 # not take it out of what the lcore waits on for the others
 t_kends_idle_after_del() { idle_trunk af_packet del; }
-TESTS+=(t_kends_idle_packet t_kends_idle_xdp t_kends_idle_after_del)
-ONCE+=(t_kends_idle_packet t_kends_idle_xdp t_kends_idle_after_del)	# CPU and latency of build/
+t_kends_idle_netdev_tag() { idle_trunk netdev-tag; }
+TESTS+=(t_kends_idle_packet t_kends_idle_xdp t_kends_idle_after_del t_kends_idle_netdev_tag)
+ONCE+=(t_kends_idle_packet t_kends_idle_xdp t_kends_idle_after_del t_kends_idle_netdev_tag)	# CPU and latency of build/
