@@ -1040,21 +1040,22 @@ static uint8_t co_byte(uint32_t off)
 }
 
 /**
- * co_seg() - one segment of a TCP stream, as a Linux sender's TSO would
- *	      cut it, tagged for trunk member 10
+ * co_seg6() - one segment of a TCP stream, as a Linux sender's TSO would
+ *	       cut it, tagged for trunk member 10
  * @i:		its index: payload from i * CO_MSS, IP ID L4F_ID0 + i
  * @len:	payload bytes
  * @flags:	TCP flags
- * @tos:	IP TOS
+ * @tos:	IP TOS (IPv6: added to the traffic class)
  * @bad_sum:	spoil its TCP checksum
+ * @v6:		over IPv6, else IPv4
  *
  * Return: the frame (NULL if the pool is empty)
  */
-static struct rte_mbuf *co_seg(uint32_t i, uint32_t len, uint8_t flags,
-			       uint8_t tos, bool bad_sum)
+static struct rte_mbuf *co_seg6(uint32_t i, uint32_t len, uint8_t flags,
+				uint8_t tos, bool bad_sum, bool v6)
 {
 	static struct frame f;
-	struct spec s = { .v4 = true, .tcp = true, .payload = len,
+	struct spec s = { .v4 = !v6, .tcp = true, .payload = len,
 			  .tcp_flags = flags };
 	struct rte_mbuf *m;
 	uint8_t *ip, *th, *p;
@@ -1065,15 +1066,19 @@ static struct rte_mbuf *co_seg(uint32_t i, uint32_t len, uint8_t flags,
 	th = ip + f.l3;
 	for (k = 0; k < len; k++)
 		th[f.l4 + k] = co_byte(i * CO_MSS + k);
-	ip[1] = tos;
-	put16(ip + 4, (uint16_t)(L4F_ID0 + i));
-	put16(ip + 10, 0);
-	put16(ip + 10, (uint16_t)~fold16(sum16(ip, 20, 0)));
+	if (v6) {
+		ip[1] |= (uint8_t)(tos << 4);
+	} else {
+		ip[1] = tos;
+		put16(ip + 4, (uint16_t)(L4F_ID0 + i));
+		put16(ip + 10, 0);
+		put16(ip + 10, (uint16_t)~fold16(sum16(ip, 20, 0)));
+	}
 	put32(th + 4, L4F_SEQ0 + i * CO_MSS);
 	l4len = f.l4 + len;
 	put16(th + 16, 0);
 	put16(th + 16, (uint16_t)~fold16(sum16(th, l4len,
-					     pseudo(ip, true, 6, l4len))));
+					     pseudo(ip, !v6, 6, l4len))));
 	if (bad_sum)
 		th[17] ^= 1;
 	m = rte_pktmbuf_alloc(pool);
@@ -1087,38 +1092,52 @@ static struct rte_mbuf *co_seg(uint32_t i, uint32_t len, uint8_t flags,
 	return m;
 }
 
+/* co_seg() - co_seg6() over IPv4 */
+static struct rte_mbuf *co_seg(uint32_t i, uint32_t len, uint8_t flags,
+			       uint8_t tos, bool bad_sum)
+{
+	return co_seg6(i, len, flags, tos, bad_sum, false);
+}
+
 /**
- * co_joined() - tell whether a frame is segments @first..@first+@n-1
- *		 joined: one TSO frame with their payload in order, the
- *		 first's headers with the IP length and checksum made
- *		 right, the pseudo-header sum, gso_size CO_MSS
+ * co_joined6() - tell whether a frame is segments @first..@first+@n-1
+ *		  joined: one TSO frame with their payload in order, the
+ *		  first's headers with the IP length (and IPv4 checksum)
+ *		  made right, the pseudo-header sum, gso_size CO_MSS
  * @m:		the frame
  * @first:	index of its first segment
  * @n:		segments
  * @payload:	payload bytes in all
  * @psh:	PSH expected
+ * @v6:		over IPv6, else IPv4
  *
  * Return: true if so
  */
-static bool co_joined(const struct rte_mbuf *m, uint32_t first, unsigned int n,
-		      uint32_t payload, bool psh)
+static bool co_joined6(const struct rte_mbuf *m, uint32_t first,
+		       unsigned int n, uint32_t payload, bool psh, bool v6)
 {
 	static struct frame f;
 	const uint8_t *ip, *th;
-	uint32_t k;
+	uint32_t k, l3 = v6 ? 40 : 20;
 
 	if (m->nb_segs != n || m->pkt_len > sizeof(f.b) ||
-	    !(m->ol_flags & RTE_MBUF_F_TX_TCP_SEG) || m->tso_segsz != CO_MSS)
+	    !(m->ol_flags & RTE_MBUF_F_TX_TCP_SEG) || m->tso_segsz != CO_MSS ||
+	    !(m->ol_flags & (v6 ? RTE_MBUF_F_TX_IPV6 : RTE_MBUF_F_TX_IPV4)) ||
+	    m->l3_len != l3)
 		return false;
 	flatten(m, &f);
 	f.l2 = 14;
-	f.l3 = 20;
+	f.l3 = l3;
 	f.l4 = 32;
-	f.v4 = f.tcp = true;
+	f.v4 = !v6;
+	f.tcp = true;
 	ip = f.b + 14;
-	th = ip + 20;
-	if (f.len != 14 + 20 + 32 + payload || get16(ip + 2) != 20 + 32 + payload ||
-	    get16(ip + 4) != (uint16_t)(L4F_ID0 + first) || !ip4_valid(&f) ||
+	th = ip + l3;
+	if (f.len != 14 + l3 + 32 + payload ||
+	    (v6 ? get16(ip + 4) != 32 + payload :
+		  get16(ip + 2) != 20 + 32 + payload ||
+		  get16(ip + 4) != (uint16_t)(L4F_ID0 + first) ||
+		  !ip4_valid(&f)) ||
 	    !l4_partial_ok(&f) || get32(th + 4) != L4F_SEQ0 + first * CO_MSS ||
 	    th[13] != (RTE_TCP_ACK_FLAG | (psh ? RTE_TCP_PSH_FLAG : 0)))
 		return false;
@@ -1126,6 +1145,72 @@ static bool co_joined(const struct rte_mbuf *m, uint32_t first, unsigned int n,
 		if (th[32 + k] != co_byte(first * CO_MSS + k))
 			return false;
 	return true;
+}
+
+/* co_joined() - co_joined6() over IPv4 */
+static bool co_joined(const struct rte_mbuf *m, uint32_t first, unsigned int n,
+		      uint32_t payload, bool psh)
+{
+	return co_joined6(m, first, n, payload, psh, false);
+}
+
+/* IPv6: joined for a receiver with TSO6 alone, never with IPv4
+ * segments, a new traffic class or a spoiled checksum ending a run */
+static void test_coalesce6(struct rig *r)
+{
+	const uint8_t ack = RTE_TCP_ACK_FLAG, psh = ack | RTE_TCP_PSH_FLAG;
+	struct rig_opts o = { .from_trunk = true,
+			      .caps = XC_CAP_CSUM | XC_CAP_TSO6,
+			      .max_frame = 65535 };
+	struct rte_mbuf *out[32];
+	struct xc_dir *d = rig_dir(r, &o);
+	unsigned int n, i;
+
+	for (i = 0; i < 8; i++)
+		rig_in(r, co_seg6(i, i < 7 ? CO_MSS : 300, i < 7 ? ack : psh, 0,
+				  false, true));
+	xc_dir_poll(d);
+	n = rig_out(r, out, RTE_DIM(out));
+	CHECK("coalesce: eight IPv6 segments become one TSO frame (TSO6)",
+	      n == 1 && co_joined6(out[0], 0, 8, 7 * CO_MSS + 300, true, true) &&
+	      d->st.coal_frames == 1 && d->st.coal_in == 8);
+	rte_pktmbuf_free_bulk(out, n);
+	balanced("coalesce IPv6", d);
+	rig_done(r);
+
+	/* IPv4 segments 0-2 (not joined: no TSO4), IPv6 3-4, a spoiled
+	 * checksum (5), 6-7, a new traffic class (8): 0, 1, 2, 3-4, 5,
+	 * 6-7, 8 */
+	d = rig_dir(r, &o);
+	for (i = 0; i < 9; i++)
+		rig_in(r, co_seg6(i, CO_MSS, ack, i == 8 ? 4 : 0, i == 5,
+				  i >= 3));
+	xc_dir_poll(d);
+	n = rig_out(r, out, RTE_DIM(out));
+	CHECK("coalesce: IPv6 not joined to IPv4, past a bad checksum or a new traffic class",
+	      n == 7 && out[0]->nb_segs == 1 && out[1]->nb_segs == 1 &&
+	      out[2]->nb_segs == 1 &&
+	      co_joined6(out[3], 3, 2, 2 * CO_MSS, false, true) &&
+	      out[4]->nb_segs == 1 &&
+	      co_joined6(out[5], 6, 2, 2 * CO_MSS, false, true) &&
+	      out[6]->nb_segs == 1 &&
+	      d->st.coal_frames == 2 && d->st.coal_in == 4);
+	rte_pktmbuf_free_bulk(out, n);
+	balanced("coalesce IPv6 refusals", d);
+	rig_done(r);
+
+	/* a receiver with TSO4 alone gets IPv6 segments as they came */
+	o.caps = XC_CAP_CSUM | XC_CAP_TSO4;
+	d = rig_dir(r, &o);
+	for (i = 0; i < 4; i++)
+		rig_in(r, co_seg6(i, CO_MSS, ack, 0, false, true));
+	xc_dir_poll(d);
+	n = rig_out(r, out, RTE_DIM(out));
+	CHECK("coalesce: a receiver without TSO6 gets IPv6 segments alone",
+	      n == 4 && d->st.coal_frames == 0);
+	rte_pktmbuf_free_bulk(out, n);
+	balanced("coalesce IPv6 without TSO6", d);
+	rig_done(r);
 }
 
 static void test_coalesce(struct rig *r)
@@ -1195,6 +1280,7 @@ static void test_coalesce(struct rig *r)
 	rte_pktmbuf_free_bulk(out, n);
 	balanced("coalesce without TSO", d);
 	rig_done(r);
+	test_coalesce6(r);
 }
 
 /* a cable's pool (pool.c) hands back the mbuf freed last, whose memory
