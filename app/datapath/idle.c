@@ -79,15 +79,14 @@ fail:
 }
 
 /**
- * xc_idle_watch_fd() - wait on an fd in every sleep (level triggered: the
- *			waker must take what makes it readable): an end's
- *			own fd, or the main thread's guard set
+ * watch_sock() - wait on an fd in every sleep, level triggered (the waker
+ *		  must take what makes it readable)
  * @s:		sleeping state
  * @fd:		the fd, -1 for none; several directions may give one fd
  *
  * Return: 0, or -errno
  */
-int xc_idle_watch_fd(struct xc_idle *s, int fd)
+static int watch_sock(struct xc_idle *s, int fd)
 {
 	struct epoll_event ev = { .events = EPOLLIN };
 
@@ -97,6 +96,28 @@ int xc_idle_watch_fd(struct xc_idle *s, int fd)
 	if (epoll_ctl(s->epfd, EPOLL_CTL_ADD, fd, &ev) < 0 && errno != EEXIST)
 		return -errno;
 	return 0;
+}
+
+/**
+ * xc_idle_watch_fd() - wait on an fd in every sleep, for good, for no
+ *			direction: the main thread's guard set
+ * @s:		sleeping state
+ * @fd:		the fd, -1 for none
+ *
+ * Return: 0, -ENOSPC if XC_IDLE_MAX_FIXED are watched, or -errno
+ */
+int xc_idle_watch_fd(struct xc_idle *s, int fd)
+{
+	int rc;
+
+	if (fd < 0)
+		return 0;
+	if (s->n_fixed == XC_IDLE_MAX_FIXED)
+		return -ENOSPC;
+	rc = watch_sock(s, fd);
+	if (rc == 0)
+		s->fixed[s->n_fixed++] = fd;
+	return rc;
 }
 
 /**
@@ -125,49 +146,70 @@ int xc_idle_watch(struct xc_idle *s, struct xc_dir *d)
 		w->rx.p = NULL;
 	if (d->tx->port == NULL || !xc_port_kicks(d->tx->port))
 		w->tx.p = NULL;
-	if (d->rx->ops->wait_fd)
-		return xc_idle_watch_fd(s, d->rx->ops->wait_fd(d->rx));
-	return 0;
+	w->ownfd = d->rx->ops->wait_fd ? d->rx->ops->wait_fd(d->rx) : -1;
+	return watch_sock(s, w->ownfd);
 }
 
 /**
- * unfollow() - stop watching a queue's kick fd, unless another queue
- *		watches the same one (the members of a trunk share its
- *		port's socket: deleting one must not deafen the others)
+ * drop_fd() - take an fd out of the epoll set, unless something watched
+ *	       still waits on it: a queue's kick fd (the members of a trunk
+ *	       share its port's socket: deleting one must not deafen the
+ *	       others), a direction's own fd, or a fixed one (a number a
+ *	       closed fd had may be another fd's now)
+ * @s:		sleeping state, the fd no longer listed where it was
+ * @fd:		the fd, -1 for none
+ */
+static void drop_fd(struct xc_idle *s, int fd)
+{
+	unsigned int i;
+
+	if (fd < 0)
+		return;
+	for (i = 0; i < s->n_dirs; i++)
+		if (s->dirs[i].rx.kickfd == fd || s->dirs[i].tx.kickfd == fd ||
+		    s->dirs[i].ownfd == fd)
+			return;
+	for (i = 0; i < s->n_fixed; i++)
+		if (s->fixed[i] == fd)
+			return;
+	epoll_ctl(s->epfd, EPOLL_CTL_DEL, fd, NULL);
+}
+
+/**
+ * unfollow() - stop watching a queue's kick fd (drop_fd())
  * @s:		sleeping state
  * @q:		the queue; its @kickfd is -1 after
  */
 static void unfollow(struct xc_idle *s, struct xc_idle_q *q)
 {
 	int fd = q->kickfd;
-	unsigned int i;
 
-	if (fd < 0)
-		return;
 	q->kickfd = -1;
-	for (i = 0; i < s->n_dirs; i++)
-		if (s->dirs[i].rx.kickfd == fd || s->dirs[i].tx.kickfd == fd)
-			return;
-	epoll_ctl(s->epfd, EPOLL_CTL_DEL, fd, NULL);
+	drop_fd(s, fd);
 }
 
 /**
- * xc_idle_unwatch() - stop watching a direction's kicks (the lcore drops
- *		       it: its cable is removed)
+ * xc_idle_unwatch() - stop watching a direction's kicks and own fd (the
+ *		       lcore drops it: its cable is removed, or moves to
+ *		       another lcore with its end's socket)
  * @s:		sleeping state, not armed
  * @d:		the direction
  */
 void xc_idle_unwatch(struct xc_idle *s, const struct xc_dir *d)
 {
 	unsigned int i;
+	int own;
 
 	for (i = 0; i < s->n_dirs; i++) {
 		struct xc_idle_dir *w = &s->dirs[i];
 
 		if (w->d != d)
 			continue;
+		own = w->ownfd;
+		w->ownfd = -1;
 		unfollow(s, &w->rx);
 		unfollow(s, &w->tx);
+		drop_fd(s, own);
 		*w = s->dirs[--s->n_dirs];
 		return;
 	}

@@ -13,6 +13,7 @@
 struct xc_dir;
 
 #define XC_IDLE_MAX_DIRS		(2 * XC_MAX_CABLES * XC_MAX_QUEUES)
+#define XC_IDLE_MAX_FIXED		4	/* fds watched for good */
 
 /**
  * struct xc_idle_q - a queue of a port whose peer's kicks can end a sleep
@@ -39,11 +40,14 @@ struct xc_idle_q {
  * @rx:		the sending guest's Tx ring: a kick means a new frame
  * @tx:		the receiving guest's Rx ring: a kick means new buffers,
  *		waited for while @d holds frames its peer did not take
+ * @ownfd:	the receiving end's own fd (its wait_fd op: a netdev end's
+ *		or a tunnel's socket), -1 if none
  */
 struct xc_idle_dir {
 	const struct xc_dir *d;
 	struct xc_idle_q rx;
 	struct xc_idle_q tx;
+	int ownfd;
 };
 
 /**
@@ -56,11 +60,16 @@ struct xc_idle_dir {
  * @brief:	a guest armed last may leave work without a kick: the
  *		next sleep must be short
  * @sleeps:	times the lcore went to sleep
+ * @fixed:	fds watched for good, for no direction (xc_idle_watch_fd():
+ *		the main thread's guard set)
+ * @n_fixed:	how many
  */
 struct xc_idle {
 	int epfd;
 	int wakefd;
 	int timerfd;
+	int fixed[XC_IDLE_MAX_FIXED];
+	unsigned int n_fixed;
 	unsigned int n_dirs;
 	struct xc_idle_dir dirs[XC_IDLE_MAX_DIRS];
 	bool brief;
