@@ -507,7 +507,7 @@ t_netdev_tagged_runtime() {
 		{ fail "a second end under one tag of vb was not refused"; return 1; }
 	"$XCTL" -p "xcable-$XPID_b" add c4 "left=$T/b4.sock" right-netdev=vb >c4.out 2>&1
 	say "an end without a tag on vb: $(cat c4.out)"
-	grep -q "interface vb is already an end of cable c" c4.out ||
+	grep -q "tag 10 of interface vb is already an end of cable c1" c4.out ||
 		{ fail "an end without a tag beside ends with tags was not refused"; return 1; }
 	names=$("$XCTL" -p "xcable-$XPID_b" list --json | /usr/bin/python3 -c 'import json, sys; print(" ".join(sorted(json.load(sys.stdin)["cables"])))')
 	[ "$names" = "c1 c2" ] && [ ! -e "$T/b3.sock" ] && [ ! -e "$T/b4.sock" ] ||

@@ -700,7 +700,14 @@ static void test_config_ports(void)
 	CHECK("config: an interface's end without a tag beside one with",
 	      load("[cable a]\nleft = /a\nright-netdev = v0\nright-tag = 10\n"
 		   "[cable b]\nleft = /b\nright-netdev = v0\n", &o, d, &n, err) == -EINVAL &&
+	      strstr(err, "[cable b] right-netdev: tag 10 of interface v0 is already an end of cable a"));
+	CHECK("config: an end with a tag beside an interface's end without",
+	      load("[cable a]\nleft = /a\nright-netdev = v0\n"
+		   "[cable b]\nleft = /b\nright-netdev = v0\nright-tag = 10\n", &o, d, &n, err) == -EINVAL &&
 	      strstr(err, "[cable b] right-netdev: interface v0 is already an end of cable a"));
+	CHECK("config: 802.1ad given without a tag",
+	      load("[cable a]\nleft = /a\nright-netdev = v0\nright-tag-type = 802.1ad\n",
+		   &o, d, &n, err) == -EINVAL && strstr(err, "right-tag-type: a tag type needs a tag (right-tag = N)"));
 	CHECK("config: a tag type without a tag",
 	      load("[cable a]\nleft = /a\nright-netdev = v0\nright-tag-type = 802.1q\n",
 		   &o, d, &n, err) == -EINVAL &&

@@ -224,8 +224,11 @@ static int check_end(struct cfg_ctx *c, const char *sec,
 		return bad(c, sec, key, why);
 	}
 	snprintf(key, sizeof(key), "%s-tag", side);
-	if (end->tag && end->port < 0 && !kd->tags)
-		return bad(c, sec, key, "a tag needs a port (left-port = NAME) or an interface (left-netdev = IFNAME)");
+	if (end->tag && end->port < 0 && !kd->tags) {
+		snprintf(why, sizeof(why), "a tag needs a port (%s-port = NAME) or an interface (%s-netdev = IFNAME)",
+			 side, side);
+		return bad(c, sec, key, why);
+	}
 	snprintf(key, sizeof(key), "%s-queues", side);
 	if (end->port >= 0 && end->queues > 1)
 		return bad(c, sec, key, "cables with a port end use one queue pair");
@@ -411,7 +414,10 @@ static int check_ends_unique(struct cfg_ctx *c, const struct xc_opts *o,
 					 o->port_defs[eb->port].name,
 					 da->name);
 			} else {
-				kd->what(eb, thing, sizeof(thing));
+				/* what the end before holds: all of an
+				 * interface, or a tag of it */
+				kd->what(ea->tag != eb->tag ? ea : eb, thing,
+					 sizeof(thing));
 				snprintf(what, sizeof(what),
 					 "%s is already an end of cable %s",
 					 thing, da->name);

@@ -67,8 +67,7 @@ static int netdev_check(const struct xc_end_def *e, const struct xc_opts *o,
 		return -EINVAL;
 	}
 	snprintf(key, keylen, "%s-tag-type", side);
-	if (xc_netdev_def(e)->tpid && xc_netdev_def(e)->tpid !=
-	    XC_TPID_8021AD && e->tag == 0) {
+	if (xc_end_def_given(e, "tag-type") && e->tag == 0) {
 		snprintf(why, whylen, "a tag type needs a tag (%s-tag = N)",
 			 side);
 		return -EINVAL;
