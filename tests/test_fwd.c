@@ -294,12 +294,14 @@ static void balanced(const char *name, const struct xc_dir *d)
  */
 static void test_unaccounted(void)
 {
-	struct xc_dir_stats s = { .rx_pkts = 10, .tx_pkts = 6,
+	struct xc_dir_stats s = { .rx_pkts = 10, .tx_pkts = 7,
 				  .seg_frames = 1, .seg_out = 3,
-				  .coal_in = 4, .coal_frames = 1 };
+				  .duplicated = 1, .coal_in = 4,
+				  .coal_frames = 1 };
 
 	s.drop[XC_DROP_TOO_BIG] = 2;
-	/* 10 - 1 + 3 - 4 + 1 = 9 came; 6 + 2 went: one lost uncounted */
+	/* 10 - 1 + 3 + 1 - 4 + 1 = 10 came; 7 + 2 went: one lost
+	 * uncounted */
 	CHECK("unaccounted: a frame lost uncounted is +1",
 	      xc_dir_unaccounted(&s) == 1);
 	s.drop[XC_DROP_NO_MBUF] = 2;
@@ -1198,6 +1200,53 @@ static void test_coalesce6(struct rig *r)
 	rte_pktmbuf_free_bulk(out, n);
 	balanced("coalesce IPv6 refusals", d);
 	rig_done(r);
+
+	/* a new hop limit (segment 2) or flow label (4) ends a run: 0-1, 2,
+	 * 3, 4, 5 */
+	d = rig_dir(r, &o);
+	for (i = 0; i < 6; i++) {
+		struct rte_mbuf *s6 = co_seg6(i, CO_MSS, ack, 0, false, true);
+		/* behind the trunk's tag: the IPv6 header at 18 */
+		uint8_t *ip = rte_pktmbuf_mtod_offset(s6, uint8_t *, 18);
+
+		if (i == 2)
+			ip[7] = 63;
+		if (i == 4)
+			ip[3] = 5;
+		rig_in(r, s6);
+	}
+	xc_dir_poll(d);
+	n = rig_out(r, out, RTE_DIM(out));
+	CHECK("coalesce: a new IPv6 hop limit or flow label ends a run",
+	      n == 5 && co_joined6(out[0], 0, 2, 2 * CO_MSS, false, true) &&
+	      out[1]->nb_segs == 1 && out[4]->nb_segs == 1 &&
+	      d->st.coal_frames == 1 && d->st.coal_in == 2);
+	rte_pktmbuf_free_bulk(out, n);
+	balanced("coalesce IPv6 stream", d);
+	rig_done(r);
+
+	/* the receiver's largest frame counts the IPv6 header: two
+	 * segments make 14 + 40 + 32 + 2 * CO_MSS bytes, which fit a
+	 * receiver taking exactly that, and not one taking a byte less */
+	for (i = 0; i < 2; i++) {
+		unsigned int k;
+
+		o.max_frame = 14 + 40 + 32 + 2 * CO_MSS - i;
+		d = rig_dir(r, &o);
+		for (k = 0; k < 4; k++)
+			rig_in(r, co_seg6(k, CO_MSS, ack, 0, false, true));
+		xc_dir_poll(d);
+		n = rig_out(r, out, RTE_DIM(out));
+		CHECK(i == 0 ? "coalesce: IPv6 frames up to the receiver's largest" :
+			       "coalesce: no IPv6 frame above the receiver's largest",
+		      i == 0 ? n == 2 && co_joined6(out[0], 0, 2, 2 * CO_MSS, false, true) &&
+			       co_joined6(out[1], 2, 2, 2 * CO_MSS, false, true) :
+			       n == 4 && d->st.coal_frames == 0);
+		rte_pktmbuf_free_bulk(out, n);
+		balanced("coalesce IPv6 largest frame", d);
+		rig_done(r);
+	}
+	o.max_frame = 65535;
 
 	/* a receiver with TSO4 alone gets IPv6 segments as they came */
 	o.caps = XC_CAP_CSUM | XC_CAP_TSO4;
