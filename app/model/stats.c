@@ -14,7 +14,7 @@
 #define DIR_CTR(name, field, meaning) \
 	{ name, meaning, offsetof(struct xc_dir_stats, field), 1, 0 }
 /* a counter of frames that came (+1) or went (-1): xc_dir_unaccounted() */
-#define DIR_IO(name, field, balance, meaning) \
+#define DIR_IO_CTR(name, field, balance, meaning) \
 	{ name, meaning, offsetof(struct xc_dir_stats, field), 1, balance }
 #define DROP_CTR(name, reason, meaning) \
 	{ name, "dropped: " meaning, \
@@ -22,9 +22,9 @@
 
 /* every counter of a cable direction, in the order shown */
 static const struct xc_counter dir_counters[] = {
-	DIR_IO("rx-pkts", rx_pkts, +1, "frames received from the sending end"),
+	DIR_IO_CTR("rx-pkts", rx_pkts, +1, "frames received from the sending end"),
 	DIR_CTR("rx-bytes", rx_bytes, "bytes of those frames"),
-	DIR_IO("tx-pkts", tx_pkts, -1, "frames the receiving end accepted"),
+	DIR_IO_CTR("tx-pkts", tx_pkts, -1, "frames the receiving end accepted"),
 	DIR_CTR("tx-bytes", tx_bytes, "bytes of those frames"),
 	{ "dropped", "frames dropped, all reasons together",
 	  offsetof(struct xc_dir_stats, drop), XC_DROP__MAX, -1 },
@@ -54,20 +54,21 @@ static const struct xc_counter dir_counters[] = {
 		 "held when the cable was taken down (pulled)"),
 	DROP_CTR("refused", XC_DROP_REFUSED,
 		 "the receiving end could not send them (a tunnel: the kernel refused the datagram, no route...)"),
-	DIR_IO("segmented", seg_frames, -1,
-	       "frames segmented in software (receiver without TSO)"),
-	DIR_IO("segments-made", seg_out, +1, "segments made of them"),
+	DIR_IO_CTR("segmented", seg_frames, -1,
+		   "frames segmented in software (receiver without TSO)"),
+	DIR_IO_CTR("segments-made", seg_out, +1, "segments made of them"),
 	DIR_CTR("checksums-filled", csum_filled,
 		"checksums completed in software (receiver without CSUM)"),
-	DIR_IO("duplicated", duplicated, +1,
-	       "extra copies sent on purpose (impairment dup)"),
+	DIR_IO_CTR("duplicated", duplicated, +1,
+		   "extra copies sent on purpose (impairment dup)"),
 	DIR_CTR("corrupted", corrupted,
 		"frames with a bit flipped on purpose (impairment corrupt)"),
 	DIR_CTR("reordered", reordered,
 		"frames sent on purpose ahead of frames received before them (impairment reorder)"),
-	DIR_IO("coalesced", coal_frames, +1,
-	       "TSO frames made of a wire's TCP segments (receiver with TSO)"),
-	DIR_IO("segments-coalesced", coal_in, -1, "segments they were made of"),
+	DIR_IO_CTR("coalesced", coal_frames, +1,
+		   "TSO frames made of a wire's TCP segments (receiver with TSO)"),
+	DIR_IO_CTR("segments-coalesced", coal_in, -1,
+		   "segments they were made of"),
 };
 
 const struct xc_counter_table xc_dir_counters = {
