@@ -362,7 +362,7 @@ bool xc_end_def_clash(const struct xc_end_def *a, const struct xc_end_def *b,
 	const struct xc_kind_def *ka = xc_kind_def_of(a);
 
 	if (a->port >= 0 && a->port == b->port &&
-	    (!a->tag || !b->tag || a->tag == b->tag))
+	    xc_end_def_same_frames(a, b))
 		return true;
 	return ka && ka == xc_kind_def_of(b) && ka->clash &&
 	       ka->clash(a, b, o);

@@ -330,6 +330,22 @@ const struct xc_opt_desc *xc_opt_find(const char *arg);
 bool xc_opt_takes_value(const struct xc_opt_desc *d);
 bool xc_opt_given(const struct xc_opts *o, const char *name);
 bool xc_end_def_given(const struct xc_end_def *e, const char *key);
+
+/**
+ * xc_end_def_same_frames() - would two ends on one shared thing (a
+ *			      trunk's port, an interface) take the same
+ *			      frames: one of them without a tag (it takes
+ *			      all), or both under one tag?
+ * @a:		an end
+ * @b:		another, on the same thing
+ *
+ * Return: true if so: they clash
+ */
+static inline bool xc_end_def_same_frames(const struct xc_end_def *a,
+					  const struct xc_end_def *b)
+{
+	return !a->tag || !b->tag || a->tag == b->tag;
+}
 void xc_opts_defaults(struct xc_opts *o);
 int xc_opts_parse(struct xc_opts *o, int argc, char **argv,
 		  char *err, size_t errlen);

@@ -85,7 +85,7 @@ static bool netdev_clash(const struct xc_end_def *a, const struct xc_end_def *b,
 	(void)o;
 	return strcmp(na->ifname, nb->ifname) == 0 &&
 	       strcmp(na->netns, nb->netns) == 0 &&
-	       (!a->tag || !b->tag || a->tag == b->tag);
+	       xc_end_def_same_frames(a, b);
 }
 
 /* netdev_what() - "[tag N of ]interface IFNAME [in NETNS]" */
