@@ -79,11 +79,53 @@ xc_start() {
 	XC_PIDS+=("$XC_PID")
 }
 
-# xc_stop - SIGTERM xcable and wait; its exit status in $XC_RC
+# xc_stop - SIGTERM xcable and wait, at most 60 s; its exit status in
+# $XC_RC (124 if it did not exit: its threads' stacks are in the log,
+# and it is killed)
 xc_stop() {
 	kill -TERM "$XC_PID" 2>/dev/null
-	wait "$XC_PID"
+	wait_exit "$XC_PID" 60 "xcable (pid $XC_PID) after SIGTERM"
 	XC_RC=$?
+}
+
+# stacks PID... - what each thread of each PID is doing: its state and
+# the kernel function it waits in, then its backtraces (gdb)
+stacks() {
+	local p t
+	for p in "$@"; do
+		[ -d "/proc/$p" ] || { echo "  stacks of $p: it is gone"; continue; }
+		echo "  stacks of $p: $(tr '\0' ' ' <"/proc/$p/cmdline" | cut -c 1-200)"
+		for t in /proc/"$p"/task/*; do
+			echo "    thread ${t##*/} ($(cat "$t/comm" 2>/dev/null)): state $(awk '{ print $3 }' "$t/stat" 2>/dev/null), in $(cat "$t/wchan" 2>/dev/null)"
+		done
+		command -v gdb >/dev/null &&
+		timeout 60 gdb -p "$p" -batch -nx -ex 'set pagination off' \
+			-ex 'thread apply all bt 25' 2>&1 |
+			grep -E '^(Thread|#)' | head -n 300 | sed 's/^/    /'
+	done
+}
+
+# wait_exit PID SECS WHAT - wait for the child PID to exit, at most SECS;
+# returns its exit status, or 124 when it is still there: then its
+# stacks are printed and it is killed. (Only kill -0 asks: bash reaps an
+# exited child as soon as it waits for any other, sleep here, and a look
+# at /proc between the two would race with that.)
+wait_exit() {
+	local pid=$1 secs=$2 i
+	for ((i = 0; i < secs * 10; i++)); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	# one more wait: a child that ended just now is reaped by it
+	kill -0 "$pid" 2>/dev/null && sleep 0.2
+	if kill -0 "$pid" 2>/dev/null; then
+		echo "  FAIL: $3 did not exit within $secs s"
+		stacks "$pid"
+		kill -KILL "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+		return 124
+	fi
+	wait "$pid"
 }
 
 # wait_log FILE PATTERN COUNT SECONDS - wait until PATTERN occurs COUNT times
