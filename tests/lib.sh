@@ -84,7 +84,7 @@ xc_start() {
 # and it is killed)
 xc_stop() {
 	kill -TERM "$XC_PID" 2>/dev/null
-	wait_exit "$XC_PID" 60 "xcable (pid $XC_PID) after SIGTERM"
+	wait_exit "$XC_PID" 60 "FAIL: xcable (pid $XC_PID) after SIGTERM"
 	XC_RC=$?
 }
 
@@ -106,8 +106,8 @@ stacks() {
 }
 
 # wait_exit PID SECS WHAT - wait for the child PID to exit, at most SECS;
-# returns its exit status, or 124 when it is still there: then its
-# stacks are printed and it is killed. (Only kill -0 asks: bash reaps an
+# returns its exit status, or 124 when it is still there: then "WHAT did
+# not exit" and its stacks are printed, and it is killed. (Only kill -0 asks: bash reaps an
 # exited child as soon as it waits for any other, sleep here, and a look
 # at /proc between the two would race with that.)
 wait_exit() {
@@ -119,7 +119,7 @@ wait_exit() {
 	# one more wait: a child that ended just now is reaped by it
 	kill -0 "$pid" 2>/dev/null && sleep 0.2
 	if kill -0 "$pid" 2>/dev/null; then
-		echo "  FAIL: $3 did not exit within $secs s"
+		echo "  $3 did not exit within $secs s"
 		stacks "$pid"
 		kill -KILL "$pid" 2>/dev/null
 		wait "$pid" 2>/dev/null

@@ -220,18 +220,17 @@ mx_check() {
 	mx_balanced >bal.out || { cat bal.out; fail "after $MX_STEP: counters do not balance"; return 1; }
 }
 
-# mx_settled_fds N|FUNCTION - wait until the matrix xcable has N open fds
-# again (or as many as FUNCTION prints, asked again each time: a count
-# that follows what the process runs)
+# mx_settled_fds N - wait until the matrix xcable has at most N open fds
+# again: nothing an operation opened is left behind (fewer is fine: the
+# level N was read half a second after the step that set it, and an fd
+# of an end removed then, a vhost client's connection, may close later)
 mx_settled_fds() {
-	local i want
+	local i
 	for ((i = 0; i < 40; i++)); do
-		want=$1
-		declare -F "$1" >/dev/null && want=$($1)
-		[ "$(mx_fds)" = "$want" ] && return 0
+		[ "$(mx_fds)" -le "$1" ] && return 0
 		sleep 0.1
 	done
-	fail "after $MX_STEP: $(mx_fds) fds open, $want expected"
+	fail "after $MX_STEP: $(mx_fds) fds open, $1 expected"
 }
 
 # mx_reload EXTRA FAULT WANT STEP - rewrite the config with mxI (of row
@@ -411,7 +410,19 @@ t_change_matrix() {
 	done
 	rss1=$(mx_rss)
 	kill -TERM "${sp[@]}" 2>/dev/null
-	wait "${sp[@]}"
+	# their reports are written before they close their ports; one that
+	# hangs closing is xcable's fault only while xcable has not let its
+	# guest go (it answers the frontend's last messages before that)
+	for k in 0 1; do
+		r=left; [ $k = 1 ] && r=right
+		wait_exit "${sp[$k]}" 30 "the sentinel's $r frontend" && continue
+		[ $? = 124 ] || continue
+		if grep -q "sen-${r:0:1}.sock): link down" xc.log; then
+			say "(the sentinel's $r frontend hung closing its port after xcable had let it go: DPDK's virtio_user, not xcable; killed)"
+		else
+			fail "the sentinel's $r frontend hung, and xcable never saw its guest go"; rc=1
+		fi
+	done
 	[ $rc = 0 ] || return 1
 	say "resident memory after the first row ${rss0} kB, after the last ${rss1} kB"
 	if [[ $BUILD == *san* ]]; then
