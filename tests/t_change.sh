@@ -220,17 +220,26 @@ mx_check() {
 	mx_balanced >bal.out || { cat bal.out; fail "after $MX_STEP: counters do not balance"; return 1; }
 }
 
-# mx_settled_fds N - wait until the matrix xcable has at most N open fds
-# again: nothing an operation opened is left behind (fewer is fine: the
-# level N was read half a second after the step that set it, and an fd
-# of an end removed then, a vhost client's connection, may close later)
+# mx_settled_fds N|FUNCTION - wait until the matrix xcable has at most N
+# open fds again: nothing an operation opened is left behind (fewer is
+# fine: the level N was read half a second after the step that set it,
+# and an fd of an end removed then, a vhost client's connection, may
+# close later); or exactly as many as FUNCTION prints, asked again each
+# time (scripts/torture: a count that follows what the process runs)
 mx_settled_fds() {
-	local i
+	local i n want
 	for ((i = 0; i < 40; i++)); do
-		[ "$(mx_fds)" -le "$1" ] && return 0
+		n=$(mx_fds)
+		if declare -F "$1" >/dev/null; then
+			want=$($1)
+			[ "$n" = "$want" ] && return 0
+		else
+			want=$1
+			[ "$n" -le "$want" ] && return 0
+		fi
 		sleep 0.1
 	done
-	fail "after $MX_STEP: $(mx_fds) fds open, $1 expected"
+	fail "after $MX_STEP: $n fds open, $want expected"
 }
 
 # mx_reload EXTRA FAULT WANT STEP - rewrite the config with mxI (of row
