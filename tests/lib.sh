@@ -107,9 +107,9 @@ stacks() {
 
 # wait_exit PID SECS WHAT - wait for the child PID to exit, at most SECS;
 # returns its exit status, or 124 when it is still there: then "WHAT did
-# not exit" and its stacks are printed, and it is killed. (Only kill -0 asks: bash reaps an
-# exited child as soon as it waits for any other, sleep here, and a look
-# at /proc between the two would race with that.)
+# not exit" and its stacks are printed, and it is killed. (Only kill -0
+# asks: bash reaps an exited child as soon as it waits for any other,
+# sleep here, and a look at /proc between the two would race with that.)
 wait_exit() {
 	local pid=$1 secs=$2 i
 	for ((i = 0; i < secs * 10; i++)); do
