@@ -117,6 +117,47 @@ for c in desc-past-region desc-unmapped desc-unmapped-zero-len desc-zero-len \
 	TESTS+=("$f")
 done
 unset c f
+# fwd_ticks - CPU clock ticks used so far by xcable's threads, less the
+# vhost library's event thread (it handles the IOTLB messages themselves)
+fwd_ticks() {
+	local t s=0 v
+	for t in "/proc/$XC_PID/task/"*; do
+		[ "$(cat "$t/comm" 2>/dev/null)" = vhost-events ] && continue
+		v=$(awk '{print $14 + $15}' "$t/stat" 2>/dev/null)
+		s=$((s + ${v:-0}))
+	done
+	echo "$s"
+}
+
+# a guest behind a vIOMMU that sends IOTLB messages (as one moving frames
+# does, each miss answered) keeps its lcore polling, not sleeping and
+# woken per message; once they stop, the lcore sleeps again
+t_iommu_iotlb_polls() {
+	local vp a b c d hz storm quiet
+	HOSTILE_IOMMU=yes hostile_xc || { fail "xcable did not start"; return 1; }
+	"$VHOSTILE" "$T/a-l.sock" "$T/a-r.sock" iotlb-storm >case.out 2>&1 &
+	vp=$!
+	wait_log case.out "^  storm" 1 20 || { cat case.out; fail "vhostile did not start its IOTLB messages"; return 1; }
+	sleep 0.5
+	a=$(fwd_ticks); sleep 2; b=$(fwd_ticks)
+	wait_log case.out "^  quiet" 1 10 || { cat case.out; fail "vhostile did not stop its IOTLB messages"; return 1; }
+	sleep 0.5
+	c=$(fwd_ticks); sleep 2; d=$(fwd_ticks)
+	wait_exit "$vp" 20 vhostile || { fail "vhostile did not finish"; return 1; }
+	wait "$vp" || { sed 's/^/  vhostile: /' case.out; fail "vhostile iotlb-storm failed"; return 1; }
+	sed 's/^/  vhostile: /' case.out | grep -v -e storm -e quiet
+	hz=$(getconf CLK_TCK)
+	storm=$(( (b - a) * 100 / hz / 2 )) quiet=$(( (d - c) * 100 / hz / 2 ))
+	say "xcable's threads but the vhost event thread: ${storm}% of a core during the IOTLB messages, ${quiet}% after"
+	[ "$storm" -ge 50 ] || { fail "the lcore slept while a guest's IOTLB messages came"; return 1; }
+	[ "$quiet" -le 5 ] || { fail "the lcore kept polling after the IOTLB messages stopped"; return 1; }
+	good A && good B || { fail "the cables do not forward after it"; return 1; }
+	xc_stop
+	[ "$XC_RC" = 0 ] || { fail "xcable exited with $XC_RC"; return 1; }
+	check_accounted xc.log || { fail "frames not accounted for"; return 1; }
+}
+TESTS+=(t_iommu_iotlb_polls)
+ONCE+=(t_iommu_iotlb_polls)	# measures CPU; --iommu's code runs under the sanitizers in t_hostile_*iommu*
 SAN_ONCE+=(t_hostile_connect_cycles)	# a thousand reconnections; t_hostile_connect_cycles_propagation runs them on build/
 
 # lying virtio-net headers: besides the common checks, xcable must have

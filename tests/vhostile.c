@@ -1025,6 +1025,64 @@ next:
 }
 
 /**
+ * case_iotlb_storm() - both guests behind a vIOMMU; the sender sends the
+ *			mapping of its memory again (an IOTLB update, as
+ *			QEMU answers a miss) every 200 us for 3 s, with a
+ *			frame after every 50th, then stays connected and
+ *			quiet for 3 s. Prints "storm" and "quiet" as each
+ *			starts: the caller measures xcable's CPU in each
+ *
+ * Return: 0 if every frame arrived, 1 if not or the handshake failed
+ */
+static int case_iotlb_storm(const char *txp, const char *rxp)
+{
+	struct guest tx, rx;
+	uint64_t mem, end;
+	struct vnet_hdr h = { 0 };
+	uint8_t f[BUF_SIZE];
+	unsigned int n = 0, sent = 0, got = 0;
+	int r, rc = 1;
+
+	if (pair_open(&tx, txp, &rx, rxp, &SETUP_IOMMU, &SETUP_IOMMU) ||
+	    wait_link(&tx, &rx)) {
+		out("link did not come up");
+		goto out;
+	}
+	mem = (uint64_t)(uintptr_t)tx.mem;
+	out("storm");
+	end = now_ms() + 3000;
+	while (now_ms() < end) {
+		if (vu_iotlb(&tx, IOTLB_UPDATE, GPA_BASE, MEM_SIZE, mem,
+			     IOTLB_RW)) {
+			out("xcable closed the connection after %u updates", n);
+			goto out;
+		}
+		if (++n % 50 == 0 && sent - got < 128) {
+			make_frame(f, 100, sent);
+			if (send_frame(&tx, &h, f, 100) == 0)
+				sent++;
+		}
+		while ((r = recv_frame(&rx, f, sizeof(f))) != 0)
+			got += r > 0;
+		usleep(200);
+	}
+	out("quiet");
+	end = now_ms() + 3000;
+	while (now_ms() < end) {
+		while ((r = recv_frame(&rx, f, sizeof(f))) != 0)
+			got += r > 0;
+		msleep(10);
+	}
+	out("IOTLB updates sent: %u in 3 s; frames among them: sent %u, delivered %u",
+	    n, sent, got);
+	rc = sent > 0 && got == sent ? 0 : 1;
+out:
+	guest_close(&tx);
+	guest_close(&rx);
+	return rc;
+}
+
+/**
  * case_mem_beyond_file() - a memory table larger than the memfd behind it
  *			    (or a memfd shrunk after xcable mapped it): the
  *			    sender's frames point past the end of the file,
@@ -1354,7 +1412,7 @@ static void list(void)
 {
 	size_t i;
 
-	puts("good\ngood-iommu\niotlb-bad\nheader-split\nlying-offload\nrepeat\ndisconnect-mid-burst\n"
+	puts("good\ngood-iommu\niotlb-bad\niotlb-storm\nheader-split\nlying-offload\nrepeat\ndisconnect-mid-burst\n"
 	     "connect-cycles[:PAUSE_MS]\nhangup-before-reply\nmem-beyond-file\n"
 	     "mem-truncated");
 	for (i = 0; i < sizeof(tx_cases) / sizeof(tx_cases[0]); i++)
@@ -1391,6 +1449,8 @@ int main(int argc, char **argv)
 		return case_good(txp, rxp, &SETUP_IOMMU);
 	if (!strncmp(c, "iotlb-bad", 9) && (!c[9] || c[9] == ':'))
 		return case_iotlb_bad(txp, rxp, c[9] ? atoi(c + 10) : -1);
+	if (!strcmp(c, "iotlb-storm"))
+		return case_iotlb_storm(txp, rxp);
 	if (!strcmp(c, "header-split"))
 		return case_header_split(txp, rxp);
 	if (!strcmp(c, "lying-offload"))

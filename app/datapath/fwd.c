@@ -12,7 +12,12 @@
  * With adaptive polling (the default) an lcore that has had no work for
  * --idle-us sleeps until a guest kicks (see idle.c): a new frame, or, for a
  * direction whose peer is not draining, new receive buffers; at most until
- * the next delayed frame of an impairment is due.
+ * the next delayed frame of an impairment is due. It keeps polling instead
+ * while a port of its asks for it (busy_until()): a vIOMMU guest's rings
+ * stall on each IOTLB miss and go on when QEMU's answer comes, without a
+ * kick, and a strict guest misses at every frame it maps, so a sleep and
+ * a wake-up per miss, and the guest's kicks that come with sleeping, cost
+ * such a guest a good part of its throughput.
  *
  * An lcore keeps a few free mbufs of each pool it uses in a cache of its
  * own (mbstack.c), which counts as in use until it gives them back: all
@@ -141,6 +146,35 @@ static uint64_t due_ns(uint64_t due, uint64_t now)
 }
 
 /**
+ * busy_until() - until when does a port of the lcore's directions want it
+ *		  to poll (struct xc_port's @busy_until)?
+ * @lc:		the lcore
+ * @now:	TSC now
+ *
+ * Return: the latest such TSC time after @now, or 0 if none
+ */
+static uint64_t busy_until(const struct xc_fwd_lcore *lc, uint64_t now)
+{
+	uint64_t until = 0, t;
+	unsigned int i;
+
+	for (i = 0; i < lc->n_dirs; i++) {
+		const struct xc_end *e[2] = { lc->dirs[i]->rx, lc->dirs[i]->tx };
+		unsigned int k;
+
+		for (k = 0; k < 2; k++) {
+			if (e[k]->port == NULL)
+				continue;
+			t = __atomic_load_n(&e[k]->port->busy_until,
+					    __ATOMIC_RELAXED);
+			if (t > now && t > until)
+				until = t;
+		}
+	}
+	return until;
+}
+
+/**
  * listed() - is a direction in a list?
  * @d:		direction
  * @list:	the list
@@ -204,7 +238,7 @@ int xc_fwd_loop(void *arg)
 {
 	struct xc_fwd_lcore *lc = arg;
 	uint64_t now = rte_rdtsc(), next_hk = now + lc->hk_period;
-	uint64_t last_work = now, due;
+	uint64_t last_work = now, due, busy = 0;
 	uint64_t sweep = rte_get_tsc_hz() / 1000 * XC_MBSTACK_SWEEP_MS;
 	uint64_t next_sweep = now + sweep;
 	unsigned int work;
@@ -248,8 +282,15 @@ int xc_fwd_loop(void *arg)
 		}
 		/* a delayed frame due within the idle time is waited for
 		 * here: a sleep could wake too late */
-		if (now - last_work < lc->idle_cycles ||
+		if (now - last_work < lc->idle_cycles || now < busy ||
 		    (due != UINT64_MAX && due < now + lc->idle_cycles)) {
+			rte_pause();
+			continue;
+		}
+		/* a port whose guest waits on answers that come without a
+		 * kick: poll until then, and only look again after that */
+		busy = busy_until(lc, now);
+		if (busy) {
 			rte_pause();
 			continue;
 		}

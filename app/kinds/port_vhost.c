@@ -87,7 +87,12 @@
  * without a kick. A message post-handler wakes the lcores as each update
  * has been applied (iotlb_post()), so that an adaptive lcore sleeps on
  * such a guest as on any other, neither polling nor waking every
- * millisecond, and takes the ring up again as soon as it can move.
+ * millisecond, and takes the ring up again as soon as it can move. A
+ * guest that moves frames misses all the time (a strict one at every
+ * frame it maps), so each IOTLB message also asks the lcores to poll for
+ * XC_IOTLB_BUSY_US more (struct xc_port's @busy_until) rather than sleep
+ * and be woken per miss: an idle guest sends no IOTLB messages and costs
+ * nothing.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -98,6 +103,7 @@
 #include <linux/vhost_types.h>
 
 #include <rte_alarm.h>
+#include <rte_cycles.h>
 #include <rte_eth_vhost.h>
 #include <rte_ethdev.h>
 #include <rte_kvargs.h>
@@ -126,6 +132,9 @@
 /* the most a dequeue of the vhost library gives (its MAX_PKT_BURST), and a
  * RARP frame it may put in front after a migration */
 #define XC_VHOST_DEQ_MAX	(32 + 1)
+/* after an IOTLB message of a guest, its lcores poll this long rather
+ * than sleep: more misses are due while it moves frames (fwd.c) */
+#define XC_IOTLB_BUSY_US	1000
 /* the most an enqueue of the vhost library takes (its MAX_PKT_BURST) */
 #define XC_VHOST_ENQ_MAX	32
 
@@ -567,6 +576,8 @@ static enum rte_vhost_msg_result iotlb_post(int vid, void *msg)
 		return RTE_VHOST_MSG_RESULT_NOT_HANDLED;
 	if (m->iotlb.type == VHOST_IOTLB_INVALIDATE)
 		__atomic_store_n(&vh(p)->invalidating, true, __ATOMIC_RELEASE);
+	__atomic_store_n(&p->busy_until, rte_rdtsc() + rte_get_tsc_hz() /
+			 1000000 * XC_IOTLB_BUSY_US, __ATOMIC_RELAXED);
 	notify = __atomic_load_n(&p->notify, __ATOMIC_ACQUIRE);
 	if (notify)
 		notify(p->notify_arg);

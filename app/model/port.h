@@ -278,6 +278,11 @@ struct xc_port_conf {
  *		destination instead of meeting a link down; NULL otherwise
  *		(main thread; atomic)
  * @hold_bits:	those bits (main thread, before @hold_word)
+ * @busy_until:	TSC time until which the lcores that poll the port keep
+ *		polling rather than sleep: its guest is in an exchange whose
+ *		answers come without a kick (a vIOMMU guest's IOTLB misses
+ *		and invalidations, port_vhost.c), so more work is due soon;
+ *		0 for none (event thread writes; atomic)
  */
 struct xc_port {
 	uint16_t id;
@@ -307,6 +312,7 @@ struct xc_port {
 	void *notify_arg;
 	uint32_t *hold_word;
 	uint32_t hold_bits;
+	uint64_t busy_until;
 };
 
 int xc_port_create(struct xc_port *p, uint16_t id, char *err,
