@@ -133,8 +133,11 @@
  * RARP frame it may put in front after a migration */
 #define XC_VHOST_DEQ_MAX	(32 + 1)
 /* after an IOTLB message of a guest, its lcores poll this long rather
- * than sleep: more misses are due while it moves frames (fwd.c) */
-#define XC_IOTLB_BUSY_US	1000
+ * than sleep: more misses are due while it moves frames (fwd.c). With
+ * 1 ms, TCP between two strict TCG guests still left gaps long enough
+ * for about 12000 sleeps a run, and stayed at 0.6x of --poll; with 10 ms
+ * a few hundred, at --poll's throughput */
+#define XC_IOTLB_BUSY_US	10000
 /* the most an enqueue of the vhost library takes (its MAX_PKT_BURST) */
 #define XC_VHOST_ENQ_MAX	32
 
