@@ -92,6 +92,17 @@ mx_netdev_beside() { echo no; }
 mx_netdev_shared() { echo yes; }
 mx_netdev_setup() { mx_veth "mna$1" "mnb$1"; }
 
+# the same under an 802.1ad tag at both ends of the veth pair: the end's
+# socket takes only its tag's frames
+mx_netdev_tagged_ports() { :; }
+mx_netdev_tagged_partner() { printf '[cable mp%s]\nleft-netdev = mgb%s\nleft-tag = 10\nright = %s\n' "$1" "$1" "$T/mx$1-r.sock"; }
+mx_netdev_tagged_def() { printf 'left=%s\nright-netdev=mga%s\nright-netns=/run/netns/%s\nright-tag=10\n' "$T/mx$1-l.sock" "$1" "$(mx_ns)"; }
+mx_netdev_tagged_front() { :; }
+mx_netdev_tagged_pull() { echo no; }
+mx_netdev_tagged_beside() { echo no; }
+mx_netdev_tagged_shared() { echo yes; }
+mx_netdev_tagged_setup() { mx_veth "mga$1" "mgb$1"; }
+
 # the tunnel comes back through a peer xcable on loopback (UDP 14790)
 mx_vxlan_ports() { :; }
 mx_vxlan_partner() { :; }
@@ -117,12 +128,14 @@ mx_loop_pull() { echo no; }
 mx_loop_beside() { echo yes; }
 mx_loop_shared() { echo no; }
 
-# mx_rows - the rows: every kind xcable lists, a socket's client mode too
+# mx_rows - the rows: every kind xcable lists, a socket's client mode and
+# a netdev end's tag too
 mx_rows() {
 	local k
 	for k in $(mx_kinds); do
 		echo "$k"
 		[ "$k" = socket ] && echo socket_client
+		[ "$k" = netdev ] && echo netdev_tagged
 	done
 }
 
