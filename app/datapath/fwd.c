@@ -149,14 +149,19 @@ static uint64_t due_ns(uint64_t due, uint64_t now)
  * busy_until() - until when does a port of the lcore's directions want it
  *		  to poll (struct xc_port's @busy_until)?
  * @lc:		the lcore
- * @now:	TSC now
  *
- * Return: the latest such TSC time after @now, or 0 if none
+ * Return: the latest such TSC time still to come, or 0 if none
  */
-static uint64_t busy_until(const struct xc_fwd_lcore *lc, uint64_t now)
+static uint64_t busy_until(const struct xc_fwd_lcore *lc)
 {
-	uint64_t until = 0, t;
+	uint64_t until = 0, t, now;
 	unsigned int i;
+
+	/* the clock before the windows: a window this lcore sees over was
+	 * over before its port's next IOTLB message, which then wakes it
+	 * (port_vhost.c: iotlb_post()) */
+	now = rte_rdtsc_precise();
+	rte_mb();
 
 	for (i = 0; i < lc->n_dirs; i++) {
 		const struct xc_end *e[2] = { lc->dirs[i]->rx, lc->dirs[i]->tx };
@@ -166,7 +171,7 @@ static uint64_t busy_until(const struct xc_fwd_lcore *lc, uint64_t now)
 			if (e[k]->port == NULL)
 				continue;
 			t = __atomic_load_n(&e[k]->port->busy_until,
-					    __ATOMIC_RELAXED);
+					    __ATOMIC_SEQ_CST);
 			if (t > now && t > until)
 				until = t;
 		}
@@ -289,7 +294,7 @@ int xc_fwd_loop(void *arg)
 		}
 		/* a port whose guest waits on answers that come without a
 		 * kick: poll until then, and only look again after that */
-		busy = busy_until(lc, now);
+		busy = busy_until(lc);
 		if (busy) {
 			rte_pause();
 			continue;

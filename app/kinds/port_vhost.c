@@ -84,15 +84,17 @@
  * Such a guest's ring also stalls on an IOTLB miss: the vhost library
  * asks QEMU for the translation and takes nothing more from the ring
  * until the answer (an IOTLB update) has come, and the answer comes
- * without a kick. A message post-handler wakes the lcores as each update
+ * without a kick. A message post-handler wakes the lcores when an update
  * has been applied (iotlb_post()), so that an adaptive lcore sleeps on
  * such a guest as on any other, neither polling nor waking every
  * millisecond, and takes the ring up again as soon as it can move. A
  * guest that moves frames misses all the time (a strict one at every
  * frame it maps), so each IOTLB message also asks the lcores to poll for
  * XC_IOTLB_BUSY_US more (struct xc_port's @busy_until) rather than sleep
- * and be woken per miss: an idle guest sends no IOTLB messages and costs
- * nothing.
+ * and be woken per miss, and only the first message after a quiet spell
+ * wakes them (every lcore: a wake-up per message would cost the lcores
+ * of other, idle guests dearly). An idle guest sends no IOTLB messages
+ * and costs nothing.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -554,9 +556,11 @@ static void set_invalidating(int vid, bool on)
  * iotlb_post() - vhost-user message post-handler: an IOTLB update was
  *		  applied, which a ring of the guest may have waited for, or
  *		  an invalidation, which may have taken the rings' own
- *		  translations: wake the lcores (to take the ring up again,
- *		  or to translate it again); queues an invalidation
- *		  disables stay in use (see the theory of operation)
+ *		  translations: the lcores poll for XC_IOTLB_BUSY_US more,
+ *		  and are woken if they were not polling already (to take
+ *		  the ring up again, or to translate it again); queues an
+ *		  invalidation disables stay in use (see the theory of
+ *		  operation)
  * @vid:	vhost device id
  * @msg:	the message (header and payload)
  *
@@ -567,6 +571,7 @@ static enum rte_vhost_msg_result iotlb_post(int vid, void *msg)
 	const struct xc_vu_iotlb *m = msg;
 	void (*notify)(void *);
 	struct xc_port *p;
+	uint64_t until;
 
 	if (m->request != XC_VHOST_USER_IOTLB_MSG ||
 	    m->size < offsetof(struct vhost_iotlb_msg, type) + 1 ||
@@ -579,8 +584,15 @@ static enum rte_vhost_msg_result iotlb_post(int vid, void *msg)
 		return RTE_VHOST_MSG_RESULT_NOT_HANDLED;
 	if (m->iotlb.type == VHOST_IOTLB_INVALIDATE)
 		__atomic_store_n(&vh(p)->invalidating, true, __ATOMIC_RELEASE);
-	__atomic_store_n(&p->busy_until, rte_rdtsc() + rte_get_tsc_hz() /
-			 1000000 * XC_IOTLB_BUSY_US, __ATOMIC_RELAXED);
+	until = __atomic_exchange_n(&p->busy_until, rte_rdtsc() +
+				    rte_get_tsc_hz() / 1000000 *
+				    XC_IOTLB_BUSY_US, __ATOMIC_SEQ_CST);
+	/* within the window its lcores poll: no wake-up (of every lcore)
+	 * per message. The clock is read after the exchange, and an lcore
+	 * reads its clock before the window (fwd.c), so one that saw the
+	 * window over before sleeping is woken here */
+	if (until > rte_rdtsc_precise())
+		return RTE_VHOST_MSG_RESULT_NOT_HANDLED;
 	notify = __atomic_load_n(&p->notify, __ATOMIC_ACQUIRE);
 	if (notify)
 		notify(p->notify_arg);
