@@ -525,6 +525,56 @@ t_netdev_tagged_runtime() {
 TESTS+=(t_netdev_tagged_runtime)
 SAN_ONCE+=(t_netdev_tagged_runtime)	# the same
 
+# an interface given both to netdev ends and to a DPDK port (af_packet)
+# of the same namespace is refused whichever comes first, at start (exit
+# 2) and by xcablectl add and reload (the lab as it was); an interface of
+# the same name in another namespace is another interface, and is taken
+t_netdev_port_clash() {
+	local names rc
+	hosts_link 1500 || { fail "cannot create namespaces and veth"; return 1; }
+	ip -n "$(ns a)" link add vb type veth peer name vbx && ip -n "$(ns a)" link set vb up &&
+		ip -n "$(ns a)" link set vbx up || { fail "cannot create vb in namespace a"; return 1; }
+	pc_ini() {	# CABLE... - b.ini: port pb on vb, and these of c1 (on pb), c2 (netdev vb)
+		printf '[global]\nstats-interval = 0\nlink-propagation = no\n[port pb]\ndevargs = net_af_packet0,iface=vb\n'
+		for c in "$@"; do
+			case $c in
+			c1) printf '[cable c1]\nleft = %s\nright-port = pb\nright-tag = 10\n' "$T/b1.sock" ;;
+			c2) printf '[cable c2]\nleft = %s\nright-netdev = vb\nright-tag = 20\n' "$T/b2.sock" ;;
+			esac
+		done
+	}
+	pc_ini c1 c2 >b.ini
+	ip netns exec "$(ns b)" timeout 20 "$XC" --config b.ini >start.out 2>&1
+	rc=$?
+	say "both in one file: exit $rc, $(grep -o 'right-netdev: .*' start.out)"
+	[ $rc = 2 ] && grep -q "\[cable c2\] right-netdev: tag 20 of interface vb is port pb's too, an end of cable c1" start.out ||
+		{ cat start.out; fail "an interface both a port's and a netdev end's was not refused at start"; return 1; }
+	pc_ini c1 >b.ini
+	host_run b || return 1
+	"$XCTL" -p "xcable-$XPID_b" add c2 "left=$T/b2.sock" right-netdev=vb right-tag=20 >add.out 2>&1 &&
+		{ fail "xcablectl add of a netdev end on port pb's interface was taken"; return 1; }
+	say "xcablectl add c2 on vb: $(cat add.out)"
+	grep -q "interface vb is port pb's too" add.out || { fail "the refusal does not say why"; return 1; }
+	pc_ini c1 c2 >b.ini
+	"$XCTL" -p "xcable-$XPID_b" reload >rl.out 2>&1 && { fail "a reload adding c2 on vb was taken"; return 1; }
+	say "reload adding c2 on vb: $(tail -n 1 rl.out)"
+	"$XCTL" -p "xcable-$XPID_b" add c3 "left=$T/b3.sock" right-netdev=vb "right-netns=/run/netns/$(ns a)" >c3.out 2>&1 ||
+		{ cat c3.out; fail "a netdev end on vb of another namespace was refused"; return 1; }
+	names=$("$XCTL" -p "xcable-$XPID_b" list --json | /usr/bin/python3 -c 'import json, sys; print(" ".join(sorted(json.load(sys.stdin)["cables"])))')
+	say "cables now: $names (c3: vb of namespace a, taken)"
+	[ "$names" = "c1 c3" ] && [ ! -e "$T/b2.sock" ] || { fail "after the refusals: cables '$names'"; return 1; }
+	host_stop b || return 1
+	# the other way round: the netdev end first, then a cable on the port
+	pc_ini c2 >b.ini
+	host_run b || return 1
+	"$XCTL" -p "xcable-$XPID_b" add c1 "left=$T/b1.sock" right-port=pb right-tag=10 >add.out 2>&1 &&
+		{ fail "xcablectl add of a cable on port pb, whose interface a netdev end has, was taken"; return 1; }
+	say "xcablectl add c1 on port pb: $(cat add.out)"
+	grep -q "port pb is on tag 20 of interface vb, already an end of cable c2" add.out || { fail "the refusal does not say why"; return 1; }
+	host_stop b
+}
+TESTS+=(t_netdev_port_clash)
+
 # a tag takes 4 of the interface's bytes: over a veth of MTU 1500, tagged
 # ends take frames up to 1510 bytes under 802.1ad and 1514 under 802.1Q
 # (the kernel's allowance for a tag is for 802.1Q only); the catalogue

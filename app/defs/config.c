@@ -347,9 +347,29 @@ static int find_bad_line(const char *file, const char **why)
 }
 
 /**
+ * port_clash() - is @p an end on a [port NAME] whose frames @e, of a kind
+ *		  of its own, would take too (kinddef.h: @port_clash)?
+ * @p:		an end
+ * @e:		another
+ * @o:		options, with the port definitions
+ *
+ * Return: true if so
+ */
+static bool port_clash(const struct xc_end_def *p, const struct xc_end_def *e,
+		       const struct xc_opts *o)
+{
+	const struct xc_kind_def *k = xc_kind_def_of(e);
+
+	return p->port >= 0 && (unsigned int)p->port < o->n_port_defs &&
+	       e->port < 0 && k && k->port_clash &&
+	       k->port_clash(e, o->port_defs[p->port].devargs);
+}
+
+/**
  * xc_end_def_clash() - would two end definitions take the same thing: a
- *			port (untagged, or under one tag), or what their kind
- *			says (a socket, a tunnel...)?
+ *			port (untagged, or under one tag), an interface a
+ *			port is on, or what their kind says (a socket, a
+ *			tunnel...)?
  * @a:		an end
  * @b:		another
  * @o:		options (a kind's defaults)
@@ -363,6 +383,8 @@ bool xc_end_def_clash(const struct xc_end_def *a, const struct xc_end_def *b,
 
 	if (a->port >= 0 && a->port == b->port &&
 	    xc_end_def_same_frames(a, b))
+		return true;
+	if (port_clash(a, b, o) || port_clash(b, a, o))
 		return true;
 	return ka && ka == xc_kind_def_of(b) && ka->clash &&
 	       ka->clash(a, b, o);
@@ -393,7 +415,7 @@ static int check_ends_unique(struct cfg_ctx *c, const struct xc_opts *o,
 			const char *side = b % 2 ? "right" : "left";
 			const struct xc_kind_def *kd = xc_kind_def_of(eb);
 			char sec[XC_NAME_MAX + 8], key[CFG_NAME_LEN];
-			char what[XC_SOCK_PATH_MAX + XC_NAME_MAX * 2 + 96];
+			char what[XC_SOCK_PATH_MAX + XC_NAME_MAX * 2 + 192];
 			char thing[XC_SOCK_PATH_MAX + 64];
 
 			snprintf(sec, sizeof(sec), "cable %s", db->name);
@@ -403,7 +425,27 @@ static int check_ends_unique(struct cfg_ctx *c, const struct xc_opts *o,
 			if (!xc_end_def_clash(ea, eb, o))
 				continue;
 			xc_end_def_key(eb, side, key, sizeof(key));
-			if (ea->port >= 0 && ea->tag && eb->tag) {
+			if ((ea->port >= 0) != (eb->port >= 0)) {
+				/* an end of a kind of its own on an
+				 * interface a [port] is on */
+				const struct xc_end_def *pe =
+					ea->port >= 0 ? ea : eb;
+				const struct xc_end_def *ke =
+					ea->port >= 0 ? eb : ea;
+
+				xc_kind_def_of(ke)->what(ke, thing,
+							 sizeof(thing));
+				if (pe == ea)
+					snprintf(what, sizeof(what),
+						 "%s is port %s's too, an end of cable %s: each would take the other's frames; give it to one of them",
+						 thing, o->port_defs[pe->port].name,
+						 da->name);
+				else
+					snprintf(what, sizeof(what),
+						 "port %s is on %s, already an end of cable %s: each would take the other's frames; give it to one of them",
+						 o->port_defs[pe->port].name, thing,
+						 da->name);
+			} else if (ea->port >= 0 && ea->tag && eb->tag) {
 				snprintf(what, sizeof(what),
 					 "port %s already carries tag %u for cable %s",
 					 o->port_defs[eb->port].name,

@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <rte_kvargs.h>
+
 #include "end_netdev_def.h"
 
 #define NDD(f)	((int)offsetof(struct xc_netdev_def, f))
@@ -88,6 +90,39 @@ static bool netdev_clash(const struct xc_end_def *a, const struct xc_end_def *b,
 	       xc_end_def_same_frames(a, b);
 }
 
+/**
+ * netdev_port_clash() - is an end in xcable's own namespace on the
+ *			 interface a kernel-backed [port]'s devargs name
+ *			 (net_af_packet or net_af_xdp, iface=IFNAME)? Its
+ *			 socket and the port's would each take the other's
+ *			 frames, under any tag. (An end in a namespace of its
+ *			 own is on another interface of that name.)
+ * @e:		the end
+ * @devargs:	the port's devargs
+ *
+ * Return: true if so
+ */
+static bool netdev_port_clash(const struct xc_end_def *e, const char *devargs)
+{
+	const struct xc_netdev_def *nd = xc_netdev_def(e);
+	const char *args = strchr(devargs, ',');
+	struct rte_kvargs *kv;
+	const char *v;
+	bool same;
+
+	if (nd->netns[0] || args == NULL ||
+	    (strncmp(devargs, "net_af_packet", 13) != 0 &&
+	     strncmp(devargs, "net_af_xdp", 10) != 0))
+		return false;
+	kv = rte_kvargs_parse(args + 1, NULL);
+	if (kv == NULL)
+		return false;
+	v = rte_kvargs_get(kv, "iface");
+	same = v != NULL && strcmp(v, nd->ifname) == 0;
+	rte_kvargs_free(kv);
+	return same;
+}
+
 /* netdev_what() - "[tag N of ]interface IFNAME [in NETNS]" */
 static void netdev_what(const struct xc_end_def *e, char *buf, size_t len)
 {
@@ -109,6 +144,7 @@ const struct xc_kind_def xc_kind_def_netdev = {
 	.is = netdev_is,
 	.check = netdev_check,
 	.clash = netdev_clash,
+	.port_clash = netdev_port_clash,
 	.what = netdev_what,
 	.tags = true,
 };
