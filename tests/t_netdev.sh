@@ -391,12 +391,18 @@ TESTS+=(t_netdev_user_caps)
 # a TCG guest cabled to a namespace: guest A's NIC <-> va (namespace a)
 # ~ vb (namespace b, 10.0.0.2, iperf3 server); A reaches it, pings it
 # and runs iperf3 both ways through the netdev end; what vb sends reaches
-# the guest as TSO frames again (coalesce.c)
+# the guest as TSO frames again (coalesce.c). With ND_VM6=1 all of it
+# over IPv6 (fd00::1 to fd00::2), whose segments are joined too.
 t_netdev_vm() {
-	local ip
+	local ip peer=10.0.0.2 six=""
 	vm_prepare || return 1
 	nd_prep && nd_veth 1500 || { fail "cannot make the namespaces and the veth"; return 1; }
 	ip -n "$(nd_ns b)" addr add 10.0.0.2/24 dev vb || { fail "cannot address vb"; return 1; }
+	if [ "${ND_VM6:-0}" = 1 ]; then
+		peer=fd00::2 six="xc.ip6=fd00::1/64"
+		ip netns exec "$(nd_ns b)" sysctl -qw net.ipv6.conf.vb.disable_ipv6=0 net.ipv6.conf.vb.accept_dad=0
+		ip -n "$(nd_ns b)" -6 addr add fd00::2/64 dev vb nodad || { fail "cannot give vb an IPv6 address"; return 1; }
+	fi
 	# vb's TSO and GSO off: it sends 1448-byte segments, as a NIC
 	# without GRO hands them over, which reach the guest joined again
 	# (TSO frames would cross whole: t_netdev_offload); its checksum
@@ -412,20 +418,29 @@ t_netdev_vm() {
 	XC_PID=$!
 	XC_PIDS+=("$XC_PID")
 	wait_log x.log "running;" 1 20 || { tail -n 5 x.log; fail "xcable did not start"; return 1; }
-	boot a "$T/a.sock" $A_MAC "xc.role=client xc.ip=10.0.0.1/24 xc.peer=10.0.0.2 xc.secs=3"
+	boot a "$T/a.sock" $A_MAC "xc.role=client xc.ip=10.0.0.1/24 $six xc.peer=$peer xc.secs=3"
 	wait_console a "XC-END iperf-b2a" 300 || { tail -n 20 a.console; fail "guest A did not finish its iperf3 runs"; return 1; }
-	say "guest A (vhost-user) <-> va in namespace a ~ vb in namespace b (10.0.0.2, iperf3 -s):"
+	say "guest A (vhost-user) <-> va in namespace a ~ vb in namespace b ($peer, iperf3 -s):"
 	report_traffic || return 1
 	kill "${VM_PID[a]}" 2>/dev/null
 	kill -TERM "$XC_PID"; wait "$XC_PID"
 	ip=$(counter x.log "c1 left->right" tx-pkts)
 	say "xcable sent $ip frames from the guest to va; $(counter x.log "c1 right->left" tx-pkts) from va to the guest"
 	[ "${ip:-0}" -gt 1000 ] || { fail "the guest's traffic did not cross the netdev end"; return 1; }
-	# vb's 1448-byte segments (iperf3 -R) reach the guest joined
-	coalesced_ok x.log "c1 right->left"
+	# vb's 1448-byte segments (iperf3 -R; 1428 over IPv6) reach the
+	# guest joined
+	coalesced_ok x.log "c1 right->left" || return 1
+	if [ "${ND_VM6:-0}" = 1 ]; then
+		grep -q "connected to fd00::2 port 5201" a.console ||
+			{ fail "iperf3 did not run over IPv6"; return 1; }
+		say "iperf3 ran over IPv6 ($(grep -c "connected to fd00::2" a.console) connections to fd00::2)"
+	fi
 }
 TESTS+=(t_netdev_vm)
 SLOW_ONCE+=(t_netdev_vm)	# a VM; the netdev end's code runs on every build in the tests above
+t_netdev_vm6() { ND_VM6=1 t_netdev_vm; }
+TESTS+=(t_netdev_vm6)
+SLOW_ONCE+=(t_netdev_vm6)	# the same over IPv6: its segments joined (coalesce.c)
 
 # nd_tagged_ini HOST TAGTYPE - host HOST's config in t_trunk.sh's two
 # hosts: cables c1 (socket HOST1.sock, tag 10) and c2 (HOST2.sock, tag 20)
