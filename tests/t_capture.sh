@@ -225,7 +225,7 @@ t_capture_supervised() {
 }
 TESTS+=(t_capture_supervised)
 
-# a reader that stops reading for 5 s while frames circulate as fast as
+# a reader that stops reading for 3 s while frames circulate as fast as
 # the cable takes them: the cable loses none, and the capture's drop
 # count is exactly the copies missing from the file (seen = written +
 # dropped, at each end), seen being every frame the cable counted
@@ -236,11 +236,11 @@ t_capture_slow_reader() {
 	cap_start cap.pcapng cap.err -s "$T/x.ctl" capture cable0; cap=$CAP_PID
 	wait_log xc.log "capture of 2 end(s) started" 1 10 || { cat cap.err; fail "the capture did not start"; return 1; }
 	"$XCPEER" $(peer_eal "$T/l.sock" "$T/r.sock") -- loop --size 64 --inflight 256 \
-		--warmup 1 --seconds 7 >loop.log 2>&1 & lp=$!
+		--warmup 1 --seconds 5 >loop.log 2>&1 & lp=$!
 	sleep 2
 	kill -STOP "$cap"
-	say "the reader stopped for 5 s"
-	sleep 5
+	say "the reader stopped for 3 s"
+	sleep 3
 	kill -CONT "$cap"
 	wait $lp || { tail -n 5 loop.log; fail "the frontend failed"; return 1; }
 	sed 's/^/  peer: /' loop.log | tail -n 4
