@@ -68,7 +68,8 @@ struct xc_port_def;
  *		an interface)? (may be NULL: only the common fields clash)
  * @port_clash: would an end of this kind take frames a [port NAME] of
  *		these devargs takes too (an interface an af_packet port is
- *		on)? (may be NULL: never)
+ *		on)? (may be NULL: never; a kind with it has @what, which
+ *		the refusal quotes)
  * @what:	the thing an end takes, for people ("tunnel ADDR vni N"),
  *		to say which clashed
  * @simple:	the simple mode's checks of the kind's command line options
