@@ -105,6 +105,17 @@ stacks() {
 	done
 }
 
+# cpu_ticks PID[/task/TID] - user + system clock ticks a process (or one
+# of its threads) used so far
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+
+# cable_names XCABLECTL_ARGS... - the names of the cables an xcable lists
+# (xcablectl -s SOCKET or -p PREFIX), sorted, on one line
+cable_names() {
+	"${XCTL:-$BUILD/app/xcablectl}" "$@" list --json 2>/dev/null |
+	/usr/bin/python3 -c 'import json, sys; print(" ".join(sorted(json.load(sys.stdin)["cables"])))'
+}
+
 # wait_exit PID SECS WHAT - wait for the child PID to exit, at most SECS;
 # returns its exit status, or 124 when it is still there: then "WHAT did
 # not exit" and its stacks are printed, and it is killed. (Only kill -0

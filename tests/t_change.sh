@@ -184,10 +184,7 @@ mx_front() {
 mx_ctl() { "$XCTL" -s "$T/x.ctl" "$@" >ctl.out 2>&1; }
 
 # mx_cables - the names of the cables the matrix's xcable lists, sorted
-mx_cables() {
-	"$XCTL" -s "$T/x.ctl" list --json 2>/dev/null |
-	/usr/bin/python3 -c 'import json, sys; print(" ".join(sorted(json.load(sys.stdin)["cables"])))'
-}
+mx_cables() { cable_names -s "$T/x.ctl"; }
 
 # mx_stops - how many times the matrix xcable stopped a port or closed
 # the tunnel socket because no end was on it any more
@@ -1038,7 +1035,7 @@ t_change_lcore_stalls() {
 	say "$(grep -m1 'took over its new directions after' xc.log | sed 's/^xcable: //')"
 	grep -q "did not let go\|did not take over" xc.log &&
 		{ grep "did not" xc.log | head -n 3; fail "a change gave up on the lcore"; return 1; }
-	[ "$("$XCTL" -s "$T/x.ctl" list --json | /usr/bin/python3 -c 'import json, sys; print(" ".join(sorted(json.load(sys.stdin)["cables"])))')" = "x y" ] ||
+	[ "$(cable_names -s "$T/x.ctl")" = "x y" ] ||
 		{ "$XCTL" -s "$T/x.ctl" list | grep -v '^ '; fail "the lab is not x and y, as it was"; return 1; }
 	[ "$(sock_ino "$T/x-l.sock")" = "$il" ] && [ "$(stat -c %a "$T/x-l.sock")" = 660 ] ||
 		{ fail "x is not the cable it was"; return 1; }
@@ -1048,7 +1045,7 @@ t_change_lcore_stalls() {
 	"$XCTL" -s "$T/x.ctl" del y >del.out 2>&1 || { cat del.out; fail "del y during the stall failed"; return 1; }
 	wait $ST_PID
 	grep -q "^y left->right: .*(final: removed)" del.out || { cat del.out; fail "del's answer has not y's last counters"; return 1; }
-	[ "$("$XCTL" -s "$T/x.ctl" list --json | /usr/bin/python3 -c 'import json, sys; print(" ".join(sorted(json.load(sys.stdin)["cables"])))')" = "x" ] ||
+	[ "$(cable_names -s "$T/x.ctl")" = "x" ] ||
 		{ fail "y is still listed"; return 1; }
 	grep -q "did not let go\|did not take over" xc.log && { fail "del gave up on the lcore"; return 1; }
 	run_frames xc.log "$T/x-l.sock" "$T/x-r.sock" 4 1 || return 1

@@ -123,14 +123,11 @@ fwd_ticks() {
 	local t s=0 v
 	for t in "/proc/$XC_PID/task/"*; do
 		[ "$(cat "$t/comm" 2>/dev/null)" = vhost-events ] && continue
-		v=$(awk '{print $14 + $15}' "$t/stat" 2>/dev/null)
+		v=$(cpu_ticks "$XC_PID/task/${t##*/}" 2>/dev/null)
 		s=$((s + ${v:-0}))
 	done
 	echo "$s"
 }
-
-# main_ticks - CPU clock ticks used so far by xcable's main thread
-main_ticks() { awk '{print $14 + $15}' "/proc/$XC_PID/task/$XC_PID/stat"; }
 
 # a guest behind a vIOMMU that sends IOTLB messages (as one moving frames
 # does, each miss answered) keeps its lcore polling, not sleeping and
@@ -150,7 +147,7 @@ t_iommu_iotlb_polls() {
 	vp=$!
 	wait_log case.out "^  storm" 1 20 || { cat case.out; fail "vhostile did not start its IOTLB messages"; return 1; }
 	sleep 0.5
-	a=$(fwd_ticks) m0=$(main_ticks); sleep 2; b=$(fwd_ticks) m1=$(main_ticks)
+	a=$(fwd_ticks) m0=$(cpu_ticks "$XC_PID/task/$XC_PID"); sleep 2; b=$(fwd_ticks) m1=$(cpu_ticks "$XC_PID/task/$XC_PID")
 	wait_log case.out "^  quiet" 1 10 || { cat case.out; fail "vhostile did not stop its IOTLB messages"; return 1; }
 	sleep 0.5
 	c=$(fwd_ticks); sleep 2; d=$(fwd_ticks)

@@ -91,9 +91,6 @@ t_kends_missing_iface() {
 }
 TESTS+=(t_kends_missing_iface)
 
-# cpu_ticks PID - user + system clock ticks the process has used
-cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
-
 # idle_trunk PMD [del] - two xcables joined by a trunk over PMD (af_packet
 # or af_xdp, or netdev-tag: netdev ends with tags, no port; with del,
 # cable c2 deleted from both at runtime first), idle but for one frame

@@ -524,7 +524,7 @@ t_netdev_tagged_runtime() {
 	say "an end without a tag on vb: $(cat c4.out)"
 	grep -q "tag 10 of interface vb is already an end of cable c1" c4.out ||
 		{ fail "an end without a tag beside ends with tags was not refused"; return 1; }
-	names=$("$XCTL" -p "xcable-$XPID_b" list --json | /usr/bin/python3 -c 'import json, sys; print(" ".join(sorted(json.load(sys.stdin)["cables"])))')
+	names=$(cable_names -p "xcable-$XPID_b")
 	[ "$names" = "c1 c2" ] && [ ! -e "$T/b3.sock" ] && [ ! -e "$T/b4.sock" ] ||
 		{ fail "after the refusals: cables '$names', sockets $(ls "$T"/b*.sock)"; return 1; }
 	"$XCTL" -p "xcable-$XPID_b" del c1 >del.out 2>&1 || { cat del.out; fail "xcablectl del c1 failed"; return 1; }
@@ -575,7 +575,7 @@ t_netdev_port_clash() {
 	say "reload adding c2 on vb: $(tail -n 1 rl.out)"
 	"$XCTL" -p "xcable-$XPID_b" add c3 "left=$T/b3.sock" right-netdev=vb "right-netns=/run/netns/$(ns a)" >c3.out 2>&1 ||
 		{ cat c3.out; fail "a netdev end on vb of another namespace was refused"; return 1; }
-	names=$("$XCTL" -p "xcable-$XPID_b" list --json | /usr/bin/python3 -c 'import json, sys; print(" ".join(sorted(json.load(sys.stdin)["cables"])))')
+	names=$(cable_names -p "xcable-$XPID_b")
 	say "cables now: $names (c3: vb of namespace a, taken)"
 	[ "$names" = "c1 c3" ] && [ ! -e "$T/b2.sock" ] || { fail "after the refusals: cables '$names'"; return 1; }
 	host_stop b || return 1

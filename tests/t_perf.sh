@@ -5,9 +5,9 @@
 # cpu_pct PID SECONDS - CPU used by a process over SECONDS, in % of a core
 cpu_pct() {
 	local a b
-	a=$(awk '{print $14 + $15}' "/proc/$1/stat")
+	a=$(cpu_ticks "$1")
 	sleep "$2"
-	b=$(awk '{print $14 + $15}' "/proc/$1/stat")
+	b=$(cpu_ticks "$1")
 	echo $(( (b - a) * 100 / $(getconf CLK_TCK) / $2 ))
 }
 

@@ -351,9 +351,6 @@ t_vxlan_transit() {
 }
 TESTS+=(t_vxlan_transit)
 
-# cpu_ticks PID - user + system clock ticks a process used so far
-cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
-
 t_vxlan_idle() {
 	local l1 l2 a0 b0 a1 b1 hz lat
 	three_hosts 1500 || return 1
