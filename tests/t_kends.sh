@@ -80,6 +80,17 @@ t_kends_missing_iface() {
 		say "$pmd on eth9: exit $rc, $(tail -n 1 m.log)"
 		[ $rc = 2 ] && tail -n 1 m.log | grep -qx "xcable: port wire: no interface eth9 in this network namespace (No such device)" || ok=1
 	done
+	# no iface=, and one longer than an interface name can be
+	kends_ini a "net_af_packet0,framecnt=512" 1500 10 >n.ini
+	ip netns exec "$(ns a)" timeout 20 "$XC" --config n.ini >n.log 2>&1
+	rc=$?
+	say "af_packet without iface=: exit $rc, $(tail -n 1 n.log)"
+	[ $rc = 2 ] && tail -n 1 n.log | grep -qx "xcable: port wire: net_af_packet0 needs iface=, the kernel interface" || ok=1
+	kends_ini a "net_af_packet0,iface=an-interface-name-too-long" 1500 10 >l.ini
+	ip netns exec "$(ns a)" timeout 20 "$XC" --config l.ini >l.log 2>&1
+	rc=$?
+	say "af_packet on a 26-character iface=: exit $rc, $(tail -n 1 l.log)"
+	[ $rc = 2 ] && tail -n 1 l.log | grep -qx "xcable: port wire: net_af_packet0: iface= is longer than an interface name (at most 15 characters)" || ok=1
 	# the interface is there, the driver refuses it (more queues than
 	# the veth has)
 	kends_ini a "net_af_xdp0,iface=va,queue_count=4" 1500 10 >r.ini

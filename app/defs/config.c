@@ -180,6 +180,7 @@ static int load_port(struct cfg_ctx *c, struct rte_cfgfile *cfg,
 		if (xc_kind_defs[k]->port_claim &&
 		    xc_kind_defs[k]->port_claim(pd->devargs, why, sizeof(why)))
 			return bad(c, sec, "devargs", why);
+	xc_devargs_kiface(pd->devargs, pd->kiface, sizeof(pd->kiface));
 	return 0;
 }
 
@@ -362,7 +363,7 @@ static bool port_clash(const struct xc_end_def *p, const struct xc_end_def *e,
 
 	return p->port >= 0 && (unsigned int)p->port < o->n_port_defs &&
 	       e->port < 0 && k && k->port_clash &&
-	       k->port_clash(e, o->port_defs[p->port].devargs);
+	       k->port_clash(e, &o->port_defs[p->port]);
 }
 
 /**

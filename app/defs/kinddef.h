@@ -66,10 +66,10 @@ struct xc_port_def;
  *		blame, "SIDE-KEY"); 0 or -EINVAL with @why set (may be NULL)
  * @clash:	would two ends of this kind take the same thing (a tunnel,
  *		an interface)? (may be NULL: only the common fields clash)
- * @port_clash: would an end of this kind take frames a [port NAME] of
- *		these devargs takes too (an interface an af_packet port is
- *		on)? (may be NULL: never; a kind with it has @what, which
- *		the refusal quotes)
+ * @port_clash: would an end of this kind take frames a [port NAME]
+ *		takes too (the interface an af_packet port is on, its
+ *		@kiface)? (may be NULL: never; a kind with it has @what,
+ *		which the refusal quotes)
  * @what:	the thing an end takes, for people ("tunnel ADDR vni N"),
  *		to say which clashed
  * @simple:	the simple mode's checks of the kind's command line options
@@ -113,7 +113,8 @@ struct xc_kind_def {
 		     size_t whylen);
 	bool (*clash)(const struct xc_end_def *a, const struct xc_end_def *b,
 		      const struct xc_opts *o);
-	bool (*port_clash)(const struct xc_end_def *e, const char *devargs);
+	bool (*port_clash)(const struct xc_end_def *e,
+			   const struct xc_port_def *pd);
 	void (*what)(const struct xc_end_def *e, char *buf, size_t len);
 	int (*simple)(const struct xc_opts *o, char *err, size_t errlen);
 	int (*ready)(const struct xc_end_def *e, char *why, size_t whylen);

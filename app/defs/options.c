@@ -24,6 +24,8 @@
 #include <strings.h>
 #include <stddef.h>
 
+#include <rte_kvargs.h>
+
 #include "options.h"
 #include "sockpath.h"
 
@@ -1212,6 +1214,37 @@ void xc_port_def_defaults(struct xc_port_def *pd, const char *name)
 		if ((t->where & XC_OPT_PORT) && default_value(t, &v))
 			store(t, pd, t->port_off, 0, &v);
 	}
+}
+
+/**
+ * xc_devargs_kiface() - the kernel interface devargs of a kernel-backed
+ *			 driver (net_af_packet, net_af_xdp) name: iface=
+ * @devargs:	a port's devargs
+ * @buf:	filled with the interface, "" if they name none (or one too
+ *		long for an interface name)
+ * @len:	size of @buf
+ *
+ * Return: true if @devargs are af_packet's or af_xdp's
+ */
+bool xc_devargs_kiface(const char *devargs, char *buf, size_t len)
+{
+	const char *args = strchr(devargs, ',');
+	struct rte_kvargs *kv;
+	const char *v;
+
+	if (len)
+		buf[0] = '\0';
+	if (strncmp(devargs, "net_af_packet", 13) != 0 &&
+	    strncmp(devargs, "net_af_xdp", 10) != 0)
+		return false;
+	kv = args ? rte_kvargs_parse(args + 1, NULL) : NULL;
+	if (kv == NULL)
+		return true;
+	v = rte_kvargs_get(kv, "iface");
+	if (v != NULL && strlen(v) < len)
+		strcpy(buf, v);
+	rte_kvargs_free(kv);
+	return true;
 }
 
 /**

@@ -38,6 +38,7 @@ struct xc_cable_spec {
 
 #define XC_MAX_PORT_DEFS	16
 #define XC_DEVARGS_MAX		256
+#define XC_KIFACE_MAX		16	/* IF_NAMESIZE */
 
 /**
  * struct xc_port_def - a DPDK port a config file names as a cable end
@@ -48,12 +49,16 @@ struct xc_cable_spec {
  * @tpid:	outer tag of the cables trunked over it: 0x88a8 (802.1ad,
  *		the default) or 0x8100 (802.1Q)
  * @mtu:	MTU to set on the port, 0 to keep the driver's
+ * @kiface:	the kernel interface an af_packet or af_xdp port is on (its
+ *		devargs' iface=), "" for other ports; set once the port is
+ *		read (xc_devargs_kiface())
  */
 struct xc_port_def {
 	char name[XC_NAME_MAX];
 	char devargs[XC_DEVARGS_MAX];
 	uint16_t tpid;
 	unsigned int mtu;
+	char kiface[XC_KIFACE_MAX];
 };
 
 /**
@@ -356,6 +361,7 @@ void xc_end_def_key(const struct xc_end_def *e, const char *side, char *buf,
 		    size_t len);
 void xc_end_def_keys(const char *side, char *buf, size_t len);
 void xc_port_def_defaults(struct xc_port_def *pd, const char *name);
+bool xc_devargs_kiface(const char *devargs, char *buf, size_t len);
 struct xc_end_def *xc_cable_def_end(struct xc_cable_def *d, const char *key,
 				    const char **rest);
 int xc_opts_set_cable(const struct xc_opts *o, struct xc_cable_def *d,

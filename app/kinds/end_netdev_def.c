@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <rte_kvargs.h>
 
 #include "end_netdev_def.h"
 
@@ -92,35 +91,23 @@ static bool netdev_clash(const struct xc_end_def *a, const struct xc_end_def *b,
 
 /**
  * netdev_port_clash() - is an end in xcable's own namespace on the
- *			 interface a kernel-backed [port]'s devargs name
- *			 (net_af_packet or net_af_xdp, iface=IFNAME)? Its
- *			 socket and the port's would each take the other's
- *			 frames, under any tag. (An end in a namespace of its
- *			 own is on another interface of that name.)
+ *			 interface a kernel-backed [port] is on (af_packet,
+ *			 af_xdp)? Its socket and the port's would each take
+ *			 the other's frames, under any tag. (An end in a
+ *			 namespace of its own is on another interface of
+ *			 that name.)
  * @e:		the end
- * @devargs:	the port's devargs
+ * @pd:		the port
  *
  * Return: true if so
  */
-static bool netdev_port_clash(const struct xc_end_def *e, const char *devargs)
+static bool netdev_port_clash(const struct xc_end_def *e,
+			      const struct xc_port_def *pd)
 {
 	const struct xc_netdev_def *nd = xc_netdev_def(e);
-	const char *args = strchr(devargs, ',');
-	struct rte_kvargs *kv;
-	const char *v;
-	bool same;
 
-	if (nd->netns[0] || args == NULL ||
-	    (strncmp(devargs, "net_af_packet", 13) != 0 &&
-	     strncmp(devargs, "net_af_xdp", 10) != 0))
-		return false;
-	kv = rte_kvargs_parse(args + 1, NULL);
-	if (kv == NULL)
-		return false;
-	v = rte_kvargs_get(kv, "iface");
-	same = v != NULL && strcmp(v, nd->ifname) == 0;
-	rte_kvargs_free(kv);
-	return same;
+	return nd->netns[0] == '\0' && pd->kiface[0] != '\0' &&
+	       strcmp(pd->kiface, nd->ifname) == 0;
 }
 
 /* netdev_what() - "[tag N of ]interface IFNAME [in NETNS]" */

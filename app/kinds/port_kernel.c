@@ -59,6 +59,7 @@
 #include <rte_mempool.h>
 
 #include "log.h"
+#include "options.h"
 #include "port.h"
 #include "port_eth.h"
 
@@ -520,20 +521,18 @@ static int kernel_kick_fd(struct xc_port *p, uint16_t q, bool room, bool on,
  */
 static bool kernel_absent(const char *devargs, char *why, size_t len)
 {
-	const char *v = strstr(devargs, ",iface=");
-	char iface[64];
+	char iface[XC_KIFACE_MAX];
 
-	if (strncmp(devargs, "net_af_packet", 13) != 0 &&
-	    strncmp(devargs, "net_af_xdp", 10) != 0)
+	if (!xc_devargs_kiface(devargs, iface, sizeof(iface)))
 		return false;
-	if (v == NULL) {
+	if (iface[0] == '\0' && strstr(devargs, ",iface=") != NULL)
+		snprintf(why, len, "%.*s: iface= is longer than an interface name (at most %d characters)",
+			 (int)strcspn(devargs, ","), devargs,
+			 XC_KIFACE_MAX - 1);
+	else if (iface[0] == '\0')
 		snprintf(why, len, "%.*s needs iface=, the kernel interface",
 			 (int)strcspn(devargs, ","), devargs);
-		return true;
-	}
-	v += strlen(",iface=");
-	snprintf(iface, sizeof(iface), "%.*s", (int)strcspn(v, ","), v);
-	if (if_nametoindex(iface) == 0)
+	else if (if_nametoindex(iface) == 0)
 		snprintf(why, len,
 			 "no interface %s in this network namespace (%s)",
 			 iface, strerror(errno));
