@@ -590,6 +590,53 @@ t_netdev_port_clash() {
 }
 TESTS+=(t_netdev_port_clash)
 
+# the same rule under a supervisor (17 socket cables beside c1 on port pb):
+# a config with both is refused at start (exit 2), and xcablectl add and a
+# reload that would put a netdev end on vb are refused through the
+# supervisor, naming both sides; its lab stays as it was
+t_netdev_port_clash_supervised() {
+	local rc names n
+	hosts_link 1500 || { fail "cannot create namespaces and veth"; return 1; }
+	pcs_ini() {	# [c2] - s.ini: port pb on vb, c1 on it, 17 socket cables, c2 (netdev vb) if asked
+		printf '[global]\nstats-interval = 0\nlink-propagation = no\n[port pb]\ndevargs = net_af_packet0,iface=vb\n'
+		printf '[cable c1]\nleft = %s\nright-port = pb\nright-tag = 10\n' "$T/b1.sock"
+		for ((n = 0; n < 17; n++)); do
+			printf '[cable s%s]\nleft = %s\nright = %s\n' "$n" "$T/s$n-l.sock" "$T/s$n-r.sock"
+		done
+		[ "${1:-}" = c2 ] && printf '[cable c2]\nleft = %s\nright-netdev = vb\nright-tag = 20\n' "$T/b2.sock"
+		return 0
+	}
+	pcs_ini c2 >s.ini
+	ip netns exec "$(ns b)" timeout 20 "$XC" --config s.ini --control "$T/x.ctl" >start.out 2>&1
+	rc=$?
+	say "a supervised lab with both: exit $rc, $(grep -o 'right-netdev: .*' start.out)"
+	[ $rc = 2 ] && grep -q "\[cable c2\] right-netdev: tag 20 of interface vb is port pb's too, an end of cable c1" start.out &&
+		! grep -q "supervising" start.out ||
+		{ cat start.out; fail "a supervised lab with an interface both a port's and a netdev end's was not refused at start"; return 1; }
+	pcs_ini >s.ini
+	ip netns exec "$(ns b)" "$XC" --config s.ini --control "$T/x.ctl" >xc.log 2>&1 &
+	XC_PID=$!
+	XC_PIDS+=("$XC_PID")
+	wait_log xc.log "supervisor running" 1 30 || { tail -n 20 xc.log; fail "no supervisor"; return 1; }
+	n=$("$XCTL" -s "$T/x.ctl" workers | grep -c '^worker ')
+	wait_log xc.log "running;" "$n" 60 || { tail -n 20 xc.log; fail "the workers did not start"; return 1; }
+	"$XCTL" -s "$T/x.ctl" add c2 "left=$T/b2.sock" right-netdev=vb right-tag=20 >add.out 2>&1 &&
+		{ fail "the supervisor took xcablectl add of a netdev end on port pb's interface"; return 1; }
+	say "supervised ($n workers), xcablectl add c2 on vb: $(cat add.out)"
+	grep -q "interface vb is port pb's too, an end of cable c1" add.out || { fail "the refusal does not say why"; return 1; }
+	pcs_ini c2 >s.ini
+	"$XCTL" -s "$T/x.ctl" reload >rl.out 2>&1 && { fail "the supervisor took a reload adding c2 on vb"; return 1; }
+	say "supervised reload adding c2 on vb: $(tail -n 1 rl.out)"
+	grep -q "interface vb is port pb's too" rl.out || { cat rl.out; fail "the reload's refusal does not say why"; return 1; }
+	names=$(cable_names -s "$T/x.ctl")
+	[ "$(wc -w <<<"$names")" = 18 ] && [[ " $names " == *" c1 "* && " $names " != *" c2 "* ]] && [ ! -e "$T/b2.sock" ] ||
+		{ fail "after the refusals the supervisor has cables '$names'"; return 1; }
+	say "the supervisor's cables after both refusals: 18, c1 among them, no c2, no socket $T/b2.sock"
+	kill -TERM "$XC_PID"; wait "$XC_PID"; rc=$?
+	[ $rc = 0 ] || { tail -n 5 xc.log; fail "the supervisor exited with $rc"; return 1; }
+}
+TESTS+=(t_netdev_port_clash_supervised)
+
 # a tag takes 4 of the interface's bytes: over a veth of MTU 1500, tagged
 # ends take frames up to 1510 bytes under 802.1ad and 1514 under 802.1Q
 # (the kernel's allowance for a tag is for 802.1Q only); the catalogue
