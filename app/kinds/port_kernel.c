@@ -556,4 +556,5 @@ const struct xc_port_ops xc_port_kernel_ops = {
 	.fini = kernel_fini,
 	.describe = kernel_describe,
 	.kick_fd = kernel_kick_fd,
+	.rx_gather_us = 5,	/* af_packet: the kernel's frames come ~1-2 us apart */
 };

@@ -4,11 +4,15 @@
  *
  * See trunk.h. Receiving: a member asking for frames gets those already
  * sorted into its queue; when that is empty, one burst is taken from the
- * port and sorted for every member. Drivers that strip the outer tag into
- * the mbuf (af_packet: the kernel strips it and the PMD reports it with
- * RX_VLAN_STRIPPED) are read from vlan_tci; that path cannot tell 802.1ad
- * from 802.1Q, so the tag value alone decides. Otherwise the frame's own
- * bytes must carry the trunk's tag type.
+ * port and sorted for every member. That burst is gathered
+ * (xc_port_rx_gather()) from a port whose frames come one at a time, so
+ * that the segments of a TSO frame the other host sent arrive together
+ * and its members' directions can join them again (coalesce.c). Drivers
+ * that strip the outer tag into the mbuf (af_packet: the kernel strips it
+ * and the PMD reports it with RX_VLAN_STRIPPED) are read from vlan_tci;
+ * that path cannot tell 802.1ad from 802.1Q, so the tag value alone
+ * decides. Otherwise the frame's own bytes must carry the trunk's tag
+ * type.
  */
 #include <assert.h>
 #include <errno.h>
@@ -241,7 +245,7 @@ static void fill(struct xc_trunk *t)
 	struct rte_mbuf *b[XC_BURST];
 	uint16_t n, i;
 
-	n = rte_eth_rx_burst(t->port->id, 0, b, XC_BURST);
+	n = xc_port_rx_gather(t->port, 0, b, XC_BURST);
 	if (n == 0)
 		return;
 	xc_stat_add(&t->rx_pkts, n);

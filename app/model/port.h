@@ -164,6 +164,12 @@ struct xc_port_move {
  *		receive bursts are bounded by the pool's free mbufs (dir.c)
  * @move:	how its guest moves to another frontend (a live migration),
  *		NULL if its guests cannot
+ * @rx_gather_us: the driver hands over frames as its kernel delivers
+ *		them, one at a time and microseconds apart (an af_packet
+ *		socket): a receive meant for joining segments again (a
+ *		trunk's, coalesce.c) that leaves room goes on while the next
+ *		frame comes within this many microseconds, at most
+ *		XC_RX_GATHER_MAX_US in all (xc_port_rx_gather()); 0: never
  */
 struct xc_port_ops {
 	const char *kind;
@@ -197,7 +203,11 @@ struct xc_port_ops {
 	bool mt_txq;
 	bool rx_chains;
 	const struct xc_port_move *move;
+	uint16_t rx_gather_us;
 };
+
+/* the longest a gathering receive goes on (xc_port_rx_gather()) */
+#define XC_RX_GATHER_MAX_US	50
 
 /**
  * struct xc_port_conf - what the user chose for a port, set before it is
@@ -283,6 +293,8 @@ struct xc_port_conf {
  *		answers come without a kick (a vIOMMU guest's IOTLB misses
  *		and invalidations, port_vhost.c), so more work is due soon;
  *		0 for none (event thread writes; atomic)
+ * @rx_gather_gap: @ops' rx_gather_us in TSC cycles, 0 for none (set at
+ *		creation)
  */
 struct xc_port {
 	uint16_t id;
@@ -313,6 +325,7 @@ struct xc_port {
 	uint32_t *hold_word;
 	uint32_t hold_bits;
 	uint64_t busy_until;
+	uint64_t rx_gather_gap;
 };
 
 int xc_port_create(struct xc_port *p, uint16_t id, char *err,
@@ -328,6 +341,8 @@ int xc_port_plug(struct xc_port *p, struct rte_mempool *pool);
 void xc_port_close(struct xc_port *p);
 void xc_port_free(struct xc_port *p);
 void xc_port_poll(struct xc_port *p);
+uint16_t xc_port_rx_gather(struct xc_port *p, uint16_t q,
+			   struct rte_mbuf **pkts, uint16_t n);
 void xc_port_describe(struct xc_port *p, xc_kv_fn fn, void *arg);
 uint64_t xc_port_features(struct xc_port *p);
 
