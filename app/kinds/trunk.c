@@ -4,10 +4,15 @@
  *
  * See trunk.h. Receiving: a member asking for frames gets those already
  * sorted into its queue; when that is empty, one burst is taken from the
- * port and sorted for every member. That burst is gathered
- * (xc_port_rx_gather()) from a port whose frames come one at a time, so
- * that the segments of a TSO frame the other host sent arrive together
- * and its members' directions can join them again (coalesce.c). Drivers
+ * port and sorted for every member. From a port whose frames come one at
+ * a time (xc_port_ops.rx_gather_us: af_packet), a member's queue is
+ * handed over only once it holds a burst, or once the port has brought
+ * nothing for that gap, or once its first frame has waited
+ * XC_RX_GATHER_MAX_US: the segments of a TSO frame the other host sent
+ * together are then taken together, and the member's directions can join
+ * them again (coalesce.c). Meanwhile the lcore goes on with its other
+ * directions (a guest's ACKs), and its loop does not sleep while a queue
+ * holds frames (fwd.c: queued()). Drivers
  * that strip the outer tag into the mbuf (af_packet: the kernel strips it
  * and the PMD reports it with RX_VLAN_STRIPPED) are read from vlan_tci;
  * that path cannot tell 802.1ad from 802.1Q, so the tag value alone
@@ -20,6 +25,7 @@
 #include <string.h>
 
 #include <rte_byteorder.h>
+#include <rte_cycles.h>
 #include <rte_ethdev.h>
 #include <rte_ether.h>
 
@@ -245,9 +251,11 @@ static void fill(struct xc_trunk *t)
 	struct rte_mbuf *b[XC_BURST];
 	uint16_t n, i;
 
-	n = xc_port_rx_gather(t->port, 0, b, XC_BURST);
+	n = rte_eth_rx_burst(t->port->id, 0, b, XC_BURST);
 	if (n == 0)
 		return;
+	if (t->port->rx_gather_gap)
+		t->last_rx = rte_rdtsc();
 	xc_stat_add(&t->rx_pkts, n);
 	for (i = 0; i < n; i++) {
 		unsigned int idx = pop_tag(t, b[i]);
@@ -264,8 +272,35 @@ static void fill(struct xc_trunk *t)
 			xc_stat_add(&t->backlog, 1);
 			continue;
 		}
+		if (q->n == 0)
+			q->since = t->last_rx;
 		q->m[(q->head + q->n++) % XC_TRUNK_QLEN] = b[i];
 	}
+}
+
+/**
+ * gathering() - should a member's queue wait for more frames before it is
+ *		 handed over? Its port's frames come one at a time
+ *		 (xc_port_ops.rx_gather_us), it holds fewer than asked for,
+ *		 the port brought frames within the gap, and its first frame
+ *		 has waited less than XC_RX_GATHER_MAX_US.
+ * @t:		trunk
+ * @q:		the member's queue, not empty
+ * @n:		frames asked for
+ *
+ * Return: true to wait
+ */
+static inline bool gathering(const struct xc_trunk *t,
+			     const struct xc_trunk_q *q, uint16_t n)
+{
+	uint64_t gap = t->port->rx_gather_gap, now;
+
+	if (gap == 0 || q->n >= n)
+		return false;
+	now = rte_rdtsc();
+	return now - t->last_rx < gap &&
+	       now - q->since < gap * XC_RX_GATHER_MAX_US /
+				t->port->ops->rx_gather_us;
 }
 
 /**
@@ -283,8 +318,10 @@ uint16_t xc_trunk_rx(struct xc_end *member, struct rte_mbuf **pkts,
 	struct xc_trunk_q *q = &t->q[mem(member)->idx];
 	uint16_t i;
 
-	if (q->n == 0)
+	if (q->n < n)
 		fill(t);
+	if (q->n == 0 || gathering(t, q, n))
+		return 0;
 	for (i = 0; i < n && q->n; i++) {
 		pkts[i] = q->m[q->head];
 		q->head = (uint16_t)((q->head + 1) % XC_TRUNK_QLEN);

@@ -22,7 +22,6 @@
 #include <rte_dev.h>
 #include <rte_devargs.h>
 #include <rte_ethdev.h>
-#include <rte_pause.h>
 
 #include "evlog.h"
 #include "log.h"
@@ -160,55 +159,6 @@ int xc_port_create(struct xc_port *p, uint16_t id, char *err, size_t errlen)
 	p->ops = xc_port_kinds[RTE_MIN(k, RTE_DIM(xc_port_kinds) - 1)];
 	p->rx_gather_gap = rte_get_tsc_hz() / 1000000 * p->ops->rx_gather_us;
 	return p->ops->init ? p->ops->init(p, &info, err, errlen) : 0;
-}
-
-/**
- * xc_port_rx_gather() - receive a burst from queue @q of a port, for
- *			 joining segments again: from a port whose frames
- *			 come one at a time (xc_port_ops.rx_gather_us), go
- *			 on receiving while the next frame comes soon
- *			 (forwarding lcore)
- * @p:		port
- * @q:		queue
- * @pkts:	filled
- * @n:		room in @pkts
- *
- * The other host's xcable sends a TSO frame's segments together, but an
- * af_packet socket gets them from the kernel one by one, a microsecond or
- * two apart, and a receive takes what has come: one or two segments,
- * which the receiving guest would get as that many frames. Polling on while
- * frames keep coming lets them be joined into one. It stops when @pkts
- * is full, when no frame came for the port's gap, or after
- * XC_RX_GATHER_MAX_US: the lcore's other directions wait at most that
- * long. An empty first receive returns at once (an idle port costs
- * nothing more). No allocation, no syscall.
- *
- * Return: frames received
- */
-uint16_t xc_port_rx_gather(struct xc_port *p, uint16_t q,
-			   struct rte_mbuf **pkts, uint16_t n)
-{
-	uint16_t got = rte_eth_rx_burst(p->id, q, pkts, n);
-	uint64_t now, last, end;
-
-	if (got == 0 || got == n || p->rx_gather_gap == 0)
-		return got;
-	now = last = rte_rdtsc();
-	end = now + p->rx_gather_gap * XC_RX_GATHER_MAX_US /
-		    p->ops->rx_gather_us;
-	while (got < n && now - last < p->rx_gather_gap && now < end) {
-		uint16_t k = rte_eth_rx_burst(p->id, q, pkts + got,
-					      (uint16_t)(n - got));
-
-		now = rte_rdtsc();
-		if (k) {
-			got = (uint16_t)(got + k);
-			last = now;
-		} else {
-			rte_pause();
-		}
-	}
-	return got;
 }
 
 /**

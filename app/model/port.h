@@ -166,10 +166,10 @@ struct xc_port_move {
  *		NULL if its guests cannot
  * @rx_gather_us: the driver hands over frames as its kernel delivers
  *		them, one at a time and microseconds apart (an af_packet
- *		socket): a receive meant for joining segments again (a
- *		trunk's, coalesce.c) that leaves room goes on while the next
- *		frame comes within this many microseconds, at most
- *		XC_RX_GATHER_MAX_US in all (xc_port_rx_gather()); 0: never
+ *		socket): frames meant for joining again (a trunk member's,
+ *		coalesce.c) wait for more while the port brings some within
+ *		this many microseconds, at most XC_RX_GATHER_MAX_US in all
+ *		(trunk.c); 0: never
  */
 struct xc_port_ops {
 	const char *kind;
@@ -206,7 +206,7 @@ struct xc_port_ops {
 	uint16_t rx_gather_us;
 };
 
-/* the longest a gathering receive goes on (xc_port_rx_gather()) */
+/* the longest received frames wait for more to be joined with (trunk.c) */
 #define XC_RX_GATHER_MAX_US	50
 
 /**
@@ -341,8 +341,6 @@ int xc_port_plug(struct xc_port *p, struct rte_mempool *pool);
 void xc_port_close(struct xc_port *p);
 void xc_port_free(struct xc_port *p);
 void xc_port_poll(struct xc_port *p);
-uint16_t xc_port_rx_gather(struct xc_port *p, uint16_t q,
-			   struct rte_mbuf **pkts, uint16_t n);
 void xc_port_describe(struct xc_port *p, xc_kv_fn fn, void *arg);
 uint64_t xc_port_features(struct xc_port *p);
 
