@@ -3,21 +3,22 @@
  * trunk.c - many cables over one port, each under its own outer VLAN tag
  *
  * See trunk.h. Receiving: a member asking for frames gets those already
- * sorted into its queue; when that is empty, one burst is taken from the
- * port and sorted for every member. From a port whose frames come one at
- * a time (xc_port_ops.rx_gather_us: af_packet), a member's queue is
- * handed over only once it holds a burst, or once the port has brought
- * nothing for that gap, or once its first frame has waited
- * XC_RX_GATHER_MAX_US: the segments of a TSO frame the other host sent
- * together are then taken together, and the member's directions can join
- * them again (coalesce.c). Meanwhile the lcore goes on with its other
- * directions (a guest's ACKs), and its loop does not sleep while a queue
- * holds frames (fwd.c: queued()). Drivers
- * that strip the outer tag into the mbuf (af_packet: the kernel strips it
- * and the PMD reports it with RX_VLAN_STRIPPED) are read from vlan_tci;
- * that path cannot tell 802.1ad from 802.1Q, so the tag value alone
- * decides. Otherwise the frame's own bytes must carry the trunk's tag
- * type.
+ * sorted into its queue; when it holds fewer than asked for, one burst is
+ * taken from the port and sorted for every member first. From a port
+ * whose frames come one at a time (xc_port_ops.rx_gather_us: af_packet,
+ * af_xdp), a member's queue is handed over only once it holds what was
+ * asked for, or once the port has brought nothing for that gap, or once
+ * its first frame has waited XC_RX_GATHER_MAX_US: the segments of a TSO
+ * frame the other host sent together are then taken together, and the
+ * member's directions can join them again (coalesce.c). Meanwhile the
+ * lcore goes on with its other directions (a guest's ACKs), and its loop
+ * does not sleep while a queue holds frames (fwd.c: queued()).
+ *
+ * Drivers that strip the outer tag into the mbuf (af_packet: the kernel
+ * strips it and the PMD reports it with RX_VLAN_STRIPPED) are read from
+ * vlan_tci; that path cannot tell 802.1ad from 802.1Q, so the tag value
+ * alone decides. Otherwise the frame's own bytes must carry the trunk's
+ * tag type.
  */
 #include <assert.h>
 #include <errno.h>
@@ -309,7 +310,8 @@ static inline bool gathering(const struct xc_trunk *t,
  * @pkts:	filled
  * @n:		room in @pkts
  *
- * Return: frames given, outer tag removed
+ * Return: frames given, outer tag removed; 0 also while the member's
+ *	   frames wait for more to come (gathering())
  */
 uint16_t xc_trunk_rx(struct xc_end *member, struct rte_mbuf **pkts,
 		     uint16_t n)
