@@ -26,7 +26,7 @@ unit_run() {
 }
 
 t_unit_fwd() { unit_run fwd "forwarding loop"; }
-t_unit_trunk() { unit_run trunk "trunk tag"; }
+t_unit_trunk() { unit_run trunk "trunk tag and gathering"; }
 t_unit_impair() { unit_run impair "impairment queue"; }
 t_unit_steer() { unit_run steer "multiqueue steering"; }
 t_unit_vxlan() { unit_run vxlan "tunnel socket"; }

@@ -8,7 +8,9 @@
  * runs on a real ethdev: a net_ring port stands for the trunk's NIC, the
  * test puts tagged frames in its receive ring and members take them with
  * xc_trunk_rx(), as their directions do. Checks which member gets which
- * frame, untagged and in order, and the unknown-tag and backlog counts.
+ * frame, untagged and in order, and the unknown-tag and backlog counts,
+ * and, on a port whose frames come one at a time, when a member's frames
+ * wait to be gathered and when they are handed over.
  *
  * Prints "ok NAME" or "FAIL NAME: why" per check; exits 1 on any failure.
  */
@@ -17,6 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <rte_cycles.h>
 #include <rte_mbuf.h>
 #include <rte_ring.h>
 
@@ -254,6 +257,78 @@ static void test_backlog(struct xc_trunk *t, struct rte_ring *in,
 	      t->q[xc_trunk_member_of(m10)->idx].n == 0 && t->backlog == 93);
 }
 
+/**
+ * test_gather() - from a port whose frames come one at a time, a member's
+ *		   frames wait for more while they keep coming, for at most
+ *		   XC_RX_GATHER_MAX_US, and are handed over at once when a
+ *		   burst is there or the port fell quiet
+ * @t:		trunk, on @tport
+ * @tport:	its port
+ * @in:		the port's receive ring
+ * @m10:	the member of tag 10
+ */
+static void test_gather(struct xc_trunk *t, struct xc_port *tport,
+			struct rte_ring *in, struct xc_end *m10)
+{
+	static const struct xc_port_ops gops = { .kind = "test",
+						 .rx_gather_us = 20 };
+	uint64_t us = rte_get_tsc_hz() / 1000000;
+	struct xc_trunk_q *q = &t->q[xc_trunk_member_of(m10)->idx];
+	struct rte_mbuf *b[XC_BURST];
+	uint32_t want[XC_BURST];
+	uint64_t backlog = t->backlog;
+	unsigned int i;
+	uint16_t k;
+	bool ok;
+
+	tport->ops = &gops;
+	tport->rx_gather_gap = us * gops.rx_gather_us;
+	for (i = 0; i < 5; i++)
+		rte_ring_enqueue(in, tagged(2000 + i, 0x88a8, 10));
+	k = xc_trunk_rx(m10, b, XC_BURST);
+	CHECK("gather: 5 frames just received, 32 asked for: none handed over yet, they wait (queued)",
+	      k == 0 && q->n == 5 && m10->ops->queued(m10));
+	for (i = 5; i < XC_BURST; i++)
+		rte_ring_enqueue(in, tagged(2000 + i, 0x88a8, 10));
+	k = xc_trunk_rx(m10, b, XC_BURST);
+	for (i = 0, ok = k == XC_BURST; i < k; i++) {
+		ok &= unit_frame_ok(b[i], 2000 + i, 80);
+		rte_pktmbuf_free(b[i]);
+	}
+	CHECK("gather: with 27 more a burst is there: all 32 at once, in order",
+	      ok && q->n == 0);
+
+	for (i = 0; i < 3; i++)
+		rte_ring_enqueue(in, tagged(3000 + i, 0x88a8, 10));
+	xc_trunk_rx(m10, b, XC_BURST);
+	/* the port brought frames just now, but the first waits for longer
+	 * than XC_RX_GATHER_MAX_US */
+	q->since = rte_rdtsc() - us * (XC_RX_GATHER_MAX_US + 1);
+	t->last_rx = rte_rdtsc();
+	for (i = 0; i < 3; i++)
+		want[i] = 3000 + i;
+	CHECK("gather: frames still coming, the first waited 51 us: handed over",
+	      collect(m10, want, 3));
+
+	for (i = 0; i < 3; i++)
+		rte_ring_enqueue(in, tagged(4000 + i, 0x88a8, 10));
+	xc_trunk_rx(m10, b, XC_BURST);
+	rte_delay_us_block(gops.rx_gather_us + 5);
+	for (i = 0; i < 3; i++)
+		want[i] = 4000 + i;
+	CHECK("gather: the port quiet for longer than the gap: the 3 waiting are handed over",
+	      collect(m10, want, 3));
+
+	for (i = 0; i < 4; i++)
+		rte_ring_enqueue(in, tagged(5000 + i, 0x88a8, 10));
+	k = xc_trunk_rx(m10, b, XC_BURST);
+	xc_trunk_flush(t);
+	CHECK("gather: flush while 4 wait: freed, counted backlog",
+	      k == 0 && q->n == 0 && t->backlog == backlog + 4);
+	tport->ops = NULL;
+	tport->rx_gather_gap = 0;
+}
+
 int main(int argc, char **argv)
 {
 	static struct xc_port tport;
@@ -287,6 +362,7 @@ int main(int argc, char **argv)
 		return 2;
 	test_sort(&t, in, &m10, &m20);
 	test_backlog(&t, in, &m10, &m20);
+	test_gather(&t, &tport, in, &m10);
 
 	xc_trunk_flush(&t);
 	unit_ring_free(in);
