@@ -80,12 +80,14 @@ t_kends_missing_iface() {
 		say "$pmd on eth9: exit $rc, $(tail -n 1 m.log)"
 		[ $rc = 2 ] && tail -n 1 m.log | grep -qx "xcable: port wire: no interface eth9 in this network namespace (No such device)" || ok=1
 	done
-	# no iface=, and one longer than an interface name can be
-	kends_ini a "net_af_packet0,framecnt=512" 1500 10 >n.ini
-	ip netns exec "$(ns a)" timeout 20 "$XC" --config n.ini >n.log 2>&1
-	rc=$?
-	say "af_packet without iface=: exit $rc, $(tail -n 1 n.log)"
-	[ $rc = 2 ] && tail -n 1 n.log | grep -qx "xcable: port wire: net_af_packet0 needs iface=, the kernel interface" || ok=1
+	# no iface=, an empty one, and one longer than an interface name can be
+	for d in "net_af_packet0,framecnt=512" "net_af_packet0,iface=,framecnt=512"; do
+		kends_ini a "$d" 1500 10 >n.ini
+		ip netns exec "$(ns a)" timeout 20 "$XC" --config n.ini >n.log 2>&1
+		rc=$?
+		say "$d: exit $rc, $(tail -n 1 n.log)"
+		[ $rc = 2 ] && tail -n 1 n.log | grep -qx "xcable: port wire: net_af_packet0 needs iface=, the kernel interface" || ok=1
+	done
 	kends_ini a "net_af_packet0,iface=an-interface-name-too-long" 1500 10 >l.ini
 	ip netns exec "$(ns a)" timeout 20 "$XC" --config l.ini >l.log 2>&1
 	rc=$?

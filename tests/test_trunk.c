@@ -266,9 +266,11 @@ static void test_backlog(struct xc_trunk *t, struct rte_ring *in,
  * @tport:	its port
  * @in:		the port's receive ring
  * @m10:	the member of tag 10
+ * @m20:	the member of tag 20
  */
 static void test_gather(struct xc_trunk *t, struct xc_port *tport,
-			struct rte_ring *in, struct xc_end *m10)
+			struct rte_ring *in, struct xc_end *m10,
+			struct xc_end *m20)
 {
 	static const struct xc_port_ops gops = { .kind = "test",
 						 .rx_gather_us = 20 };
@@ -304,7 +306,7 @@ static void test_gather(struct xc_trunk *t, struct xc_port *tport,
 	/* the port brought frames just now, but the first waits for longer
 	 * than XC_RX_GATHER_MAX_US */
 	q->since = rte_rdtsc() - us * (XC_RX_GATHER_MAX_US + 1);
-	t->last_rx = rte_rdtsc();
+	q->last = rte_rdtsc();
 	for (i = 0; i < 3; i++)
 		want[i] = 3000 + i;
 	CHECK("gather: frames still coming, the first waited 51 us: handed over",
@@ -318,6 +320,22 @@ static void test_gather(struct xc_trunk *t, struct xc_port *tport,
 		want[i] = 4000 + i;
 	CHECK("gather: the port quiet for longer than the gap: the 3 waiting are handed over",
 	      collect(m10, want, 3));
+
+	for (i = 0; i < 3; i++)
+		rte_ring_enqueue(in, tagged(6000 + i, 0x88a8, 10));
+	xc_trunk_rx(m10, b, XC_BURST);
+	rte_delay_us_block(gops.rx_gather_us + 5);
+	for (i = 0; i < 2; i++)
+		rte_ring_enqueue(in, tagged(7000 + i, 0x88a8, 20));
+	for (i = 0; i < 3; i++)
+		want[i] = 6000 + i;
+	CHECK("gather: frames for another member keep coming: tag 10's, quiet for the gap, are handed over",
+	      collect(m10, want, 3));
+	rte_delay_us_block(gops.rx_gather_us + 5);
+	want[0] = 7000;
+	want[1] = 7001;
+	CHECK("gather: and tag 20's, once quiet for the gap",
+	      collect(m20, want, 2));
 
 	for (i = 0; i < 4; i++)
 		rte_ring_enqueue(in, tagged(5000 + i, 0x88a8, 10));
@@ -362,7 +380,7 @@ int main(int argc, char **argv)
 		return 2;
 	test_sort(&t, in, &m10, &m20);
 	test_backlog(&t, in, &m10, &m20);
-	test_gather(&t, &tport, in, &m10);
+	test_gather(&t, &tport, in, &m10, &m20);
 
 	xc_trunk_flush(&t);
 	unit_ring_free(in);

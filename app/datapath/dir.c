@@ -65,6 +65,7 @@
 #include <rte_ethdev.h>
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
+#include <rte_pause.h>
 
 #include "dir.h"
 #include "mbstack.h"
@@ -572,14 +573,28 @@ unsigned int xc_dir_poll(struct xc_dir *d)
 void xc_dir_drain(struct xc_dir *d, unsigned int max)
 {
 	struct rte_mbuf *pkts[XC_BURST];
+	uint64_t bytes, give_up = 0;
 	unsigned int total = 0;
-	uint64_t bytes;
 	uint16_t n, i;
 
 	if (d->rx->port && !d->rx->port->started)	/* unplugged (pulled) */
 		return;
-	while (total < max &&
-	       (n = xc_end_rx(d->rx, d->rxq, pkts, XC_BURST))) {
+	while (total < max) {
+		n = xc_end_rx(d->rx, d->rxq, pkts, XC_BURST);
+		if (n == 0) {
+			/* a trunk member's frames may wait to be gathered
+			 * (trunk.c): they are handed over within
+			 * XC_RX_GATHER_MAX_US; a millisecond at most */
+			if (d->rx->ops->queued == NULL ||
+			    !d->rx->ops->queued(d->rx))
+				break;
+			if (give_up == 0)
+				give_up = rte_rdtsc() + rte_get_tsc_hz() / 1000;
+			else if (rte_rdtsc() > give_up)
+				break;
+			rte_pause();
+			continue;
+		}
 		for (i = 0, bytes = 0; i < n; i++)
 			bytes += pkts[i]->pkt_len;
 		xc_stat_add(&d->st.rx_pkts, n);

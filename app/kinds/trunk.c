@@ -7,8 +7,8 @@
  * taken from the port and sorted for every member first. From a port
  * whose frames come one at a time (xc_port_ops.rx_gather_us: af_packet,
  * af_xdp), a member's queue is handed over only once it holds what was
- * asked for, or once the port has brought nothing for that gap, or once
- * its first frame has waited XC_RX_GATHER_MAX_US: the segments of a TSO
+ * asked for, or once no frame for it came for that gap, or once its
+ * first frame has waited XC_RX_GATHER_MAX_US: the segments of a TSO
  * frame the other host sent together are then taken together, and the
  * member's directions can join them again (coalesce.c). Meanwhile the
  * lcore goes on with its other directions (a guest's ACKs), and its loop
@@ -250,13 +250,14 @@ static unsigned int pop_tag(const struct xc_trunk *t, struct rte_mbuf *m)
 static void fill(struct xc_trunk *t)
 {
 	struct rte_mbuf *b[XC_BURST];
+	uint64_t now = 0;
 	uint16_t n, i;
 
 	n = rte_eth_rx_burst(t->port->id, 0, b, XC_BURST);
 	if (n == 0)
 		return;
 	if (t->port->rx_gather_gap)
-		t->last_rx = rte_rdtsc();
+		now = rte_rdtsc();
 	xc_stat_add(&t->rx_pkts, n);
 	for (i = 0; i < n; i++) {
 		unsigned int idx = pop_tag(t, b[i]);
@@ -274,7 +275,8 @@ static void fill(struct xc_trunk *t)
 			continue;
 		}
 		if (q->n == 0)
-			q->since = t->last_rx;
+			q->since = now;
+		q->last = now;
 		q->m[(q->head + q->n++) % XC_TRUNK_QLEN] = b[i];
 	}
 }
@@ -283,8 +285,9 @@ static void fill(struct xc_trunk *t)
  * gathering() - should a member's queue wait for more frames before it is
  *		 handed over? Its port's frames come one at a time
  *		 (xc_port_ops.rx_gather_us), it holds fewer than asked for,
- *		 the port brought frames within the gap, and its first frame
- *		 has waited less than XC_RX_GATHER_MAX_US.
+ *		 its last frame came within the gap (another member's frames
+ *		 do not hold it), and its first frame has waited less than
+ *		 XC_RX_GATHER_MAX_US.
  * @t:		trunk
  * @q:		the member's queue, not empty
  * @n:		frames asked for
@@ -299,7 +302,7 @@ static inline bool gathering(const struct xc_trunk *t,
 	if (gap == 0 || q->n >= n)
 		return false;
 	now = rte_rdtsc();
-	return now - t->last_rx < gap &&
+	return now - q->last < gap &&
 	       now - q->since < gap * XC_RX_GATHER_MAX_US /
 				t->port->ops->rx_gather_us;
 }

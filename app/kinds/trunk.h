@@ -47,12 +47,14 @@
  * @head:	the first
  * @n:		how many
  * @since:	TSC at which the first of them was received
+ * @last:	TSC at which the last of them was received
  */
 struct xc_trunk_q {
 	struct rte_mbuf *m[XC_TRUNK_QLEN];
 	uint16_t head;
 	uint16_t n;
 	uint64_t since;
+	uint64_t last;
 };
 
 /**
@@ -104,8 +106,6 @@ struct xc_trunk_stats {
  *		had none (atomic, one writer)
  * @backlog:	frames dropped because their member's queue was full
  *		(atomic, one writer)
- * @last_rx:	TSC of the last receive from the port that brought frames
- *		(the trunk's lcore)
  */
 struct xc_trunk {
 	struct xc_hub hub;
@@ -120,7 +120,6 @@ struct xc_trunk {
 	uint64_t rx_pkts;
 	uint64_t unknown_tag;
 	uint64_t backlog;
-	uint64_t last_rx;
 };
 
 extern const struct xc_end_ops xc_end_trunk_ops;
