@@ -67,39 +67,34 @@ t_kends_untagged_packet_refused() {
 }
 TESTS+=(t_kends_untagged_packet_refused)
 
+# kends_refused DEVARGS WHY - xcable of host a, its trunk port on DEVARGS,
+# must stop at start with exit 2 and "xcable: port wire: WHY" last
+kends_refused() {
+	local rc
+	kends_ini a "$1" 1500 10 >r.ini
+	ip netns exec "$(ns a)" timeout 20 "$XC" --config r.ini >r.log 2>&1
+	rc=$?
+	say "$1: exit $rc, $(tail -n 1 r.log)"
+	[ $rc = 2 ] && tail -n 1 r.log | grep -qxF "xcable: port wire: $2"
+}
+
 # a port whose kernel interface is missing names the interface (exit 2,
 # as for other mistakes in what the user wrote), for af_packet and af_xdp;
 # an interface that exists but that the driver refuses is called so
 t_kends_missing_iface() {
-	local pmd rc ok=0
+	local ok=0
 	hosts_link 1500 || { fail "cannot create namespaces and veth"; return 1; }
-	for pmd in af_packet af_xdp; do
-		kends_ini a "net_${pmd}0,iface=eth9" 1500 10 >m.ini
-		ip netns exec "$(ns a)" timeout 20 "$XC" --config m.ini >m.log 2>&1
-		rc=$?
-		say "$pmd on eth9: exit $rc, $(tail -n 1 m.log)"
-		[ $rc = 2 ] && tail -n 1 m.log | grep -qx "xcable: port wire: no interface eth9 in this network namespace (No such device)" || ok=1
-	done
+	kends_refused "net_af_packet0,iface=eth9" "no interface eth9 in this network namespace (No such device)" || ok=1
+	kends_refused "net_af_xdp0,iface=eth9" "no interface eth9 in this network namespace (No such device)" || ok=1
 	# no iface=, an empty one, and one longer than an interface name can be
-	for d in "net_af_packet0,framecnt=512" "net_af_packet0,iface=,framecnt=512"; do
-		kends_ini a "$d" 1500 10 >n.ini
-		ip netns exec "$(ns a)" timeout 20 "$XC" --config n.ini >n.log 2>&1
-		rc=$?
-		say "$d: exit $rc, $(tail -n 1 n.log)"
-		[ $rc = 2 ] && tail -n 1 n.log | grep -qx "xcable: port wire: net_af_packet0 needs iface=, the kernel interface" || ok=1
-	done
-	kends_ini a "net_af_packet0,iface=an-interface-name-too-long" 1500 10 >l.ini
-	ip netns exec "$(ns a)" timeout 20 "$XC" --config l.ini >l.log 2>&1
-	rc=$?
-	say "af_packet on a 26-character iface=: exit $rc, $(tail -n 1 l.log)"
-	[ $rc = 2 ] && tail -n 1 l.log | grep -qx "xcable: port wire: net_af_packet0: iface= is longer than an interface name (at most 15 characters)" || ok=1
+	kends_refused "net_af_packet0,framecnt=512" "net_af_packet0 needs iface=, the kernel interface" || ok=1
+	kends_refused "net_af_packet0,iface=,framecnt=512" "net_af_packet0 needs iface=, the kernel interface" || ok=1
+	kends_refused "net_af_packet0,iface=an-interface-name-too-long" \
+		"net_af_packet0: iface= is longer than an interface name (at most 15 characters)" || ok=1
 	# the interface is there, the driver refuses it (more queues than
 	# the veth has)
-	kends_ini a "net_af_xdp0,iface=va,queue_count=4" 1500 10 >r.ini
-	ip netns exec "$(ns a)" timeout 20 "$XC" --config r.ini >r.log 2>&1
-	rc=$?
-	say "af_xdp asked for 4 queues of a 1-queue veth: exit $rc, $(tail -n 1 r.log)"
-	[ $rc = 2 ] && tail -n 1 r.log | grep -qx "xcable: port wire: the net_af_xdp driver refused interface va (its reason is logged above); a netdev end (left-netdev = va) takes any interface" || ok=1
+	kends_refused "net_af_xdp0,iface=va,queue_count=4" \
+		"the net_af_xdp driver refused interface va (its reason is logged above); a netdev end (left-netdev = va) takes any interface" || ok=1
 	[ $ok = 0 ] || fail "a missing interface or a refusing driver is not named"
 }
 TESTS+=(t_kends_missing_iface)

@@ -258,10 +258,44 @@ static void test_backlog(struct xc_trunk *t, struct rte_ring *in,
 }
 
 /**
+ * put() - tagged frames numbered @base.. into the port's receive ring
+ * @in:		the ring
+ * @base:	the first number
+ * @n:		how many
+ * @tag:	their 802.1ad tag
+ */
+static void put(struct rte_ring *in, uint32_t base, unsigned int n,
+		uint16_t tag)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		rte_ring_enqueue(in, tagged(base + i, 0x88a8, tag));
+}
+
+/**
+ * collect_run() - collect() of the frames numbered @base..@base + @n - 1
+ * @m:		member
+ * @base:	the first number
+ * @n:		how many (at most XC_BURST)
+ *
+ * Return: true if exactly those came, untagged, in order
+ */
+static bool collect_run(struct xc_end *m, uint32_t base, unsigned int n)
+{
+	uint32_t want[XC_BURST];
+	unsigned int i;
+
+	for (i = 0; i < n && i < XC_BURST; i++)
+		want[i] = base + i;
+	return collect(m, want, n);
+}
+
+/**
  * test_gather() - from a port whose frames come one at a time, a member's
  *		   frames wait for more while they keep coming, for at most
  *		   XC_RX_GATHER_MAX_US, and are handed over at once when a
- *		   burst is there or the port fell quiet
+ *		   burst is there or no frame came for it for the gap
  * @t:		trunk, on @tport
  * @tport:	its port
  * @in:		the port's receive ring
@@ -277,68 +311,45 @@ static void test_gather(struct xc_trunk *t, struct xc_port *tport,
 	uint64_t us = rte_get_tsc_hz() / 1000000;
 	struct xc_trunk_q *q = &t->q[xc_trunk_member_of(m10)->idx];
 	struct rte_mbuf *b[XC_BURST];
-	uint32_t want[XC_BURST];
 	uint64_t backlog = t->backlog;
-	unsigned int i;
 	uint16_t k;
-	bool ok;
 
 	tport->ops = &gops;
 	tport->rx_gather_gap = us * gops.rx_gather_us;
-	for (i = 0; i < 5; i++)
-		rte_ring_enqueue(in, tagged(2000 + i, 0x88a8, 10));
+	put(in, 2000, 5, 10);
 	k = xc_trunk_rx(m10, b, XC_BURST);
 	CHECK("gather: 5 frames just received, 32 asked for: none handed over yet, they wait (queued)",
 	      k == 0 && q->n == 5 && m10->ops->queued(m10));
-	for (i = 5; i < XC_BURST; i++)
-		rte_ring_enqueue(in, tagged(2000 + i, 0x88a8, 10));
-	k = xc_trunk_rx(m10, b, XC_BURST);
-	for (i = 0, ok = k == XC_BURST; i < k; i++) {
-		ok &= unit_frame_ok(b[i], 2000 + i, 80);
-		rte_pktmbuf_free(b[i]);
-	}
+	put(in, 2005, XC_BURST - 5, 10);
 	CHECK("gather: with 27 more a burst is there: all 32 at once, in order",
-	      ok && q->n == 0);
+	      collect_run(m10, 2000, XC_BURST));
 
-	for (i = 0; i < 3; i++)
-		rte_ring_enqueue(in, tagged(3000 + i, 0x88a8, 10));
+	put(in, 3000, 3, 10);
 	xc_trunk_rx(m10, b, XC_BURST);
-	/* the port brought frames just now, but the first waits for longer
-	 * than XC_RX_GATHER_MAX_US */
+	/* frames for it came just now, but the first waits for longer than
+	 * XC_RX_GATHER_MAX_US */
 	q->since = rte_rdtsc() - us * (XC_RX_GATHER_MAX_US + 1);
 	q->last = rte_rdtsc();
-	for (i = 0; i < 3; i++)
-		want[i] = 3000 + i;
 	CHECK("gather: frames still coming, the first waited 51 us: handed over",
-	      collect(m10, want, 3));
+	      collect_run(m10, 3000, 3));
 
-	for (i = 0; i < 3; i++)
-		rte_ring_enqueue(in, tagged(4000 + i, 0x88a8, 10));
+	put(in, 4000, 3, 10);
 	xc_trunk_rx(m10, b, XC_BURST);
 	rte_delay_us_block(gops.rx_gather_us + 5);
-	for (i = 0; i < 3; i++)
-		want[i] = 4000 + i;
 	CHECK("gather: the port quiet for longer than the gap: the 3 waiting are handed over",
-	      collect(m10, want, 3));
+	      collect_run(m10, 4000, 3));
 
-	for (i = 0; i < 3; i++)
-		rte_ring_enqueue(in, tagged(6000 + i, 0x88a8, 10));
+	put(in, 6000, 3, 10);
 	xc_trunk_rx(m10, b, XC_BURST);
 	rte_delay_us_block(gops.rx_gather_us + 5);
-	for (i = 0; i < 2; i++)
-		rte_ring_enqueue(in, tagged(7000 + i, 0x88a8, 20));
-	for (i = 0; i < 3; i++)
-		want[i] = 6000 + i;
+	put(in, 7000, 2, 20);
 	CHECK("gather: frames for another member keep coming: tag 10's, quiet for the gap, are handed over",
-	      collect(m10, want, 3));
+	      collect_run(m10, 6000, 3));
 	rte_delay_us_block(gops.rx_gather_us + 5);
-	want[0] = 7000;
-	want[1] = 7001;
 	CHECK("gather: and tag 20's, once quiet for the gap",
-	      collect(m20, want, 2));
+	      collect_run(m20, 7000, 2));
 
-	for (i = 0; i < 4; i++)
-		rte_ring_enqueue(in, tagged(5000 + i, 0x88a8, 10));
+	put(in, 5000, 4, 10);
 	k = xc_trunk_rx(m10, b, XC_BURST);
 	xc_trunk_flush(t);
 	CHECK("gather: flush while 4 wait: freed, counted backlog",
