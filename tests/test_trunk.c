@@ -316,6 +316,7 @@ static void test_gather(struct xc_trunk *t, struct xc_port *tport,
 
 	tport->ops = &gops;
 	tport->rx_gather_gap = us * gops.rx_gather_us;
+	tport->rx_gather_max = us * XC_RX_GATHER_MAX_US;
 	put(in, 2000, 5, 10);
 	k = xc_trunk_rx(m10, b, XC_BURST);
 	CHECK("gather: 5 frames just received, 32 asked for: none handed over yet, they wait (queued)",
@@ -356,6 +357,7 @@ static void test_gather(struct xc_trunk *t, struct xc_port *tport,
 	      k == 0 && q->n == 0 && t->backlog == backlog + 4);
 	tport->ops = NULL;
 	tport->rx_gather_gap = 0;
+	tport->rx_gather_max = 0;
 }
 
 int main(int argc, char **argv)

@@ -1220,31 +1220,35 @@ void xc_port_def_defaults(struct xc_port_def *pd, const char *name)
  * xc_devargs_kiface() - the kernel interface devargs of a kernel-backed
  *			 driver (net_af_packet, net_af_xdp) name: iface=
  * @devargs:	a port's devargs
- * @buf:	filled with the interface, "" if they name none (or one too
- *		long for an interface name)
+ * @buf:	filled with the interface, "" if they name none or one too
+ *		long for @buf
  * @len:	size of @buf
  *
- * Return: true if @devargs are af_packet's or af_xdp's
+ * Return: 0, -ENAMETOOLONG if iface= does not fit @buf, -ENOENT if
+ *	   @devargs are not af_packet's or af_xdp's
  */
-bool xc_devargs_kiface(const char *devargs, char *buf, size_t len)
+int xc_devargs_kiface(const char *devargs, char *buf, size_t len)
 {
 	const char *args = strchr(devargs, ',');
 	struct rte_kvargs *kv;
 	const char *v;
+	int rc = 0;
 
 	if (len)
 		buf[0] = '\0';
 	if (strncmp(devargs, "net_af_packet", 13) != 0 &&
 	    strncmp(devargs, "net_af_xdp", 10) != 0)
-		return false;
+		return -ENOENT;
 	kv = args ? rte_kvargs_parse(args + 1, NULL) : NULL;
 	if (kv == NULL)
-		return true;
+		return 0;
 	v = rte_kvargs_get(kv, "iface");
 	if (v != NULL && strlen(v) < len)
 		strcpy(buf, v);
+	else if (v != NULL)
+		rc = -ENAMETOOLONG;
 	rte_kvargs_free(kv);
-	return true;
+	return rc;
 }
 
 /**

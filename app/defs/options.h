@@ -361,7 +361,7 @@ void xc_end_def_key(const struct xc_end_def *e, const char *side, char *buf,
 		    size_t len);
 void xc_end_def_keys(const char *side, char *buf, size_t len);
 void xc_port_def_defaults(struct xc_port_def *pd, const char *name);
-bool xc_devargs_kiface(const char *devargs, char *buf, size_t len);
+int xc_devargs_kiface(const char *devargs, char *buf, size_t len);
 struct xc_end_def *xc_cable_def_end(struct xc_cable_def *d, const char *key,
 				    const char **rest);
 int xc_opts_set_cable(const struct xc_opts *o, struct xc_cable_def *d,

@@ -521,14 +521,12 @@ static int kernel_kick_fd(struct xc_port *p, uint16_t q, bool room, bool on,
  */
 static bool kernel_absent(const char *devargs, char *why, size_t len)
 {
-	const char *given = strstr(devargs, ",iface=");
 	char iface[XC_KIFACE_MAX];
+	int rc = xc_devargs_kiface(devargs, iface, sizeof(iface));
 
-	if (!xc_devargs_kiface(devargs, iface, sizeof(iface)))
+	if (rc == -ENOENT)
 		return false;
-	if (given)
-		given += strlen(",iface=");
-	if (iface[0] == '\0' && given && *given && *given != ',')
+	if (rc == -ENAMETOOLONG)
 		snprintf(why, len, "%.*s: iface= is longer than an interface name (at most %d characters)",
 			 (int)strcspn(devargs, ","), devargs,
 			 XC_KIFACE_MAX - 1);

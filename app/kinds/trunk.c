@@ -302,9 +302,7 @@ static inline bool gathering(const struct xc_trunk *t,
 	if (gap == 0 || q->n >= n)
 		return false;
 	now = rte_rdtsc();
-	return now - q->last < gap &&
-	       now - q->since < gap * XC_RX_GATHER_MAX_US /
-				t->port->ops->rx_gather_us;
+	return now - q->last < gap && now - q->since < t->port->rx_gather_max;
 }
 
 /**

@@ -158,6 +158,8 @@ int xc_port_create(struct xc_port *p, uint16_t id, char *err, size_t errlen)
 			break;
 	p->ops = xc_port_kinds[RTE_MIN(k, RTE_DIM(xc_port_kinds) - 1)];
 	p->rx_gather_gap = rte_get_tsc_hz() / 1000000 * p->ops->rx_gather_us;
+	p->rx_gather_max = p->ops->rx_gather_us ?
+			   rte_get_tsc_hz() / 1000000 * XC_RX_GATHER_MAX_US : 0;
 	return p->ops->init ? p->ops->init(p, &info, err, errlen) : 0;
 }
 

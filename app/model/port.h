@@ -167,9 +167,9 @@ struct xc_port_move {
  * @rx_gather_us: the driver hands over frames as its kernel delivers
  *		them, one at a time and microseconds apart (an af_packet
  *		socket): frames meant for joining again (a trunk member's,
- *		coalesce.c) wait for more while the port brings some within
- *		this many microseconds, at most XC_RX_GATHER_MAX_US in all
- *		(trunk.c); 0: never
+ *		coalesce.c) wait for more while more for the same member
+ *		come within this many microseconds, at most
+ *		XC_RX_GATHER_MAX_US in all (trunk.c); 0: never
  */
 struct xc_port_ops {
 	const char *kind;
@@ -295,6 +295,8 @@ struct xc_port_conf {
  *		0 for none (event thread writes; atomic)
  * @rx_gather_gap: @ops' rx_gather_us in TSC cycles, 0 for none (set at
  *		creation)
+ * @rx_gather_max: XC_RX_GATHER_MAX_US in TSC cycles if @rx_gather_gap
+ *		is set, else 0 (set at creation)
  */
 struct xc_port {
 	uint16_t id;
@@ -326,6 +328,7 @@ struct xc_port {
 	uint32_t hold_bits;
 	uint64_t busy_until;
 	uint64_t rx_gather_gap;
+	uint64_t rx_gather_max;
 };
 
 int xc_port_create(struct xc_port *p, uint16_t id, char *err,
