@@ -86,6 +86,9 @@ t_kends_missing_iface() {
 	hosts_link 1500 || { fail "cannot create namespaces and veth"; return 1; }
 	kends_refused "net_af_packet0,iface=eth9" "no interface eth9 in this network namespace (No such device)" || ok=1
 	kends_refused "net_af_xdp0,iface=eth9" "no interface eth9 in this network namespace (No such device)" || ok=1
+	# af_packet by the other name DPDK registers it under
+	kends_refused "eth_af_packet0,iface=eth9" "no interface eth9 in this network namespace (No such device)" || ok=1
+	kends_refused "eth_af_packet0,framecnt=512" "eth_af_packet0 needs iface=, the kernel interface" || ok=1
 	# no iface=, an empty one, and one longer than an interface name can be
 	kends_refused "net_af_packet0,framecnt=512" "net_af_packet0 needs iface=, the kernel interface" || ok=1
 	kends_refused "net_af_packet0,iface=,framecnt=512" "net_af_packet0 needs iface=, the kernel interface" || ok=1

@@ -545,12 +545,12 @@ SAN_ONCE+=(t_netdev_tagged_runtime)	# the same
 # 2) and by xcablectl add and reload (the lab as it was); an interface of
 # the same name in another namespace is another interface, and is taken
 t_netdev_port_clash() {
-	local names rc
+	local names rc PC_DEV=net_af_packet0
 	hosts_link 1500 || { fail "cannot create namespaces and veth"; return 1; }
 	ip -n "$(ns a)" link add vb type veth peer name vbx && ip -n "$(ns a)" link set vb up &&
 		ip -n "$(ns a)" link set vbx up || { fail "cannot create vb in namespace a"; return 1; }
 	pc_ini() {	# CABLE... - b.ini: port pb on vb, and these of c1 (on pb), c2 (netdev vb)
-		printf '[global]\nstats-interval = 0\nlink-propagation = no\n[port pb]\ndevargs = net_af_packet0,iface=vb\n'
+		printf '[global]\nstats-interval = 0\nlink-propagation = no\n[port pb]\ndevargs = %s,iface=vb\n' "$PC_DEV"
 		for c in "$@"; do
 			case $c in
 			c1) printf '[cable c1]\nleft = %s\nright-port = pb\nright-tag = 10\n' "$T/b1.sock" ;;
@@ -558,12 +558,16 @@ t_netdev_port_clash() {
 			esac
 		done
 	}
-	pc_ini c1 c2 >b.ini
-	ip netns exec "$(ns b)" timeout 20 "$XC" --config b.ini >start.out 2>&1
-	rc=$?
-	say "both in one file: exit $rc, $(grep -o 'right-netdev: .*' start.out)"
-	[ $rc = 2 ] && grep -q "\[cable c2\] right-netdev: tag 20 of interface vb is port pb's too, an end of cable c1" start.out ||
-		{ cat start.out; fail "an interface both a port's and a netdev end's was not refused at start"; return 1; }
+	# af_packet by either name DPDK registers it under
+	for PC_DEV in net_af_packet0 eth_af_packet0; do
+		pc_ini c1 c2 >b.ini
+		ip netns exec "$(ns b)" timeout 20 "$XC" --config b.ini >start.out 2>&1
+		rc=$?
+		say "both in one file, the port $PC_DEV: exit $rc, $(grep -o 'right-netdev: .*' start.out)"
+		[ $rc = 2 ] && grep -q "\[cable c2\] right-netdev: tag 20 of interface vb is port pb's too, an end of cable c1" start.out ||
+			{ cat start.out; fail "an interface both $PC_DEV's and a netdev end's was not refused at start"; return 1; }
+	done
+	PC_DEV=net_af_packet0
 	pc_ini c1 >b.ini
 	host_run b || return 1
 	"$XCTL" -p "xcable-$XPID_b" add c2 "left=$T/b2.sock" right-netdev=vb right-tag=20 >add.out 2>&1 &&

@@ -998,6 +998,33 @@ static void test_vxlan(void)
 	      h[5] == 0xcd && h[6] == 0xef && !h[7]);
 }
 
+/* a port's kernel interface (iface=), by each name of its driver */
+static void test_kiface(void)
+{
+	char b[XC_KIFACE_MAX];
+
+	CHECK("af_packet's iface=",
+	      xc_devargs_kiface("net_af_packet0,iface=eth1,framecnt=512", b, sizeof(b)) == 0 &&
+	      strcmp(b, "eth1") == 0);
+	CHECK("af_packet by its alias eth_af_packet",
+	      xc_devargs_kiface("eth_af_packet1,iface=ens3", b, sizeof(b)) == 0 &&
+	      strcmp(b, "ens3") == 0);
+	CHECK("af_xdp's iface=",
+	      xc_devargs_kiface("net_af_xdp0,iface=va,queue_count=1", b, sizeof(b)) == 0 &&
+	      strcmp(b, "va") == 0);
+	CHECK("no iface=, an empty one: none",
+	      xc_devargs_kiface("net_af_packet0,framecnt=512", b, sizeof(b)) == 0 && !b[0] &&
+	      xc_devargs_kiface("net_af_packet0", b, sizeof(b)) == 0 && !b[0] &&
+	      xc_devargs_kiface("net_af_packet0,iface=", b, sizeof(b)) == 0 && !b[0]);
+	CHECK("an iface= longer than an interface name",
+	      xc_devargs_kiface("net_af_packet0,iface=an-interface-name-too-long", b, sizeof(b)) ==
+	      -ENAMETOOLONG && !b[0]);
+	CHECK("not a kernel-backed driver",
+	      xc_devargs_kiface("net_vhost0,iface=/tmp/a.sock", b, sizeof(b)) == -ENOENT && !b[0] &&
+	      xc_devargs_kiface("0000:03:00.0", b, sizeof(b)) == -ENOENT &&
+	      xc_devargs_kiface("net_af_pack,iface=x", b, sizeof(b)) == -ENOENT);
+}
+
 int main(int argc, char **argv)
 {
 	const char *man = NULL;
@@ -1017,6 +1044,7 @@ int main(int argc, char **argv)
 	test_sock_record();
 	test_config();
 	test_vxlan();
+	test_kiface();
 	test_examples(argc - 1, argv + 1);
 	return fails ? 1 : 0;
 }

@@ -24,6 +24,7 @@
 #include <strings.h>
 #include <stddef.h>
 
+#include <rte_common.h>
 #include <rte_kvargs.h>
 
 #include "options.h"
@@ -1216,9 +1217,18 @@ void xc_port_def_defaults(struct xc_port_def *pd, const char *name)
 	}
 }
 
+/*
+ * The drivers whose devargs name a kernel interface (iface=), by every
+ * name the EAL knows them by: DPDK registers af_packet as eth_af_packet
+ * too (RTE_PMD_REGISTER_ALIAS)
+ */
+static const char *const kiface_drivers[] = {
+	"net_af_packet", "eth_af_packet", "net_af_xdp",
+};
+
 /**
  * xc_devargs_kiface() - the kernel interface devargs of a kernel-backed
- *			 driver (net_af_packet, net_af_xdp) name: iface=
+ *			 driver (kiface_drivers[]) name: iface=
  * @devargs:	a port's devargs
  * @buf:	filled with the interface, "" if they name none or one too
  *		long for @buf
@@ -1232,12 +1242,15 @@ int xc_devargs_kiface(const char *devargs, char *buf, size_t len)
 	const char *args = strchr(devargs, ',');
 	struct rte_kvargs *kv;
 	const char *v;
+	size_t i;
 	int rc = 0;
 
 	if (len)
 		buf[0] = '\0';
-	if (strncmp(devargs, "net_af_packet", 13) != 0 &&
-	    strncmp(devargs, "net_af_xdp", 10) != 0)
+	for (i = 0; i < RTE_DIM(kiface_drivers); i++)
+		if (strncmp(devargs, kiface_drivers[i], strlen(kiface_drivers[i])) == 0)
+			break;
+	if (i == RTE_DIM(kiface_drivers))
 		return -ENOENT;
 	kv = args ? rte_kvargs_parse(args + 1, NULL) : NULL;
 	if (kv == NULL)
