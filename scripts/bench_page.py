@@ -29,7 +29,7 @@ import shutil
 import sys
 import tempfile
 
-from bench_tables import (Recs, loops_table, goodput_table, idle_table,
+from bench_tables import (Recs, loops_table, state_table, goodput_table, idle_table,
                           rr_table, vm_table, vm_pings_table, notify_table, migrate_table,
                           scale_tables, plot_loops, plot_sizes, plot_vm, plot_latency,
                           plot_scale, REFERENCES, VM_TCP, NOTIFY_MS)
@@ -130,7 +130,7 @@ FULL = "scripts/bench --save"
 KINDS = [
     Kind("loops", "Frames through the forwarder, without VMs",
          lambda R: with_ref(R, "frontend", "loop-"),
-         lambda R: local(R, "frontend", "loop-"), [loops_table], loop_rows,
+         lambda R: local(R, "frontend", "loop-"), [loops_table, state_table], loop_rows,
          pairs_against("xcable"), (("frontend", plot_loops), ("sizes", plot_sizes)), FULL),
     Kind("goodput", "TCP payload, one way, with offloads, without VMs",
          lambda R: has(R, "frontend", "xcable", "tcp-tso") and with_ref(R, "frontend", "tcp-tso"),

@@ -123,6 +123,69 @@ def loops_table(R, fwds):
     return lines + [""]
 
 
+# where the host ran the frontend's CPU and the forwarder's during a loop
+# measurement (tests/xccorelat, scripts/bench fe_measure): near, at most
+# this share of its samples far apart; far, at least 100 minus it
+STATE_PCT = 10
+STATES = ("near", "far", "mixed")
+
+
+def state_of(r):
+    """state_of() - near, far or mixed for a loop record; None if it
+    was measured without tests/xccorelat"""
+    p = r.get("corelat_far_pct")
+    if p is None:
+        return None
+    return "near" if p <= STATE_PCT else "far" if p >= 100 - STATE_PCT else "mixed"
+
+
+def state_table(R, fwds):
+    """state_table() - each loop's Mpps by where the host ran the two
+    CPUs, and xcable against each reference in the rounds where both
+    were measured in the same place; nothing for records without it"""
+    tests = [t for t in R.loop_tests()
+             if any(state_of(r) for f in fwds for r in R.sel("frontend", f, t))]
+    if not tests:
+        return []
+    lines = ["By where the host ran the frontend's CPU and the forwarder's while each loop was "
+             "measured (`tests/xccorelat` beside it: the round trip of a cache line between the "
+             f"two; near: at most {STATE_PCT} % of its samples above 200 ns, about 90 ns on this "
+             f"machine; far: at least {100 - STATE_PCT} %, about 350 ns; mixed: in between). "
+             "Mpps, median, and in brackets how many measurements.", "",
+             "| forwarder | test | near | far | mixed |", "|---|---|---|---|---|"]
+    for t in tests:
+        for f in fwds:
+            by = {st: [r["mpps"] for r in R.sel("frontend", f, t) if state_of(r) == st]
+                  for st in STATES}
+            if not any(by.values()):
+                continue
+            lines.append(f"| {f} | {t} | " + " | ".join(
+                f"{med(by[st]):.3f} ({len(by[st])})" if by[st] else "–" for st in STATES) + " |")
+    lines.append("")
+    pairs = [("xcable", ref) for ref in REFERENCES if "xcable" in fwds and ref in fwds]
+    rows = []
+    for t in tests:
+        for a, b in pairs:
+            ra = {(r.get("run"), r.get("rep")): r for r in R.sel("frontend", a, t)}
+            rb = {(r.get("run"), r.get("rep")): r for r in R.sel("frontend", b, t)}
+            n = sum(1 for x in ra if x in rb)
+            if not n:
+                continue
+            cells = []
+            for st in ("near", "far"):
+                per = [ra[x]["mpps"] / rb[x]["mpps"] for x in ra if x in rb and rb[x]["mpps"]
+                       and state_of(ra[x]) == st and state_of(rb[x]) == st]
+                cells.append(f"{med(per):.2f}× ({min(per):.2f}–{max(per):.2f}; {len(per)})"
+                             if per else "–")
+            rows.append(f"| {a} / {b}, {t} | " + " | ".join(cells) + f" | {n} |")
+    if rows:
+        lines += ["The same ratios round by round, from the rounds where both measurements met "
+                  "the same place: median, and in brackets lowest–highest and how many rounds.", "",
+                  "| comparison | both near | both far | rounds in all |", "|---|---|---|---|"]
+        lines += rows + [""]
+    return lines
+
+
 GOODPUT_INTRO = ("tcp-tso-pass: 64 KB TSO frames to a receiver that takes them whole; "
                  "tcp-tso-segment: the same frames to a receiver without offloads, which the "
                  "forwarder segments and checksums; tcp-no-offload: 1448-byte segments from a "

@@ -55,7 +55,13 @@ TESTS+=(t_adaptive_wakes_on_traffic)
 ONCE+=(t_adaptive_wakes_on_traffic)	# measures wake-up latency
 
 t_bench_quick() {
-	local out=$T/bench n
+	local out=$T/bench n a
+	# what the bench runs beside each loop refuses what it cannot measure
+	for a in "--cpus 0,0" "--cpus 0" "--seconds 0" "--every-ms x" "--far-ns"; do
+		"$BUILD/tests/xccorelat" $a >corelat.out 2>&1
+		[ $? = 2 ] && grep -q "^xccorelat: " corelat.out ||
+			{ cat corelat.out; fail "xccorelat $a: not refused with exit 2 and a reason"; return 1; }
+	done
 	"$TOP/scripts/bench" --quick --out "$out" >bench.log 2>&1 || { tail -n 20 bench.log; fail "scripts/bench failed"; return 1; }
 	n=$(wc -l <"$out/records.jsonl")
 	say "scripts/bench --quick wrote $n records"
@@ -75,6 +81,15 @@ t_bench_quick() {
 	done
 	grep -q "## Ratios" "$out/summary.md" && [ -s "$out/bench-frontend.png" ] && [ -s "$out/bench-vm.png" ] ||
 		{ fail "summary or plots missing"; return 1; }
+	# every loop says how far apart the host ran the frontend's CPU and
+	# the forwarder's meanwhile (tests/xccorelat), and the summary sorts
+	# the loops by it
+	n=$(grep -c '"level": "frontend", .*"test": "loop-' "$out/records.jsonl")
+	[ "$(grep '"level": "frontend", .*"test": "loop-' "$out/records.jsonl" | grep -cE '"corelat_p50_ns": [1-9][0-9]*, "corelat_far_pct": [0-9]+')" = "$n" ] ||
+		{ fail "loop records without where their CPUs were"; return 1; }
+	grep -q "^By where the host ran the frontend's CPU" "$out/summary.md" ||
+		{ fail "the summary does not sort the loops by where their CPUs were"; return 1; }
+	say "$n loop records, each with its CPUs' cache-line round trip: $(grep -oE '"corelat_p50_ns": [0-9]+' "$out/records.jsonl" | grep -oE '[0-9]+$' | sort -n | tr '\n' ' ')ns"
 	say "records for xcable, testpmd (frontend, idle), xcable-trunk (frontend), xcable (VM), goodput with offloads on and off; summary and plots written"
 	bench_quick_ovs_rr "$out" bench.log || return 1
 	grep -E 'no-offloads, payload' "$out/summary.md" | sed 's/^/  /'
