@@ -192,6 +192,7 @@ t_capture_every_kind() {
 	[ "$XC_RC" = 0 ] || { fail "xcable exited with $XC_RC"; return 1; }
 }
 TESTS+=(t_capture_every_kind)
+SAN_ONCE+=(t_capture_every_kind)	# CI time: correctness alone; t_capture_frames runs on both
 
 # cap_peer_frames OUT REC SOCK_A SOCK_B - a frontend sending the frame
 # catalogue both ways (once $T/go exists), recorded as REC-0 and REC-1

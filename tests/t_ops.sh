@@ -83,6 +83,7 @@ sys.exit(0 if ok and len(final) == 2 and len(seen) == 6 else 1)
 PY
 }
 TESTS+=(t_telemetry_matches_counters)
+SAN_ONCE+=(t_telemetry_matches_counters)	# CI time: correctness alone, under the sanitizers
 
 t_socket_permissions() {
 	local m g u
