@@ -34,6 +34,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <semaphore.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -50,6 +51,7 @@
 struct probe {
 	_Alignas(64) atomic_uint_fast64_t line;	/* written by both, in turn */
 	_Alignas(64) atomic_int stop;		/* written by the main thread */
+	sem_t go;		/* posted by the main thread: a sample, or stop */
 	int cpu_b;
 	atomic_int pinned;			/* written by the echo thread, once */
 };
@@ -76,8 +78,10 @@ now_ns(void)
 }
 
 /*
- * echo - the second CPU's side: answers each odd value with the next one;
- * sleeps between samples (the line holds an even value then). Returns NULL.
+ * echo - the second CPU's side: during a sample (from p->go until the
+ * line is 0 again) answers each odd value with the next one; between
+ * samples it blocks, and takes nothing from the forwarder's CPU.
+ * Returns NULL.
  */
 static void *
 echo(void *arg)
@@ -86,14 +90,15 @@ echo(void *arg)
 	uint_fast64_t v;
 
 	atomic_store(&p->pinned, pin_self(p->cpu_b) == 0 ? 1 : -1);
-	while (!atomic_load_explicit(&p->stop, memory_order_relaxed)) {
-		v = atomic_load_explicit(&p->line, memory_order_acquire);
-		if (v & 1)
-			atomic_store_explicit(&p->line, v + 1, memory_order_release);
-		else if (v == 0)
-			usleep(200);	/* 0: between samples */
+	for (;;) {
+		while (sem_wait(&p->go) != 0)
+			;	/* EINTR */
+		if (atomic_load(&p->stop))
+			return NULL;
+		while ((v = atomic_load_explicit(&p->line, memory_order_acquire)) != 0)
+			if (v & 1)
+				atomic_store_explicit(&p->line, v + 1, memory_order_release);
 	}
-	return NULL;
 }
 
 /* cmp_u64 - qsort's order of two uint64_t */
@@ -116,8 +121,9 @@ sample(struct probe *p)
 	uint_fast64_t v = 2;
 	int i, j;
 
-	/* wake the echo thread out of its sleep: it answers 1 with 2 */
+	/* wake the echo thread: it answers 1 with 2 */
 	atomic_store_explicit(&p->line, 1, memory_order_release);
+	sem_post(&p->go);
 	while (atomic_load_explicit(&p->line, memory_order_acquire) != 2)
 		;
 	for (i = 0; i < BATCHES; i++) {
@@ -198,7 +204,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "xccorelat: cannot run on CPU %ld\n", cpu_a);
 		return 1;
 	}
-	if (pthread_create(&t, NULL, echo, &p)) {
+	if (sem_init(&p.go, 0, 0) != 0 || pthread_create(&t, NULL, echo, &p)) {
 		fprintf(stderr, "xccorelat: no thread\n");
 		return 1;
 	}
@@ -206,6 +212,7 @@ main(int argc, char **argv)
 		usleep(100);
 	if (atomic_load(&p.pinned) < 0) {
 		atomic_store(&p.stop, 1);
+		sem_post(&p.go);
 		pthread_join(t, NULL);
 		fprintf(stderr, "xccorelat: cannot run on CPU %d\n", p.cpu_b);
 		return 1;
@@ -218,6 +225,7 @@ main(int argc, char **argv)
 		usleep((useconds_t)every * 1000);
 	}
 	atomic_store(&p.stop, 1);
+	sem_post(&p.go);
 	pthread_join(t, NULL);
 	qsort(s, (size_t)n, sizeof(s[0]), cmp_u64);
 	printf("corelat cpus %ld,%d samples %ld p10 %lu p50 %lu p90 %lu far %ld\n", cpu_a, p.cpu_b, n,
