@@ -178,7 +178,7 @@ main(int argc, char **argv)
 	uint64_t end;
 	char *comma;
 
-	for (i = 1; i < argc; i++) {
+	for (i = 1; i < argc; i += 2) {	/* each option and its value */
 		const char *o = argv[i], *v = argv[i + 1];
 
 		if (!strcmp(o, "--cpus")) {
@@ -198,7 +198,6 @@ main(int argc, char **argv)
 		} else {
 			usage("unknown argument");
 		}
-		i++;
 	}
 	if (pin_self((int)cpu_a) < 0) {
 		fprintf(stderr, "xccorelat: cannot run on CPU %ld\n", cpu_a);
