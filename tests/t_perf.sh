@@ -85,7 +85,7 @@ t_bench_quick() {
 	# the forwarder's meanwhile (tests/xccorelat), and the summary sorts
 	# the loops by it
 	n=$(grep -c '"level": "frontend", .*"test": "loop-' "$out/records.jsonl")
-	[ "$(grep '"level": "frontend", .*"test": "loop-' "$out/records.jsonl" | grep -cE '"corelat_p50_ns": [1-9][0-9]*, "corelat_far_pct": [0-9]+')" = "$n" ] ||
+	[ "$(grep '"level": "frontend", .*"test": "loop-' "$out/records.jsonl" | grep -cE '"corelat_p50_ns": [1-9][0-9]*, "corelat_far_ns": [1-9][0-9]*, "corelat_far_pct": [0-9]+')" = "$n" ] ||
 		{ fail "loop records without where their CPUs were"; return 1; }
 	grep -q "^By where the host ran the frontend's CPU" "$out/summary.md" ||
 		{ fail "the summary does not sort the loops by where their CPUs were"; return 1; }

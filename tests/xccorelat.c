@@ -10,7 +10,7 @@
  * round trip, so a batch in which the scheduler ran something else in
  * between does not count. At the end one line:
  *
- *   corelat cpus 0,1 samples N p10 X p50 Y p90 Z far P
+ *   corelat cpus 0,1 samples N p10 X p50 Y p90 Z far-ns F far P
  *
  * X, Y and Z in ns; P is the percentage of samples above F ns (default
  * 200). Exits 0, or 2 with a message for a bad argument, 1 if a thread
@@ -227,8 +227,8 @@ main(int argc, char **argv)
 	sem_post(&p.go);
 	pthread_join(t, NULL);
 	qsort(s, (size_t)n, sizeof(s[0]), cmp_u64);
-	printf("corelat cpus %ld,%d samples %ld p10 %lu p50 %lu p90 %lu far %ld\n", cpu_a, p.cpu_b, n,
-	       (unsigned long)s[n / 10], (unsigned long)s[n / 2], (unsigned long)s[n * 9 / 10],
-	       n ? far * 100 / n : 0);
+	printf("corelat cpus %ld,%d samples %ld p10 %lu p50 %lu p90 %lu far-ns %ld far %ld\n", cpu_a,
+	       p.cpu_b, n, (unsigned long)s[n / 10], (unsigned long)s[n / 2],
+	       (unsigned long)s[n * 9 / 10], far_ns, n ? far * 100 / n : 0);
 	return 0;
 }
