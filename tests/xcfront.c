@@ -75,6 +75,10 @@
 #define ID_LEN		8
 #define MIN_LEN		60u
 #define MAX_LEN		1514u
+/* how long check() waits, once every frame arrived, for one sent twice or
+ * to the wrong cable: xcable forwards a burst within microseconds (an
+ * adaptive lcore sleeps at most 1 ms), so a copy would come with the rest */
+#define STRAY_MS	50
 
 /**
  * struct cable - both guests of one cable and what crossed it
@@ -363,7 +367,7 @@ static uint64_t check(struct front *fr)
 		for (got = 0, i = 0; i < fr->n; i++)
 			got += fr->c[i].got[0] + fr->c[i].got[1];
 	} while (got < sent && now_ms() < end);
-	msleep(200);
+	msleep(STRAY_MS);
 	drain(fr);
 	return sent;
 }
