@@ -476,6 +476,7 @@ TESTS+=(t_change_torture)
 # among the operations
 t_change_torture_supervised() { t_change_torture --supervised; }
 TESTS+=(t_change_torture_supervised)
+SAN_ONCE+=(t_change_torture_supervised)	# CI time: t_change_supervised kills workers among changes on build/
 
 # the cases one by one, on a lab of a tunnel cable and a socket
 # cable: deleting, changing (its VNI, by SIGHUP) and removing (its section,
@@ -824,6 +825,7 @@ t_change_beside() {
 	[ ! -e "$T/s-l.sock" ] && [ ! -e "$T/.s-l.sock.in-use" ] || { fail "s's socket was left at exit"; return 1; }
 }
 TESTS+=(t_change_beside)
+SAN_ONCE+=(t_change_beside)	# CI time: t_vm_reload_replace replaces a cable beside itself on build/, with guests
 
 # a trunk's tag and a tunnel's VNI and remote a running cable has are
 # refused to another cable, by add and by reload, naming the cable that

@@ -185,7 +185,7 @@ t_vm_reload_replace() {
 	return 0
 }
 TESTS+=(t_vm_reload_replace)
-SLOW_ONCE+=(t_vm_reload_replace)	# t_change_beside runs it with frontends on both builds
+SLOW_ONCE+=(t_vm_reload_replace)	# t_change_beside runs it with frontends under the sanitizers
 
 t_vm_client_mode() {
 	vm_prepare || return 1
