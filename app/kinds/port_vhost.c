@@ -120,6 +120,7 @@
 #include "sockconn.h"
 #include "sockpath.h"
 #include "sockrec.h"
+#include "vhost_wake.h"
 
 /* virtio-net offload features, withheld from guests by --no-offloads:
  * CSUM, GUEST_CSUM, GUEST_TSO4/6, GUEST_ECN, GUEST_UFO, HOST_TSO4/6,
@@ -386,7 +387,8 @@ static int vhost_prepare(struct xc_port *p, bool again, char *err,
 /**
  * vhost_secure() - after configure: give a server socket its mode, owner
  *		    and group; withhold offloads if asked, and the packed
- *		    ring where IOMMU support is offered
+ *		    ring where IOMMU support is offered; then have the
+ *		    library take the socket's first guest at once
  * @p:		port, configured
  * @err:	one-line message on error
  * @errlen:	size of @err
@@ -428,6 +430,11 @@ static int vhost_secure(struct xc_port *p, char *err, size_t errlen)
 			 "from %s", p->label, v->iface);
 		return rc < 0 ? rc : -EIO;
 	}
+	/* the library polls the new socket only once its event thread is
+	 * woken (vhost_wake.c): a guest connecting now is answered now */
+	if (!v->client && (rc = xc_vhost_wake()) && rc != -ESRCH)
+		XC_LOG(port, DEBUG, "%s: cannot wake the vhost thread: %s",
+		       p->label, strerror(-rc));
 	return 0;
 }
 
