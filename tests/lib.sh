@@ -171,6 +171,10 @@ wait_ends_up() {
 	return 1
 }
 
+# median VALUE... - the middle one of the values, numbers (integers or
+# not) sorted by value; of an even count, the lower of the two middle ones
+median() { printf '%s\n' "$@" | sort -g | sed -n "$((($# + 1) / 2))p"; }
+
 # peer_eal SOCK... - EAL arguments for an xcpeer with one port per socket
 # (append ",server=1" to a socket to make that port listen)
 peer_eal() {

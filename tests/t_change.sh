@@ -490,7 +490,7 @@ t_change_add_answers_at_once() {
 			{ cat ctl.out; fail "down/up c2 failed"; return 1; }
 		at_once 2 "down/up c2 ($i)" || return 1
 	done
-	med=$(printf '%s\n' "${ms[@]}" | sort -n | sed -n "$(( (${#ms[@]} + 1) / 2 ))p")
+	med=$(median "${ms[@]}")
 	say "handshakes right after 5 adds, then 3 plugs: ${ms[*]} ms (median $med)"
 	[ "$med" -lt 300 ] || { fail "a socket bound at runtime was answered after $med ms (median)"; return 1; }
 	xc_stop

@@ -304,7 +304,7 @@ scale_run() {
 		for t in 1 2 3; do
 			ks=()
 			for i in 1 2 3; do ks+=("$(idle_permille "$SCALE_PID" "$w")"); done
-			k=$(printf '%s\n' "${ks[@]}" | sort -n | sed -n 2p)
+			k=$(median "${ks[@]}")
 			say "idle CPU, three windows of $w s: ${ks[*]} permille of a core; median $((k / 10)).$((k % 10))% (limit $((lim / 10)).$((lim % 10))%); xcfront itself $(($(tree_ticks "$fp") - f0)) tick(s)"
 			[ "$k" -le "$lim" ] && break
 			say "  where it went, over $w s: $(idle_breakdown "$SCALE_PID" "$w")"

@@ -365,8 +365,8 @@ t_vm_delay_keeps_throughput() {
 	xc_stop
 	say "iperf3 A->B without delay (runs 1 3 5): ${RATE[1]} ${RATE[3]} ${RATE[5]} Mbit/s"
 	say "iperf3 A->B with 10 ms each way (runs 2 4 6): ${RATE[2]} ${RATE[4]} ${RATE[6]} Mbit/s"
-	before=$(printf '%s\n' "${RATE[1]}" "${RATE[3]}" "${RATE[5]}" | sort -g | sed -n 2p)
-	after=$(printf '%s\n' "${RATE[2]}" "${RATE[4]}" "${RATE[6]}" | sort -g | sed -n 2p)
+	before=$(median "${RATE[1]}" "${RATE[3]}" "${RATE[5]}")
+	after=$(median "${RATE[2]}" "${RATE[4]}" "${RATE[6]}")
 	full=$(counter xc.log "cable0 left->right" impair-queue-full)
 	say "xcable: impair-queue-full ${full:-?} (0 expected)"
 	[ "$full" = 0 ] || { fail "the delay queue dropped frames"; return 1; }
