@@ -246,18 +246,37 @@ static void flatten_mbuf(const struct rte_mbuf *m, struct frame *f)
 }
 
 /**
- * drain() - discard whatever is waiting on a port
+ * drain() - discard whatever is waiting on a port, describing the first
+ *	     few frames (destination, source, type, length) on stdout so
+ *	     that a stray frame can be told from a duplicate
  * @port:	port
+ * @show:	describe the first frames
  *
  * Return: number of frames discarded
  */
-static unsigned int drain(uint16_t port)
+static unsigned int drain(uint16_t port, bool show)
 {
 	struct rte_mbuf *m[32];
-	unsigned int n = 0, k;
+	unsigned int n = 0, k, i;
 
 	do {
 		k = rte_eth_rx_burst(port, 0, m, 32);
+		for (i = 0; show && i < k && n + i < 4; i++) {
+			struct rte_ether_hdr eh;
+			const struct rte_ether_hdr *h =
+				rte_pktmbuf_read(m[i], 0, sizeof(eh), &eh);
+			char d[RTE_ETHER_ADDR_FMT_SIZE], s[RTE_ETHER_ADDR_FMT_SIZE];
+
+			if (h == NULL) {
+				printf("  port %u: %u bytes\n", port, m[i]->pkt_len);
+				continue;
+			}
+			rte_ether_format_addr(d, sizeof(d), &h->dst_addr);
+			rte_ether_format_addr(s, sizeof(s), &h->src_addr);
+			printf("  port %u: %s <- %s type 0x%04x, %u bytes\n", port,
+			       d, s, rte_be_to_cpu_16(h->ether_type),
+			       m[i]->pkt_len);
+		}
 		rte_pktmbuf_free_bulk(m, k);
 		n += k;
 	} while (k);
@@ -427,7 +446,7 @@ static int mode_frames(struct peer *pr, unsigned int rounds,
 	/* nothing extra may arrive: no duplicates, no strays */
 	usleep(100000);
 	for (i = 0; i < 2; i++) {
-		unsigned int extra = drain((uint16_t)i);
+		unsigned int extra = drain((uint16_t)i, true);
 
 		if (extra) {
 			printf("FAIL port %u: %u unexpected frames\n", i, extra);
@@ -875,7 +894,7 @@ static int check_offload(struct peer *pr, const struct ocase *c,
 		return 1;
 	}
 	usleep(20000);
-	if (drain(1)) {
+	if (drain(1, true)) {
 		printf("FAIL %s: more frames than expected\n", c->name);
 		return 1;
 	}
@@ -1419,8 +1438,8 @@ static int mode_loop(struct peer *pr, unsigned int size, unsigned int inflight,
 		}
 	}
 	usleep(100000);
-	drain(0);
-	drain(1);
+	drain(0, false);
+	drain(1, false);
 	for (i = 0; i < inflight; i++) {
 		p = i & 1;
 		fill_frame(&kk, i, buf);
