@@ -246,9 +246,31 @@ static void flatten_mbuf(const struct rte_mbuf *m, struct frame *f)
 }
 
 /**
+ * show_frame() - describe a frame on stdout: destination, source,
+ *		  ethertype, length
+ * @port:	port it arrived on
+ * @m:		the frame
+ */
+static void show_frame(uint16_t port, const struct rte_mbuf *m)
+{
+	char d[RTE_ETHER_ADDR_FMT_SIZE], s[RTE_ETHER_ADDR_FMT_SIZE];
+	struct rte_ether_hdr eh;
+	const struct rte_ether_hdr *h = rte_pktmbuf_read(m, 0, sizeof(eh), &eh);
+
+	if (h == NULL) {
+		printf("  port %u: %u bytes\n", port, m->pkt_len);
+		return;
+	}
+	rte_ether_format_addr(d, sizeof(d), &h->dst_addr);
+	rte_ether_format_addr(s, sizeof(s), &h->src_addr);
+	printf("  port %u: %s <- %s type 0x%04x, %u bytes\n", port, d, s,
+	       rte_be_to_cpu_16(h->ether_type), m->pkt_len);
+}
+
+/**
  * drain() - discard whatever is waiting on a port, describing the first
- *	     few frames (destination, source, type, length) on stdout so
- *	     that a stray frame can be told from a duplicate
+ *	     few frames (show_frame()) so that a stray frame can be told
+ *	     from a duplicate
  * @port:	port
  * @show:	describe the first frames
  *
@@ -261,22 +283,8 @@ static unsigned int drain(uint16_t port, bool show)
 
 	do {
 		k = rte_eth_rx_burst(port, 0, m, 32);
-		for (i = 0; show && i < k && n + i < 4; i++) {
-			struct rte_ether_hdr eh;
-			const struct rte_ether_hdr *h =
-				rte_pktmbuf_read(m[i], 0, sizeof(eh), &eh);
-			char d[RTE_ETHER_ADDR_FMT_SIZE], s[RTE_ETHER_ADDR_FMT_SIZE];
-
-			if (h == NULL) {
-				printf("  port %u: %u bytes\n", port, m[i]->pkt_len);
-				continue;
-			}
-			rte_ether_format_addr(d, sizeof(d), &h->dst_addr);
-			rte_ether_format_addr(s, sizeof(s), &h->src_addr);
-			printf("  port %u: %s <- %s type 0x%04x, %u bytes\n", port,
-			       d, s, rte_be_to_cpu_16(h->ether_type),
-			       m[i]->pkt_len);
-		}
+		for (i = 0; show && i < k && n + i < 4; i++)
+			show_frame(port, m[i]);
 		rte_pktmbuf_free_bulk(m, k);
 		n += k;
 	} while (k);
