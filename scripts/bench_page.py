@@ -29,7 +29,7 @@ import shutil
 import sys
 import tempfile
 
-from bench_tables import (Recs, loops_table, state_table, goodput_table, idle_table,
+from bench_tables import (Recs, loops_table, state_table, pooled_table, goodput_table, idle_table,
                           rr_table, vm_table, vm_pings_table, notify_table, migrate_table,
                           scale_tables, plot_loops, plot_sizes, plot_vm, plot_latency,
                           plot_scale, REFERENCES, VM_TCP, NOTIFY_MS)
@@ -38,6 +38,9 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DOC = os.path.join(TOP, "doc")
 HISTORY = os.path.join(DOC, "benchmarks", "history")
 NOTES = os.path.join(DOC, "benchmarks", "notes")
+# runs of frame loops with the place of the two CPUs beside them, kept
+# for the evidence they give together (not drawn one by one)
+CORELAT = os.path.join(DOC, "benchmarks", "corelat")
 REGEN = "scripts/bench-report --page"
 
 
@@ -121,9 +124,27 @@ def mq_pairs(fw):
 class Kind:
     """Kind - one kind of run on the page (see KINDS)"""
 
-    def __init__(self, kid, title, need, fwds, tables, rows=None, pairs=None, plots=(), fresh=""):
+    def __init__(self, kid, title, need, fwds, tables, rows=None, pairs=None, plots=(), fresh="",
+                 extra=None):
         self.id, self.title, self.need, self.fwds = kid, title, need, fwds
         self.tables, self.rows, self.pairs, self.plots, self.fresh = tables, rows, pairs, plots, fresh
+        # lines drawn from other records than the run's, before the notes
+        # (a function of the page's directory, for links), or None
+        self.extra = extra
+
+
+def pooled_loops(rel):
+    """pooled_loops() - the lines of xcable against testpmd over every run
+    kept in CORELAT together (REL: a path as the page links it)"""
+    paths = sorted(glob.glob(os.path.join(CORELAT, "*.jsonl")))
+    runs = [(os.path.basename(p), [json.loads(x) for x in open(p) if x.strip()]) for p in paths]
+    table = pooled_table(runs)
+    if not table:
+        return []
+    return ["All the interleaved runs kept in "
+            f"[{rel(CORELAT)}/]({rel(CORELAT)}/) together: xcable against testpmd in "
+            "the rounds where both measurements met the same place, pooled (median, and in "
+            "brackets lowest–highest and how many rounds).", ""] + table
 
 
 FULL = "scripts/bench --save"
@@ -131,7 +152,8 @@ KINDS = [
     Kind("loops", "Frames through the forwarder, without VMs",
          lambda R: with_ref(R, "frontend", "loop-"),
          lambda R: local(R, "frontend", "loop-"), [loops_table, state_table], loop_rows,
-         pairs_against("xcable"), (("frontend", plot_loops), ("sizes", plot_sizes)), FULL),
+         pairs_against("xcable"), (("frontend", plot_loops), ("sizes", plot_sizes)), FULL,
+         pooled_loops),
     Kind("goodput", "TCP payload, one way, with offloads, without VMs",
          lambda R: has(R, "frontend", "xcable", "tcp-tso") and with_ref(R, "frontend", "tcp-tso"),
          lambda R: local(R, "frontend", "tcp-tso"),
@@ -432,6 +454,8 @@ def page(runs, out, notes, history, plots_dir, link_dir=None):
             png = plot(run.R, fw, os.path.join(plots_dir, f"{k.id}-{pname}.png"))
             if png:
                 lines += [f"![{k.id}: {pname}]({rel(os.path.join(link_dir or plots_dir, png))})", ""]
+        if k.extra:
+            lines += k.extra(rel)
         lines += note(k.id, notes)
     lines += note("method", notes)
     lines += ["## Running them again", "",

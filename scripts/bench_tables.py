@@ -8,6 +8,7 @@ sentence that says what its columns are) or writes a PNG with gnuplot.
 Values are medians over the rounds with min-max beside them.
 """
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -139,6 +140,54 @@ def state_of(r):
     return "near" if p <= STATE_PCT else "far" if p >= 100 - STATE_PCT else "mixed"
 
 
+def same_place_ratios(R, a, b, t):
+    """same_place_ratios() - A's Mpps over B's in loop T, round by round
+    (a round: a run and a rep), from the rounds where both measurements
+    met the same place
+
+    Returns (rounds where both were measured, {"near": [...], "far": [...]})"""
+    ra = {(r.get("run"), r.get("rep")): r for r in R.sel("frontend", a, t)}
+    rb = {(r.get("run"), r.get("rep")): r for r in R.sel("frontend", b, t)}
+    both = [x for x in ra if x in rb]
+    per = {st: [ra[x]["mpps"] / rb[x]["mpps"] for x in both if rb[x]["mpps"]
+                and state_of(ra[x]) == st and state_of(rb[x]) == st] for st in ("near", "far")}
+    return len(both), per
+
+
+def pooled_table(runs, bound=0.8):
+    """pooled_table() - xcable against testpmd over several interleaved
+    runs together: RUNS is a list of (name, records), each record of a
+    loop measured with tests/xccorelat beside it; per loop, the ratios of
+    the rounds where both met the same place, pooled: their median,
+    lowest–highest, how many, and how many fell below BOUND; nothing if
+    no run has such rounds"""
+    recs = []
+    for name, rr in runs:
+        for r in rr:
+            if r.get("level") == "frontend" and r.get("test", "").startswith("loop-"):
+                recs.append(dict(r, run=name))
+    R = Recs(recs)
+    tests = sorted({r["test"] for r in recs if state_of(r)},
+                   key=lambda t: int(re.sub(r"\D", "", t) or 0))
+    rows = []
+    for t in tests:
+        n, per = same_place_ratios(R, "xcable", "testpmd", t)
+        used = {x for x in ("near", "far") if per[x]}
+        if not used:
+            continue
+        cells = [f"{med(v):.2f}× ({min(v):.2f}–{max(v):.2f}; {len(v)})" if v else "–"
+                 for v in (per["near"], per["far"])]
+        low = sum(1 for st in used for v in per[st] if v < bound)
+        nruns = len({r["run"] for r in R.sel("frontend", "xcable", t)
+                     if any(o["run"] == r["run"] for o in R.sel("frontend", "testpmd", t))})
+        rows.append(f"| xcable / testpmd, {t} | " + " | ".join(cells) +
+                    f" | {low} | {n} | {nruns} |")
+    if not rows:
+        return []
+    return ["| comparison | both near | both far | of those, below "
+            f"{bound}× | rounds in all | runs |", "|---|---|---|---|---|---|"] + rows + [""]
+
+
 def state_table(R, fwds):
     """state_table() - each loop's Mpps by where the host ran the two
     CPUs, and xcable against each reference in the rounds where both
@@ -171,17 +220,11 @@ def state_table(R, fwds):
     rows = []
     for t in tests:
         for a, b in pairs:
-            ra = {(r.get("run"), r.get("rep")): r for r in R.sel("frontend", a, t)}
-            rb = {(r.get("run"), r.get("rep")): r for r in R.sel("frontend", b, t)}
-            n = sum(1 for x in ra if x in rb)
+            n, per = same_place_ratios(R, a, b, t)
             if not n:
                 continue
-            cells = []
-            for st in ("near", "far"):
-                per = [ra[x]["mpps"] / rb[x]["mpps"] for x in ra if x in rb and rb[x]["mpps"]
-                       and state_of(ra[x]) == st and state_of(rb[x]) == st]
-                cells.append(f"{med(per):.2f}× ({min(per):.2f}–{max(per):.2f}; {len(per)})"
-                             if per else "–")
+            cells = [f"{med(v):.2f}× ({min(v):.2f}–{max(v):.2f}; {len(v)})" if v else "–"
+                     for v in (per["near"], per["far"])]
             rows.append(f"| {a} / {b}, {t} | " + " | ".join(cells) + f" | {n} |")
     if rows:
         lines += ["The same ratios round by round, from the rounds where both measurements met "

@@ -79,3 +79,33 @@ PYEOF
 }
 TESTS+=(t_docs)
 ONCE+=(t_docs)	# reads the tree, not a build
+
+# the benchmarks page pools the frame loops of several interleaved runs:
+# a round is a run's rep (rep 1 of one run is not rep 1 of another), only
+# rounds where both measurements met the same place count, and those
+# below 0.8x are counted
+t_docs_pooled() {
+	local out want
+	out=$(/usr/bin/python3 - "$TOP/scripts" <<'PYEOF'
+import sys
+sys.path.insert(0, sys.argv[1])
+from bench_tables import pooled_table
+
+def rec(fw, rep, mpps, far_pct):
+    return {"level": "frontend", "forwarder": fw, "rep": rep, "test": "loop-64B",
+            "mpps": mpps, "corelat_far_pct": far_pct}
+
+a = [rec("xcable", 1, 5.0, 0), rec("testpmd", 1, 10.0, 5),     # near, 0.5
+     rec("xcable", 2, 9.0, 0), rec("testpmd", 2, 3.0, 100),    # places differ
+     rec("xcable", 3, 6.0, 95), rec("testpmd", 3, 5.0, 100)]   # far, 1.2
+b = [rec("xcable", 1, 4.0, 0), rec("testpmd", 1, 4.0, 0),      # near, 1.0
+     rec("xcable", 2, 4.0, 50), rec("testpmd", 2, 4.0, 50)]    # mixed
+print("\n".join(pooled_table([("a", a), ("b", b)])))
+PYEOF
+)
+	want='| xcable / testpmd, loop-64B | 0.75× (0.50–1.00; 2) | 1.20× (1.20–1.20; 1) | 1 | 5 | 2 |'
+	echo "$out" | grep -qxF -- "$want" ||
+		{ echo "$out" | sed 's/^/  /'; fail "pooled rounds: want $want"; return 1; }
+	say "pooled over two runs: $want"
+}
+TESTS+=(t_docs_pooled)
