@@ -154,6 +154,12 @@ def same_place_ratios(R, a, b, t):
     return len(both), per
 
 
+def ratio_cell(v):
+    """ratio_cell() - ratios V as a table cell: median, and in brackets
+    lowest–highest and how many; "–" if there are none"""
+    return f"{med(v):.2f}× ({min(v):.2f}–{max(v):.2f}; {len(v)})" if v else "–"
+
+
 def pooled_table(runs, bound=0.8):
     """pooled_table() - xcable against testpmd over several interleaved
     runs together: RUNS is a list of (name, records), each record of a
@@ -175,13 +181,11 @@ def pooled_table(runs, bound=0.8):
         used = {x for x in ("near", "far") if per[x]}
         if not used:
             continue
-        cells = [f"{med(v):.2f}× ({min(v):.2f}–{max(v):.2f}; {len(v)})" if v else "–"
-                 for v in (per["near"], per["far"])]
         low = sum(1 for st in used for v in per[st] if v < bound)
-        nruns = len({r["run"] for r in R.sel("frontend", "xcable", t)
-                     if any(o["run"] == r["run"] for o in R.sel("frontend", "testpmd", t))})
-        rows.append(f"| xcable / testpmd, {t} | " + " | ".join(cells) +
-                    f" | {low} | {n} | {nruns} |")
+        nruns = len({r["run"] for r in R.sel("frontend", "xcable", t)} &
+                    {r["run"] for r in R.sel("frontend", "testpmd", t)})
+        rows.append(f"| xcable / testpmd, {t} | {ratio_cell(per['near'])} | "
+                    f"{ratio_cell(per['far'])} | {low} | {n} | {nruns} |")
     if not rows:
         return []
     return ["| comparison | both near | both far | of those, below "
@@ -223,8 +227,7 @@ def state_table(R, fwds):
             n, per = same_place_ratios(R, a, b, t)
             if not n:
                 continue
-            cells = [f"{med(v):.2f}× ({min(v):.2f}–{max(v):.2f}; {len(v)})" if v else "–"
-                     for v in (per["near"], per["far"])]
+            cells = [ratio_cell(per["near"]), ratio_cell(per["far"])]
             rows.append(f"| {a} / {b}, {t} | " + " | ".join(cells) + f" | {n} |")
     if rows:
         lines += ["The same ratios round by round, from the rounds where both measurements met "

@@ -86,7 +86,7 @@ ONCE+=(t_docs)	# reads the tree, not a build
 # below 0.8x are counted
 t_docs_pooled() {
 	local out want
-	out=$(/usr/bin/python3 - "$TOP/scripts" <<'PYEOF'
+	out=$(/usr/bin/python3 -B - "$TOP/scripts" <<'PYEOF'
 import sys
 sys.path.insert(0, sys.argv[1])
 from bench_tables import pooled_table
@@ -109,3 +109,4 @@ PYEOF
 	say "pooled over two runs: $want"
 }
 TESTS+=(t_docs_pooled)
+ONCE+=(t_docs_pooled)	# reads the tree, not a build
