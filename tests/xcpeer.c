@@ -1580,6 +1580,23 @@ static void usage(void)
 	exit(2);
 }
 
+/* the EAL's runtime directory, removed at exit (rmdir_at_exit()) */
+static char rundir[PATH_MAX];
+
+/**
+ * rmdir_at_exit() - remove the EAL's runtime directory, empty by now
+ *
+ * Registered before rte_eal_init(), so that it runs after every exit
+ * handler the EAL registers: the telemetry library's removes its socket
+ * from that directory in one, and a directory removed before it was not
+ * empty, and stayed (one per test frontend, hundreds per test run).
+ */
+static void rmdir_at_exit(void)
+{
+	if (rundir[0])
+		rmdir(rundir);
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long count = 20000, stall = 2000, rounds = 3, id = 0;
@@ -1587,17 +1604,18 @@ int main(int argc, char **argv)
 	unsigned long warmup = 1, gap_us = 0, drop_over = 0, drop_back = 0;
 	unsigned long load = 0, burst = 0, window = 0;
 	const char *wait_file = NULL, *record = NULL, *lens = "";
-	char rundir[PATH_MAX];
 	struct peer pr = { .mtu = 9200 };
 	const char *mode;
 	uint16_t p;
 	int rc, i, fails = 0;
 
+	atexit(rmdir_at_exit);
 	rc = rte_eal_init(argc, argv);
 	if (rc < 0) {
 		fprintf(stderr, "xcpeer: EAL init failed\n");
 		return 2;
 	}
+	snprintf(rundir, sizeof(rundir), "%s", rte_eal_get_runtime_dir());
 	argc -= rc;
 	argv += rc;
 	if (argc < 2)
@@ -1728,8 +1746,6 @@ int main(int argc, char **argv)
 		rte_eth_dev_stop(p);
 		rte_eth_dev_close(p);
 	}
-	snprintf(rundir, sizeof(rundir), "%s", rte_eal_get_runtime_dir());
 	rte_eal_cleanup();
-	rmdir(rundir);	/* empty with --in-memory; DPDK 22.11 leaves it */
 	return fails ? 1 : 0;
 }
