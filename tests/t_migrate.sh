@@ -426,20 +426,27 @@ SAN_ONCE+=(t_migrate_slot)	# the slot's states; t_vm_migrate runs them on build/
 # one streams throughout: the cable follows, the right end never goes,
 # what the right one sent meanwhile waits and reaches the destination
 t_migrate_frontends_move() {
-	local rp n0 n1 n2 n3 r2 dp
-	# peer_down_now - right->left's peer-down counter, as xcable has it now
-	peer_down_now() {
+	local rp n0 n1 n2 n3 r2 dp i
+	# rl_now FIELD - a counter of right->left, as xcable has it now
+	rl_now() {
 		xctl show cable0 --json | /usr/bin/python3 -c 'import json, sys
-print(json.load(sys.stdin)["cables"]["cable0"]["directions"]["right->left"]["counters"]["peer-down"])'
+print(json.load(sys.stdin)["cables"]["cable0"]["directions"]["right->left"]["counters"][sys.argv[1]])' "$1"
 	}
+	peer_down_now() { rl_now peer-down; }
 	xc_start xc.log --left "$T/l.sock" --right "$T/r.sock"
 	wait_log xc.log "running;" 1 20 || { fail "xcable did not start"; return 1; }
 	stream_peer right.out "$T/r.sock" 2 12 & rp=$!
 	stream_peer src.out "$T/l.sock" 1 3 &
 	wait_ends_up xc.log 30 left right || { fail "frontends did not connect"; return 1; }
-	# right may have sent a frame before left came up: counted, and no
-	# part of the move (one was, in about one run in three here, which
-	# made the test fail in a CI-like run)
+	# right may have sent a frame before left came up, or before left's
+	# queue was enabled, just after: counted, and no part of the move
+	# (one was, in about one run in three here, which made the test fail
+	# in a CI-like run; and two were, once, read just after left's link
+	# came up). So the count is read once frames have reached left.
+	for i in $(seq 50); do
+		[ "$(rl_now tx-pkts)" -gt 0 ] 2>/dev/null && break
+		sleep 0.1
+	done
 	n0=$(peer_down_now)
 	xctl migrate cable0 left --within 20 >mig.out || { cat mig.out; fail "migrate refused"; return 1; }
 	wait_log xc.log "left.*link down" 1 15 || { fail "the source never stopped"; return 1; }
